@@ -1,0 +1,3 @@
+from gamehall.cli import main
+
+main()

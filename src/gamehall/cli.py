@@ -1,0 +1,165 @@
+"""The `gamehall` command: play, replay, list games, draw boards (and more as layers arrive)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from gamehall.ai import make_bot
+from gamehall.core import Game, GamehallError, GameRecord, list_games, load_game, state_from_json
+from gamehall.play.options_cli import parse_option_args
+from gamehall.play.terminal import Seat, play_game
+
+app = typer.Typer(
+    help="gamehall: Hula, Haugaz, Halali!, Hotu Matua and Hau La — engines, bots, and a hall.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+console = Console()
+err = Console(stderr=True)
+
+F = TypeVar("F", bound=Callable[..., Any])
+EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
+
+
+def friendly(func: F) -> F:
+    """Turn gamehall's errors into a red line and exit code 2 — never a traceback."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except GamehallError as exc:
+            err.print(f"[red]error:[/] {escape(str(exc))}")
+            raise typer.Exit(2) from None
+        except (OSError, json.JSONDecodeError) as exc:
+            err.print(f"[red]error:[/] {escape(str(exc))}")
+            raise typer.Exit(2) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _load(name: str, extra: list[str]) -> Game:
+    return load_game(name, **parse_option_args(extra))
+
+
+@app.command(context_settings=EXTRA)
+@friendly
+def play(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help="Game name: see `gamehall games`.")],
+    vs: Annotated[str, typer.Option(help="Opponent: human, random, or a bot like mcts:hard.")]
+    = "random",
+    first: Annotated[str, typer.Option(help="Who takes the first seat: human or bot.")] = "human",
+    seats: Annotated[str | None, typer.Option(
+        help="Every seat in order, comma-separated (e.g. human,random,mcts:easy); "
+             "overrides --vs and --first.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for chance and bots.")] = None,
+    record: Annotated[Path | None, typer.Option(help="Save the game record to this file.")]
+    = None,
+) -> None:
+    """Play GAME in the terminal. Game options follow as flags, e.g. `--size 7 --pie off`."""
+    g = _load(game, ctx.args)
+    specs = _seat_specs(g, vs, first, seats)
+    rng = random.Random(seed)
+    table = [Seat("you" if s == "human" and specs.count("human") == 1 else
+                  (f"person {i + 1}" if s == "human" else s),
+                  None if s == "human" else make_bot(s, rng.randrange(2**31)))
+             for i, s in enumerate(specs)]
+    play_game(g, table, console, seed=seed, record_path=record)
+
+
+def _seat_specs(game: Game, vs: str, first: str, seats: str | None) -> list[str]:
+    n = game.num_players
+    if seats:
+        specs = [s.strip().lower() for s in seats.split(",") if s.strip()]
+        if len(specs) != n:
+            raise GamehallError(f"{game.title} has {n} seats; --seats names {len(specs)}")
+    else:
+        if first not in ("human", "bot"):
+            raise GamehallError("--first is human or bot")
+        specs = [vs.strip().lower()] * n
+        specs[0 if first == "human" else n - 1] = "human"
+    for s in specs:
+        if s != "human":
+            make_bot(s)  # validate early, before the board appears
+    return specs
+
+
+@app.command()
+@friendly
+def replay(
+    file: Annotated[Path, typer.Argument(help="A game record (JSON).", exists=True,
+                                         dir_okay=False)],
+    quiet: Annotated[bool, typer.Option(help="Only verify; do not print the moves.")] = False,
+) -> None:
+    """Replay a game record, verify every move and the result, and show the final position."""
+    rec = GameRecord.from_dict(json.loads(file.read_text()))
+    state = rec.replay()
+    if not quiet:
+        table = Table(title=f"{rec.game} {rec.options}")
+        table.add_column("#", justify="right")
+        table.add_column("move")
+        for i, (_, move) in enumerate(rec.actions, start=1):
+            table.add_row(str(i), escape(move))
+        console.print(table)
+        console.print(state.game.render_text(state, None))
+    status = escape(state.outcome_text()) if state.is_terminal() else "game not finished"
+    console.print(f"[green]verified[/]: {len(rec.actions)} moves replayed; {status}")
+
+
+@app.command()
+@friendly
+def games() -> None:
+    """List the installed games with their seats and options."""
+    table = Table(title="gamehall games")
+    for col in ("name", "title", "seats", "options"):
+        table.add_column(col)
+    for name in list_games():
+        g = load_game(name)
+        opts = ", ".join(f"{o.name}={o.default}" for o in type(g).OPTIONS)
+        table.add_row(name, escape(g.title), escape(", ".join(g.seat_names)), escape(opts))
+    console.print(table)
+
+
+@app.command(context_settings=EXTRA)
+@friendly
+def board(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help="Game name.")],
+    svg: Annotated[Path, typer.Option(help="Write the SVG drawing to this file.")],
+    state: Annotated[Path | None, typer.Option(
+        help="A state (JSON from to_json) or a game record to draw; default: the start.")] = None,
+) -> None:
+    """Draw a game's board (or a given position) as SVG, for checking by eye."""
+    if state is not None:
+        data = json.loads(state.read_text())
+        if "actions" in data and "format" in data:
+            pos = GameRecord.from_dict(data).replay()
+        else:
+            pos = state_from_json(data)
+        g = pos.game
+    else:
+        g = _load(game, ctx.args)
+        pos = g.new_initial_state()
+    if g.name != game.strip().lower():
+        raise GamehallError(f"the file holds a {g.name} position, not {game}")
+    svg.write_text(g.render_svg(pos))
+    console.print(f"wrote {escape(str(svg))}")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,46 @@
+"""The game contract: every game, bot, server and adapter speaks only these types."""
+
+from gamehall.core.errors import (
+    GamehallError,
+    IllegalActionError,
+    InvalidOptionError,
+    NotationError,
+    RecordError,
+    StateFormatError,
+    UnknownGameError,
+)
+from gamehall.core.game import Game
+from gamehall.core.options import Option, OptionValue
+from gamehall.core.players import CHANCE, TERMINAL
+from gamehall.core.record import GameRecord
+from gamehall.core.registry import (
+    game_class,
+    list_games,
+    load_game,
+    register_game,
+    state_from_json,
+)
+from gamehall.core.state import State, normalise_notation
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "Game",
+    "GameRecord",
+    "GamehallError",
+    "IllegalActionError",
+    "InvalidOptionError",
+    "NotationError",
+    "Option",
+    "OptionValue",
+    "RecordError",
+    "State",
+    "StateFormatError",
+    "UnknownGameError",
+    "game_class",
+    "list_games",
+    "load_game",
+    "normalise_notation",
+    "register_game",
+    "state_from_json",
+]

@@ -1,0 +1,31 @@
+"""The errors gamehall raises, each with a message a player can read."""
+
+from __future__ import annotations
+
+
+class GamehallError(Exception):
+    """Base of every error gamehall raises on purpose."""
+
+
+class IllegalActionError(GamehallError):
+    """An action that is not legal in the current state (the state is left unchanged)."""
+
+
+class NotationError(IllegalActionError):
+    """A move written in notation that cannot be read, or names no legal move."""
+
+
+class InvalidOptionError(GamehallError):
+    """A game option that does not exist or has a value out of range."""
+
+
+class UnknownGameError(GamehallError):
+    """A game name that no installed package registers."""
+
+
+class StateFormatError(GamehallError):
+    """A JSON state that does not describe a valid position of the game."""
+
+
+class RecordError(GamehallError):
+    """A game record that is malformed or does not replay to what it claims."""

@@ -1,0 +1,117 @@
+"""`Game`: one game with its options fixed — the factory of states and the facts about them."""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from gamehall.core.errors import GamehallError, StateFormatError
+from gamehall.core.options import Option, OptionValue, resolve_options
+
+if TYPE_CHECKING:
+    from gamehall.core.state import State
+
+
+class Game(ABC):
+    """A game with its options resolved. Subclasses declare the class variables and the factories.
+
+    Facts that depend on options (players, action-space size, game length) are properties, so a
+    3-player Hau La and a 2-player one are two `Game` objects of the same class.
+    """
+
+    name: ClassVar[str]
+    """Registry name, e.g. ``"hula"``."""
+    title: ClassVar[str]
+    """Name for people, e.g. ``"Halali!"``."""
+    OPTIONS: ClassVar[tuple[Option, ...]] = ()
+    has_chance: ClassVar[bool] = False
+    """True when the game has chance nodes (its states may have ``current_player() == CHANCE``)."""
+
+    def __init__(self, **options: object) -> None:
+        self.options: dict[str, OptionValue] = resolve_options(self.OPTIONS, options)
+
+    # --- facts -------------------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def seat_names(self) -> tuple[str, ...]:
+        """Seat names in seat order, e.g. ``("first", "second")``."""
+
+    @property
+    def num_players(self) -> int:
+        return len(self.seat_names)
+
+    @property
+    @abstractmethod
+    def num_distinct_actions(self) -> int:
+        """An upper bound on every action integer (player and chance actions) plus one."""
+
+    @property
+    @abstractmethod
+    def max_game_length(self) -> int:
+        """An upper bound on the number of actions (chance actions included) in any game."""
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        """An upper bound on the number of outcomes at any chance node (0 without chance)."""
+        return 0
+
+    min_utility: ClassVar[float] = -1.0
+    max_utility: ClassVar[float] = 1.0
+    utility_sum: ClassVar[float | None] = 0.0
+    """What `returns()` always sums to at the end, or None for a general-sum game."""
+
+    # --- factories -----------------------------------------------------------------------------
+    @abstractmethod
+    def new_initial_state(self, seed: int | None = None) -> State:
+        """The starting position; `seed` seeds the state's own generator for chance draws."""
+
+    @abstractmethod
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        """Rebuild a state from `State.to_json()` output (or a hand-written position)."""
+
+    # --- presentation hooks (terminal, files) ------------------------------------------------
+    def render_text(self, state: State, seat: int | None = None) -> str:
+        """The position for a terminal, as Rich markup, seen by `seat` (None: a spectator)."""
+        return json.dumps(state.view(seat), indent=1)
+
+    def render_svg(self, state: State | None = None) -> str:
+        """An SVG drawing of `state` (or of the empty board) for checking by eye."""
+        raise GamehallError(f"{self.title} has no SVG drawing")
+
+    # --- helpers --------------------------------------------------------------------------------
+    def seat_index(self, name: str) -> int:
+        """The seat number for a seat name, case-insensitive."""
+        wanted = name.strip().lower()
+        for i, seat in enumerate(self.seat_names):
+            if seat.lower() == wanted:
+                return i
+        seats = ", ".join(self.seat_names)
+        raise GamehallError(f"no seat {name!r} in {self.title} (seats: {seats})")
+
+    def check_json_header(self, data: Mapping[str, Any]) -> None:
+        """Raise StateFormatError unless `data` names this game and these options."""
+        if not isinstance(data, Mapping):
+            raise StateFormatError("a state is a JSON object")
+        if data.get("game") != self.name:
+            raise StateFormatError(f"this state is for {data.get('game')!r}, not {self.name!r}")
+        given = data.get("options", {})
+        if not isinstance(given, Mapping):
+            raise StateFormatError("'options' must be an object")
+        if resolve_options(self.OPTIONS, given) != self.options:
+            raise StateFormatError("the state's options differ from this game's options")
+
+    @classmethod
+    def describe_options(cls) -> list[dict[str, Any]]:
+        return [o.describe() for o in cls.OPTIONS]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and (self.name, self.options) == (other.name, other.options)
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(sorted(self.options.items()))))
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"load_game({self.name!r}{', ' if opts else ''}{opts})"

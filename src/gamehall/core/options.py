@@ -1,0 +1,86 @@
+"""Typed, validated game options: each game declares them once; everything else reads them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gamehall.core.errors import InvalidOptionError
+
+OptionValue = bool | int | str
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a game: its type, default, and the values it may take."""
+
+    name: str
+    type: type
+    default: OptionValue
+    doc: str = ""
+    choices: tuple[OptionValue, ...] | None = None
+    min: int | None = None
+    max: int | None = None
+
+    def parse(self, raw: object) -> OptionValue:
+        """Convert `raw` (a typed value, or text from a command line or form) and validate it."""
+        value = self._coerce(raw)
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(str(c).lower() if isinstance(c, bool) else str(c)
+                                for c in self.choices)
+            raise InvalidOptionError(f"option {self.name} must be one of {allowed}, not {raw!r}")
+        if isinstance(value, int) and not isinstance(value, bool):
+            if self.min is not None and value < self.min:
+                raise InvalidOptionError(f"option {self.name} must be at least {self.min}")
+            if self.max is not None and value > self.max:
+                raise InvalidOptionError(f"option {self.name} must be at most {self.max}")
+        return value
+
+    def _coerce(self, raw: object) -> OptionValue:
+        if self.type is bool:
+            if isinstance(raw, bool):
+                return raw
+            if isinstance(raw, str) and raw.strip().lower() in _TRUE | _FALSE:
+                return raw.strip().lower() in _TRUE
+            raise InvalidOptionError(f"option {self.name} is on or off (true/false), not {raw!r}")
+        if self.type is int:
+            if isinstance(raw, bool):
+                raise InvalidOptionError(f"option {self.name} is a whole number, not {raw!r}")
+            if isinstance(raw, int):
+                return raw
+            if isinstance(raw, str):
+                try:
+                    return int(raw.strip())
+                except ValueError:
+                    pass
+            raise InvalidOptionError(f"option {self.name} is a whole number, not {raw!r}")
+        if isinstance(raw, str):
+            return raw.strip()
+        raise InvalidOptionError(f"option {self.name} is text, not {raw!r}")
+
+    def describe(self) -> dict[str, Any]:
+        """JSON-ready description, for `GET /api/games` and generated forms."""
+        return {
+            "name": self.name,
+            "type": {bool: "bool", int: "int", str: "str"}[self.type],
+            "default": self.default,
+            "doc": self.doc,
+            "choices": list(self.choices) if self.choices is not None else None,
+            "min": self.min,
+            "max": self.max,
+        }
+
+
+_TRUE = {"true", "on", "yes", "1"}
+_FALSE = {"false", "off", "no", "0"}
+
+
+def resolve_options(spec: Sequence[Option], given: Mapping[str, object]) -> dict[str, OptionValue]:
+    """Fill in defaults and validate `given` against `spec`; unknown names are an error."""
+    by_name = {o.name: o for o in spec}
+    unknown = sorted(set(given) - set(by_name))
+    if unknown:
+        known = ", ".join(by_name) or "none"
+        raise InvalidOptionError(f"unknown option {unknown[0]!r} (options: {known})")
+    return {o.name: o.parse(given[o.name]) if o.name in given else o.default for o in spec}

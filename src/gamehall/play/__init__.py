@@ -1,0 +1,1 @@
+"""Running games without a server: terminal play, self-play tournaments, ratings."""

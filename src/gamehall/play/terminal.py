@@ -1,0 +1,119 @@
+"""Terminal play: people at one keyboard and bots, with a readable board and forgiving input."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+
+from gamehall.ai import Bot
+from gamehall.core import Game, GamehallError, GameRecord, State
+
+HELP = (
+    "Type a move in the game's notation. Other commands: [bold]moves[/] lists the legal moves, "
+    "[bold]board[/] redraws the board, [bold]help[/] shows this, [bold]quit[/] ends the game."
+)
+
+
+@dataclass
+class Seat:
+    """Who sits in a seat: a person (bot is None) or a bot."""
+
+    label: str
+    bot: Bot | None = None
+
+
+def play_game(
+    game: Game,
+    seats: Sequence[Seat],
+    console: Console,
+    seed: int | None = None,
+    record_path: Path | None = None,
+    ask: Callable[[str], str] | None = None,
+) -> State:
+    """Play one game to the end (or until a person quits); return the final state."""
+    state = game.new_initial_state(seed)
+    ask = ask or (lambda prompt: console.input(prompt))
+    humans = [i for i, s in enumerate(seats) if s.bot is None]
+    viewer = humans[0] if len(humans) == 1 else None
+    console.print(f"[bold]{escape(game.title)}[/] — " + ", ".join(
+        f"{escape(game.seat_names[i])}: {escape(s.label)}" for i, s in enumerate(seats)))
+    console.print(HELP)
+    shown_board = True
+    _show(console, game, state, viewer)
+    try:
+        while not state.is_terminal():
+            player = state.current_player()
+            if state.is_chance_node():
+                action = state.sample_chance()
+                console.print(f"  chance: [cyan]{escape(state.action_to_string(action))}[/]")
+                state.apply_action(action)
+                shown_board = False
+                continue
+            seat = seats[player]
+            if seat.bot is not None:
+                action = seat.bot.choose(state)
+                console.print(f"  {escape(game.seat_names[player])} ({escape(seat.label)}) plays "
+                              f"[bold]{escape(state.action_to_string(action))}[/]")
+                state.apply_action(action)
+                shown_board = False
+                continue
+            if not shown_board:
+                _show(console, game, state, viewer if viewer is not None else player)
+                shown_board = True
+            chosen = _ask_move(console, state, game.seat_names[player], ask)
+            if chosen is None:
+                console.print("[yellow]Game abandoned.[/]")
+                return state
+            state.apply_action(chosen)
+            shown_board = False
+    finally:
+        if record_path is not None:
+            _save(console, state, [s.label for s in seats], seed, record_path)
+    _show(console, game, state, viewer)
+    console.print(f"[bold green]Game over:[/] {escape(state.outcome_text())}  "
+                  f"(returns {state.returns()})")
+    return state
+
+
+def _show(console: Console, game: Game, state: State, seat: int | None) -> None:
+    console.print(game.render_text(state, seat))
+
+
+def _ask_move(console: Console, state: State, seat_name: str,
+              ask: Callable[[str], str]) -> int | None:
+    """Prompt until a legal move is typed; None when the person quits or input ends."""
+    while True:
+        try:
+            text = ask(f"{seat_name} to move> ").strip()
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+            return None
+        lower = text.lower()
+        if lower in ("quit", "exit", "q"):
+            return None
+        if lower in ("help", "h", "?"):
+            console.print(HELP)
+            continue
+        if lower in ("moves", "m", "legal"):
+            moves = [state.action_to_string(a) for a in state.legal_actions()]
+            console.print(escape(" ".join(moves)))
+            continue
+        if lower == "board":
+            console.print(state.game.render_text(state, state.current_player()))
+            continue
+        try:
+            return state.string_to_action(text)
+        except GamehallError as exc:
+            console.print(f"[red]{escape(str(exc))}[/] — type [bold]moves[/] for the legal moves.")
+
+
+def _save(console: Console, state: State, players: list[str], seed: int | None,
+          path: Path) -> None:
+    record = GameRecord.from_state(state, players=players, seed=seed)
+    path.write_text(json.dumps(record.to_dict(), indent=1) + "\n")
+    console.print(f"Record saved to {escape(str(path))}")
