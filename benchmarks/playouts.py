@@ -1,0 +1,117 @@
+"""Random playouts per second, through the public contract and the engine's own fast path.
+
+    python -m benchmarks.playouts GAME [--seconds 5] [--seed 1] [--option key=value ...]
+
+Prints games/s and moves/s (moves = actions, chance outcomes included) for:
+- the public contract: a Python loop over ``legal_actions()`` / ``apply_action()``;
+- the engine's own ``random_playout(rng)`` where the state has one (what bot rollouts use);
+- a peer from another project, where one exists (see PEERS), measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from gamehall.core import State, load_game
+
+
+@dataclass
+class Figure:
+    label: str
+    games: int
+    moves: int
+    seconds: float
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games / self.seconds
+
+    @property
+    def moves_per_s(self) -> float:
+        return self.moves / self.seconds
+
+    def line(self) -> str:
+        return (f"{self.label:<48} {self.games_per_s:>10.1f} games/s "
+                f"{self.moves_per_s:>12.0f} moves/s  ({self.games} games)")
+
+
+def timed(label: str, one_game: Callable[[random.Random], int], seconds: float,
+          seed: int) -> Figure:
+    """Run `one_game` (returns its move count) repeatedly for about `seconds`."""
+    rng = random.Random(seed)
+    games = moves = 0
+    start = time.perf_counter()
+    while True:
+        moves += one_game(rng)
+        games += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return Figure(label, games, moves, elapsed)
+
+
+def contract_playout(make: Callable[[], State]) -> Callable[[random.Random], int]:
+    def run(rng: random.Random) -> int:
+        state = make()
+        n = 0
+        choice = rng.choice
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(state.sample_chance(rng))
+            else:
+                state.apply_action(choice(state.legal_actions()))
+            n += 1
+        return n
+
+    return run
+
+
+def engine_playout(make: Callable[[], State]) -> Callable[[random.Random], int] | None:
+    if not hasattr(make(), "random_playout"):
+        return None
+
+    def run(rng: random.Random) -> int:
+        return int(make().random_playout(rng))  # type: ignore[attr-defined]
+
+    return run
+
+
+PeerFactory = Callable[[], tuple[str, Callable[[random.Random], int]] | None]
+PEERS: dict[str, PeerFactory] = {}
+"""Per game: a function giving (label, one-game runner) for a peer engine, or None if missing."""
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--option", "-o", action="append", default=[],
+                        help="game option key=value")
+    args = parser.parse_args(argv)
+    options = dict(o.split("=", 1) for o in args.option)
+    game = load_game(args.game, **options)
+    make = game.new_initial_state
+    figures = [timed(f"gamehall {game.name} contract loop", contract_playout(make),
+                     args.seconds, args.seed)]
+    fast = engine_playout(make)
+    if fast is not None:
+        figures.append(timed(f"gamehall {game.name} random_playout()", fast, args.seconds,
+                             args.seed))
+    peer = PEERS.get(game.name, lambda: None)()
+    print(f"{game!r}")
+    for f in figures:
+        print(f.line())
+    if peer is not None:
+        label, runner = peer
+        p = timed(label, runner, args.seconds, args.seed)
+        print(p.line())
+        for f in figures:
+            print(f"ratio {f.label} / peer (moves/s): {f.moves_per_s / p.moves_per_s:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
