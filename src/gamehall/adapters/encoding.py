@@ -1,0 +1,145 @@
+"""Fixed-size observation tensors and strings for any gamehall game, shared by both adapters.
+
+A game may provide its own tensor: ``Game.observation_shape`` (a tuple of ints) together with
+``State.observation_tensor(seat)`` (numbers of that shape, or flat of that size), and optionally
+``Game.observation_bounds`` (low, high; default 0.0 and 1.0). Without those hooks the generic
+encoding is used, which works for every game because it reads only ``State.view(seat)``:
+
+- ``seat``: one-hot of the observing seat (``num_players``);
+- ``to_move``: one-hot of the seat to move, then chance, then terminal (``num_players + 2``);
+- ``features``: feature hashing of the view's JSON — every leaf becomes the text
+  ``path=value`` (e.g. ``board/3/4='x'``, the value as Python's repr writes it), and the cell
+  ``crc32(text) mod K`` is set to 1.
+  ``K`` is a power of two at least 8 times the leaves of the initial view (at least 256), so
+  collisions are rare; where two features share a cell the tensor loses that distinction.
+  The top-level ``game`` and ``options`` keys are left out (they never change in a game).
+
+The observation string is the view itself as compact JSON with sorted keys.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from gamehall.core import CHANCE, TERMINAL, Game, State
+
+_SKIP_TOP = frozenset({"game", "options"})
+_MIN_FEATURES = 256
+_MAX_FEATURES = 1 << 15
+_MAX_CACHE = 1 << 20
+
+
+class Encoder:
+    """Turns a state of one game (with fixed options) into a tensor and a string for a seat."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.num_players = game.num_players
+        initial = game.new_initial_state(0)
+        hook_shape = getattr(game, "observation_shape", None)
+        self.uses_hook = hook_shape is not None and callable(
+            getattr(initial, "observation_tensor", None))
+        self.low, self.high = 0.0, 1.0
+        if self.uses_hook:
+            self.shape: tuple[int, ...] = tuple(int(n) for n in hook_shape)  # type: ignore[union-attr]
+            self.low, self.high = (float(x) for x in getattr(game, "observation_bounds", (0, 1)))
+            self.num_features = 0
+        else:
+            leaves = len(_leaves(_public(initial.view(0))))
+            self.num_features = _features_for(leaves)
+            self.shape = (2 * self.num_players + 2 + self.num_features,)
+        self.size = int(np.prod(self.shape))
+        self._buckets: dict[str, int] = {}
+
+    # --- layout --------------------------------------------------------------------------------
+    def views(self, flat: np.ndarray) -> dict[str, np.ndarray]:
+        """Named views onto a flat tensor of `size` floats (what OpenSpiel observers expose)."""
+        if self.uses_hook:
+            return {"observation": flat.reshape(self.shape)}
+        p = self.num_players
+        return {
+            "seat": flat[:p],
+            "to_move": flat[p:2 * p + 2],
+            "features": flat[2 * p + 2:],
+        }
+
+    # --- encoding ------------------------------------------------------------------------------
+    def fill(self, out: np.ndarray, state: State, seat: int) -> None:
+        """Write the observation of `state` by `seat` into the flat float array `out`."""
+        if self.uses_hook:
+            values = np.asarray(state.observation_tensor(seat),  # type: ignore[attr-defined]
+                                dtype=np.float32)
+            out[:] = values.reshape(-1)
+            return
+        out.fill(0.0)
+        p = self.num_players
+        out[seat] = 1.0
+        player = state.current_player()
+        if player == CHANCE:
+            out[2 * p] = 1.0
+        elif player == TERMINAL:
+            out[2 * p + 1] = 1.0
+        else:
+            out[p + player] = 1.0
+        base = 2 * p + 2
+        for leaf in _leaves(_public(state.view(seat))):
+            out[base + self._bucket(leaf)] = 1.0
+
+    def tensor(self, state: State, seat: int) -> np.ndarray:
+        """A new float32 array of `shape` holding the observation of `state` by `seat`."""
+        flat = np.zeros(self.size, dtype=np.float32)
+        self.fill(flat, state, seat)
+        return flat.reshape(self.shape)
+
+    def string(self, state: State, seat: int) -> str:
+        """The observation of `state` by `seat` as compact, key-sorted JSON."""
+        return json.dumps(state.view(seat), sort_keys=True, separators=(",", ":"))
+
+    def _bucket(self, leaf: str) -> int:
+        cell = self._buckets.get(leaf)
+        if cell is None:
+            if len(self._buckets) >= _MAX_CACHE:
+                self._buckets.clear()
+            cell = zlib.crc32(leaf.encode()) % self.num_features
+            self._buckets[leaf] = cell
+        return cell
+
+
+def _features_for(leaves: int) -> int:
+    """The feature count K: a power of two, at least 8 cells per initial leaf."""
+    k = _MIN_FEATURES
+    while k < 8 * leaves and k < _MAX_FEATURES:
+        k *= 2
+    return k
+
+
+def _public(view: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in view.items() if k not in _SKIP_TOP}
+
+
+def _leaves(data: Any) -> list[str]:
+    """Every leaf of a JSON value as ``path=value`` text (empty containers are leaves too)."""
+    out: list[str] = []
+    _walk(data, "", out)
+    return out
+
+
+def _walk(node: Any, path: str, out: list[str]) -> None:
+    # JSON data is dicts, lists and scalars; concrete type checks are much faster than ABCs.
+    if isinstance(node, dict):
+        if not node:
+            out.append(f"{path}={{}}")
+        for key, value in node.items():
+            _walk(value, f"{path}/{key}", out)
+    elif isinstance(node, (list, tuple)):
+        if not node:
+            out.append(f"{path}=[]")
+        for i, value in enumerate(node):
+            _walk(value, f"{path}/{i}", out)
+    else:
+        out.append(f"{path}={node!r}")
