@@ -1,0 +1,76 @@
+"""Which games and option sets the adapter suites run on.
+
+Real games: every registered game with its default options, the option sets its tests list in
+``tests/games/<name>/variants.py`` (``VARIANTS``, as the conformance suite uses), and every
+value of a ``players`` option (so Hau La runs with 2, 3 and 4). The toy games of `toys` run the
+same suites on every kind of game, whatever real games are installed.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any
+
+from gamehall.core import game_class, list_games
+
+
+@dataclass(frozen=True)
+class AdapterConfig:
+    game: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def kwargs(self) -> dict[str, Any]:
+        return dict(self.options)
+
+    @property
+    def id(self) -> str:
+        opts = ",".join(f"{k}={v}" for k, v in self.options)
+        return f"{self.game}[{opts}]" if opts else self.game
+
+
+def _variants(name: str) -> list[dict[str, Any]]:
+    try:
+        mod = importlib.import_module(f"tests.games.{name}.variants")
+    except ModuleNotFoundError:
+        return []
+    return [dict(v) for v in getattr(mod, "VARIANTS", [])]
+
+
+def _player_counts(name: str) -> list[dict[str, Any]]:
+    for option in game_class(name).OPTIONS:
+        if option.name == "players" and option.min is not None and option.max is not None:
+            return [{"players": n} for n in range(option.min, option.max + 1)]
+    return []
+
+
+def _configs(names: list[str]) -> list[AdapterConfig]:
+    out: list[AdapterConfig] = []
+    for name in names:
+        for opts in [{}, *_player_counts(name), *_variants(name)]:
+            cfg = AdapterConfig(name, tuple(sorted(opts.items())))
+            if cfg not in out:
+                out.append(cfg)
+    return out
+
+
+REAL_GAMES = list_games()
+"""The registered games (taken before any toy is registered)."""
+REAL = _configs(REAL_GAMES)
+TOY = [
+    AdapterConfig("toy_nim"),
+    AdapterConfig("toy_nim", (("stones", 30), ("take", 5))),
+    AdapterConfig("toy_pig"),
+    AdapterConfig("toy_pig", (("target", 12), ("turn_limit", 6))),
+    AdapterConfig("toy_claim", (("players", 2),)),
+    AdapterConfig("toy_claim"),
+    AdapterConfig("toy_claim", (("cells", 13), ("players", 4))),
+    AdapterConfig("toy_pairs"),
+    AdapterConfig("toy_pairs", (("rounds", 2), ("scoring", "max"))),
+]
+ALL = TOY + REAL
+
+
+def ids(cfg: AdapterConfig) -> str:
+    return cfg.id
