@@ -32,7 +32,11 @@ def explain(state: HaugazState, action: object) -> str:
 def _cake_black(state: HaugazState, action: int) -> str:
     lay = state.lay
     if lay.cake_black <= action < lay.cake_white:
-        return f"{state.geo.names[action - lay.cake_black]} is occupied"
+        name = state.geo.names[action - lay.cake_black]
+        if state.height[action - lay.cake_black]:
+            return f"{name} is occupied"
+        far = state.game.options["cake_distance"]
+        return f"no point is {far} or more points from {name}: the white stack would not fit"
     return "the first player places the black cake stack first (e.g. black d4)"
 
 

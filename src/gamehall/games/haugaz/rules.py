@@ -179,6 +179,14 @@ class HaugazState(State):
         """Where the black cake stack stands (during the white cake placement)."""
         return self.owner.index(BLACK) if BLACK in self.owner else -1
 
+    def cake_black_points(self) -> list[int]:
+        """Where the black cake stack may go: any point leaving room for the white one."""
+        far = int(self.game.options["cake_distance"])
+        dist = self.geo.distance
+        n = len(self.height)
+        return [p for p in range(n)
+                if not self.height[p] and any(dist(p, q) >= far for q in range(n))]
+
     # --- move generation -----------------------------------------------------------------------
     def moves(self, colour: int, exclude: int = -1) -> list[tuple[int, int, int]]:
         """(action, source, target) of every legal move of `colour`'s stacks but `exclude`."""
@@ -235,7 +243,7 @@ class HaugazState(State):
             return []
         lay = self.lay
         if self.phase == CAKE_BLACK:
-            return [lay.cake_black + p for p, h in enumerate(self.height) if not h]
+            return [lay.cake_black + p for p in self.cake_black_points()]
         if self.phase == CAKE_WHITE:
             black = self.cake_black_point()
             far = int(self.game.options["cake_distance"])

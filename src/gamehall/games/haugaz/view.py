@@ -48,6 +48,11 @@ def outcome_text(state: HaugazState) -> str:
     """How the game ended and who won, e.g. ``Black (second) wins — two passes in a row; ...``."""
     if not state.over:
         return "the game is not over"
+    return f"{_verdict(state)}; {_heights_line(state)}"
+
+
+def _verdict(state: HaugazState) -> str:
+    """Who won and why the game ended, e.g. ``draw — two passes in a row``."""
     if state.passes >= 2:
         why = "two passes in a row"
     else:
@@ -57,22 +62,26 @@ def outcome_text(state: HaugazState) -> str:
         verdict = "draw"
     else:
         verdict = f"{player_name(state, BLACK if result > 0 else WHITE)} wins"
-    return f"{verdict} — {why}; {_heights_line(state)}"
+    return f"{verdict} — {why}"
 
 
 def _heights_line(state: HaugazState) -> str:
     parts = []
     for c in (BLACK, WHITE):
         hs = state.heights(c)
-        parts.append(f"{COLOURS[c].capitalize()} {len(hs)} stacks: "
+        parts.append(f"{COLOURS[c].capitalize()} {_stacks(len(hs))}: "
                      f"{' '.join(map(str, hs)) or '-'}")
     return "; ".join(parts)
+
+
+def _stacks(count: int) -> str:
+    return f"{count} stack{'' if count == 1 else 's'}"
 
 
 def _status(state: HaugazState) -> str:
     geo = state.geo
     if state.over:
-        return f"[bold green]Game over:[/] {escape(outcome_text(state))}"
+        return f"[bold green]Game over:[/] {escape(_verdict(state))}"
     if state.phase == CAKE_BLACK:
         return "first places the black cake stack (e.g. [bold]black d4[/])"
     if state.phase == CAKE_WHITE:
@@ -83,12 +92,16 @@ def _status(state: HaugazState) -> str:
     if state.phase == CHOOSE:
         return "second chooses a side: [bold]play black[/] or [bold]play white[/]"
     who = escape(player_name(state, state.to_move))
+    example = state.action_to_string(state.legal_actions()[0])
     if state.placed >= 0:
-        return f"{who} placed on {geo.names[state.placed]}: now move a stack (e.g. c3-c5)"
+        return f"{who} placed on {geo.names[state.placed]}: now move a stack (e.g. {example})"
     if not state.opened[state.to_move]:
-        return f"{who} to move: first turn, place a stack alone (e.g. d4), or pass"
+        return f"{who} to move: first turn, place a stack alone (e.g. {example}), or pass"
     passed = " — the opponent just passed" if state.passes else ""
-    return f"{who} to move: place (e.g. d4), then move (e.g. c3-c5); or pass{passed}"
+    if example == "pass":
+        return f"{who} to move{passed}"
+    return (f"{who} to move: place (e.g. {example}), then move a stack of yours; "
+            f"or pass{passed}")
 
 
 def _cell(state: HaugazState, p: int) -> str:
@@ -120,7 +133,7 @@ def render_text(state: HaugazState, seat: int | None) -> str:
     for c in (BLACK, WHITE):
         hs = state.heights(c)
         lines.append(f"[{_STYLE[c]}]{_LETTER[c]}[/] {escape(player_name(state, c))}: "
-                     f"{len(hs)} stacks, heights {' '.join(map(str, hs)) or '-'}")
+                     f"{_stacks(len(hs))}, heights {' '.join(map(str, hs)) or '-'}")
     mixed = [f"{geo.names[p]} " + "".join("BW"[x] for x in state.stack_colours(p))
              for p in range(len(geo.names)) if not _alternates(state.stack_colours(p))]
     if mixed:
