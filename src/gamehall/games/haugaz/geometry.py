@@ -31,6 +31,9 @@ class Geometry:
     lines: tuple[tuple[int, ...], ...]
     """``lines[p * 8 + d]``: the points from `p` outwards along direction `d`, nearest first, up
     to the board's edge (so the point `k` steps away is ``lines[p * 8 + d][k - 1]``)."""
+    jumps: tuple[tuple[tuple[int, int, tuple[int, ...]], ...], ...]
+    """``jumps[p * size + h]`` (1 <= h < size): (direction, target, points jumped over) of every
+    jump of length `h` from `p` that stays on the board — the move generator's table."""
 
     @property
     def points(self) -> int:
@@ -76,4 +79,11 @@ def geometry(size: int) -> Geometry:
                 line.append(r * size + c)
                 r, c = r + dr, c + dc
             lines.append(tuple(line))
-    return Geometry(size, names, {n: i for i, n in enumerate(names)}, tuple(lines))
+    jumps = []
+    for p in range(size * size):
+        for h in range(size):
+            jumps.append(tuple((d, line[h - 1], line[:h - 1])
+                               for d, line in enumerate(lines[p * 8:p * 8 + 8])
+                               if 0 < h <= len(line)))
+    return Geometry(size, names, {n: i for i, n in enumerate(names)}, tuple(lines),
+                    tuple(jumps))

@@ -182,15 +182,16 @@ class HaugazState(State):
     def cake_black_points(self) -> list[int]:
         """Where the black cake stack may go: any point leaving room for the white one."""
         far = int(self.game.options["cake_distance"])
-        dist = self.geo.distance
-        n = len(self.height)
-        return [p for p in range(n)
-                if not self.height[p] and any(dist(p, q) >= far for q in range(n))]
+        edge = self.geo.size - 1
+        return [p for p, h in enumerate(self.height)
+                if not h and max(p // (edge + 1), p % (edge + 1),
+                                 edge - p // (edge + 1), edge - p % (edge + 1)) >= far]
 
     # --- move generation -----------------------------------------------------------------------
     def moves(self, colour: int, exclude: int = -1) -> list[tuple[int, int, int]]:
         """(action, source, target) of every legal move of `colour`'s stacks but `exclude`."""
-        height, owner, lines = self.height, self.owner, self.geo.lines
+        height, owner, jumps = self.height, self.owner, self.geo.jumps
+        size = self.geo.size
         blocking = self.game.blocking
         base_action = self.lay.move
         out: list[tuple[int, int, int]] = []
@@ -198,41 +199,72 @@ class HaugazState(State):
             if o != colour or p == exclude:
                 continue
             h = height[p]
-            base = p * 8
-            for d in range(8):
-                line = lines[base + d]
-                if h > len(line):
+            if h >= size:
+                continue
+            for d, t, between in jumps[p * size + h]:
+                if height[t] or (blocking and any(height[q] for q in between)):
                     continue
-                t = line[h - 1]
-                if height[t]:
-                    continue
-                if blocking and h > 1 and any(height[q] for q in line[:h - 1]):
-                    continue
-                out.append((base_action + base + d, p, t))
+                out.append((base_action + p * 8 + d, p, t))
+        return out
+
+    def move_actions(self, colour: int, exclude: int = -1) -> list[int]:
+        """The actions of `moves(colour, exclude)`, sorted — the fast path of move generation."""
+        height, owner, jumps = self.height, self.owner, self.geo.jumps
+        size = self.geo.size
+        blocking = self.game.blocking
+        first = self.lay.move
+        out: list[int] = []
+        for p, o in enumerate(owner):
+            if o != colour or p == exclude or height[p] >= size:
+                continue
+            base = first + p * 8
+            if blocking:
+                out.extend([base + d for d, t, between in jumps[p * size + height[p]]
+                            if not height[t] and not any(height[q] for q in between)])
+            else:
+                out.extend([base + d for d, t, _ in jumps[p * size + height[p]]
+                            if not height[t]])
         return out
 
     def placements(self, colour: int) -> list[int]:
-        """The points `colour` may place on at the start of its turn."""
+        """The points `colour` may place on at the start of its turn: every empty point after
+        which some stack of `colour` can still move (every empty point if it has no move to make
+        yet, or under stuck=place_only)."""
         height = self.height
         empties = [p for p in range(len(height)) if not height[p]]
         if not self.opened[colour] or self.game.place_only or not empties:
             return empties
-        needed = self._points_every_move_needs(colour)
+        needed = (self._points_every_move_needs(colour) if self.game.blocking
+                  else self._only_target(colour))
         if needed is None:
             return []
         return [p for p in empties if p not in needed] if needed else empties
 
+    def _only_target(self, colour: int) -> set[int] | None:
+        """Without blocking a placement spoils only the moves onto its point: {t} when every
+        move goes to t, set() when moves reach two targets, None when there is no move."""
+        height, owner, jumps = self.height, self.owner, self.geo.jumps
+        size = self.geo.size
+        first = -1
+        for p, o in enumerate(owner):
+            if o != colour or height[p] >= size:
+                continue
+            for _, t, _ in jumps[p * size + height[p]]:
+                if not height[t]:
+                    if first < 0:
+                        first = t
+                    elif t != first:
+                        return set()
+        return None if first < 0 else {first}
+
     def _points_every_move_needs(self, colour: int) -> set[int] | None:
-        """Points that every legal move uses (target, or path with blocking) — placing there
-        would leave no move; None when there is no move at all."""
+        """Points that every legal move uses (its target and the points it passes, which must be
+        empty with blocking): placing there would leave no move; None when there is no move."""
         lines = self.geo.lines
         needed: set[int] | None = None
-        for action, src, target in self.moves(colour):
-            if self.game.blocking:
-                d = (action - self.lay.move) % 8
-                used = set(lines[src * 8 + d][:self.height[src]])
-            else:
-                used = {target}
+        for action, src, _ in self.moves(colour):
+            d = (action - self.lay.move) % 8
+            used = set(lines[src * 8 + d][:self.height[src]])
             needed = used if needed is None else needed & used
             if not needed:
                 return needed
@@ -253,7 +285,7 @@ class HaugazState(State):
         if self.phase == CHOOSE:
             return [lay.play_black, lay.play_white]
         if self.placed >= 0:
-            return [a for a, _, _ in self.moves(self.to_move, self.placed)]
+            return self.move_actions(self.to_move, self.placed)
         return [*self.placements(self.to_move), lay.pass_]
 
     # --- changing the position -----------------------------------------------------------------
@@ -269,12 +301,12 @@ class HaugazState(State):
         if not self.opened[colour]:
             self._end_turn()
             return
-        follow = self.moves(colour, point)
+        follow = self.move_actions(colour, point)
         if not follow:  # only under stuck=place_only: the placement is the whole turn
             self._end_turn()
             return
         self.placed = point
-        self._legal = [a for a, _, _ in follow]
+        self._legal = follow
 
     def _move(self, action: int) -> None:
         src, d = divmod(action - self.lay.move, 8)
