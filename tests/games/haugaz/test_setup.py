@@ -25,6 +25,7 @@ def test_first_places_black_then_white_then_second_chooses() -> None:
     play(state, "white g7")
     assert state.current_player() == 1
     assert texts(state) == {"play black", "play white"}
+    assert state.string_to_action("White") == state.lay.play_white
 
 
 def test_white_cake_stack_keeps_the_king_move_distance() -> None:

@@ -177,6 +177,11 @@ def render_svg(state: HaugazState) -> str:
             out.append(f'<line x1="{x}" y1="{y}" x2="{x + step}" y2="{y + step}"/>')
             out.append(f'<line x1="{x + step}" y1="{y}" x2="{x}" y2="{y + step}"/>')
     out.append("</g>")
+    label = 'font-size="11" text-anchor="middle" font-family="sans-serif" fill="#5a4020"'
+    for i in range(size):
+        a = margin + i * step
+        out.append(f'<text x="{a}" y="{width - 4}" {label}>{column_letter(i)}</text>')
+        out.append(f'<text x="9" y="{margin + span - i * step + 4}" {label}>{i + 1}</text>')
     for p, h in enumerate(state.height):
         if not h:
             continue
