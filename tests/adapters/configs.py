@@ -1,9 +1,12 @@
 """Which games and option sets the adapter suites run on.
 
-Real games: every registered game with its default options, the option sets its tests list in
-``tests/games/<name>/variants.py`` (``VARIANTS``, as the conformance suite uses), and every
-value of a ``players`` option (so Hau La runs with 2, 3 and 4). The toy games of `toys` run the
-same suites on every kind of game, whatever real games are installed.
+Real games: every registered game with its default options, every value of a ``players`` option
+(so Hau La runs with 2, 3 and 4), one set with every other option moved off its default (bools
+flipped, the next choice, whole numbers at their minimum: the quickest games), and the sets a
+game's tests list as ``ADAPTER_VARIANTS`` in ``tests/games/<name>/variants.py``, if any. (The
+conformance ``VARIANTS`` are not used: there can be dozens, and OpenSpiel's test of 50 random
+games takes seconds per set.) The toy games of `toys` run the same suites on every kind of game,
+whatever real games are installed.
 """
 
 from __future__ import annotations
@@ -12,7 +15,14 @@ import importlib
 from dataclasses import dataclass
 from typing import Any
 
-from gamehall.core import game_class, list_games
+from gamehall.core import (
+    GamehallError,
+    Option,
+    OptionValue,
+    game_class,
+    list_games,
+    load_game,
+)
 
 
 @dataclass(frozen=True)
@@ -35,7 +45,7 @@ def _variants(name: str) -> list[dict[str, Any]]:
         mod = importlib.import_module(f"tests.games.{name}.variants")
     except ModuleNotFoundError:
         return []
-    return [dict(v) for v in getattr(mod, "VARIANTS", [])]
+    return [dict(v) for v in getattr(mod, "ADAPTER_VARIANTS", [])]
 
 
 def _player_counts(name: str) -> list[dict[str, Any]]:
@@ -45,10 +55,39 @@ def _player_counts(name: str) -> list[dict[str, Any]]:
     return []
 
 
+def _off_default(option: Option) -> OptionValue | None:
+    if option.type is bool:
+        return not option.default
+    if option.choices is not None:
+        choices = list(option.choices)
+        return choices[(choices.index(option.default) + 1) % len(choices)]
+    if option.type is int:
+        if option.min is not None and option.min != option.default:
+            return option.min
+        if option.max is not None and option.max != option.default:
+            return option.max
+    return None
+
+
+def non_default(name: str) -> dict[str, Any]:
+    """Every option but ``players`` off its default, skipping changes the game refuses."""
+    chosen: dict[str, Any] = {}
+    for option in game_class(name).OPTIONS:
+        value = _off_default(option)
+        if option.name == "players" or value is None or value == option.default:
+            continue
+        try:
+            load_game(name, **chosen, **{option.name: value}).new_initial_state(0)
+        except GamehallError:
+            continue
+        chosen[option.name] = value
+    return chosen
+
+
 def _configs(names: list[str]) -> list[AdapterConfig]:
     out: list[AdapterConfig] = []
     for name in names:
-        for opts in [{}, *_player_counts(name), *_variants(name)]:
+        for opts in [{}, *_player_counts(name), non_default(name), *_variants(name)]:
             cfg = AdapterConfig(name, tuple(sorted(opts.items())))
             if cfg not in out:
                 out.append(cfg)

@@ -69,8 +69,12 @@ class Encoder:
         }
 
     # --- encoding ------------------------------------------------------------------------------
-    def fill(self, out: np.ndarray, state: State, seat: int) -> None:
-        """Write the observation of `state` by `seat` into the flat float array `out`."""
+    def fill(self, out: np.ndarray, state: State, seat: int,
+             view: Mapping[str, Any] | None = None) -> None:
+        """Write the observation of `state` by `seat` into the flat float array `out`.
+
+        `view` may pass ``state.view(seat)`` where the caller already has it.
+        """
         if self.uses_hook:
             values = np.asarray(state.observation_tensor(seat),  # type: ignore[attr-defined]
                                 dtype=np.float32)
@@ -86,19 +90,24 @@ class Encoder:
             out[2 * p + 1] = 1.0
         else:
             out[p + player] = 1.0
-        base = 2 * p + 2
-        for leaf in _leaves(_public(state.view(seat))):
-            out[base + self._bucket(leaf)] = 1.0
+        buckets = self._buckets
+        leaves = _leaves(_public(state.view(seat) if view is None else view))
+        cells = [buckets.get(leaf) for leaf in leaves]
+        if None in cells:
+            cells = [self._bucket(leaf) for leaf in leaves]
+        out[np.asarray(cells, dtype=np.intp) + (2 * p + 2)] = 1.0
 
-    def tensor(self, state: State, seat: int) -> np.ndarray:
+    def tensor(self, state: State, seat: int,
+               view: Mapping[str, Any] | None = None) -> np.ndarray:
         """A new float32 array of `shape` holding the observation of `state` by `seat`."""
         flat = np.zeros(self.size, dtype=np.float32)
-        self.fill(flat, state, seat)
+        self.fill(flat, state, seat, view)
         return flat.reshape(self.shape)
 
-    def string(self, state: State, seat: int) -> str:
+    def string(self, state: State, seat: int, view: Mapping[str, Any] | None = None) -> str:
         """The observation of `state` by `seat` as compact, key-sorted JSON."""
-        return json.dumps(state.view(seat), sort_keys=True, separators=(",", ":"))
+        return json.dumps(state.view(seat) if view is None else view, sort_keys=True,
+                          separators=(",", ":"))
 
     def _bucket(self, leaf: str) -> int:
         cell = self._buckets.get(leaf)
@@ -130,16 +139,23 @@ def _leaves(data: Any) -> list[str]:
 
 
 def _walk(node: Any, path: str, out: list[str]) -> None:
-    # JSON data is dicts, lists and scalars; concrete type checks are much faster than ABCs.
+    # JSON data is dicts, lists and scalars; concrete type checks are much faster than ABCs,
+    # and scalar children are written inline to save a call per leaf.
     if isinstance(node, dict):
         if not node:
             out.append(f"{path}={{}}")
         for key, value in node.items():
-            _walk(value, f"{path}/{key}", out)
+            if isinstance(value, (dict, list, tuple)):
+                _walk(value, f"{path}/{key}", out)
+            else:
+                out.append(f"{path}/{key}={value!r}")
     elif isinstance(node, (list, tuple)):
         if not node:
             out.append(f"{path}=[]")
         for i, value in enumerate(node):
-            _walk(value, f"{path}/{i}", out)
+            if isinstance(value, (dict, list, tuple)):
+                _walk(value, f"{path}/{i}", out)
+            else:
+                out.append(f"{path}/{i}={value!r}")
     else:
         out.append(f"{path}={node!r}")

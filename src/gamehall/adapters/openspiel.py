@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -200,10 +200,12 @@ class GamehallGame(pyspiel.Game):
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         cls = _CLASSES[self.short_name]
         self.engine: Game = cls(**dict(params or {}))
+        self._initial_observed: dict[tuple[int, str, int], Any] = {}
         super().__init__(_TYPES[self.short_name], game_info(self.engine), dict(params or {}))
 
     def new_initial_state(self) -> GamehallState:
-        return GamehallState(self, _Held(None, self.engine))
+        # Every initial state is the same position, so they share one observation cache.
+        return GamehallState(self, _Held(None, self.engine, self._initial_observed))
 
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: Mapping[str, Any] | None = None) -> Any:
@@ -254,6 +256,7 @@ class GamehallState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         self.held.state.apply_action(self.engine_action(int(action)))
+        self.held.changed()
 
     def _action_to_string(self, player: int, action: int) -> str:
         try:
@@ -268,7 +271,9 @@ class GamehallState(pyspiel.State):
         return [float(r) for r in self.held.state.returns()]
 
     def __str__(self) -> str:
-        return json.dumps(self.held.state.to_json(), sort_keys=True, separators=(",", ":"))
+        held = self.held
+        return str(held.cached("json", -1, lambda: json.dumps(
+            held.state.to_json(), sort_keys=True, separators=(",", ":"))))
 
 
 class _Held:
@@ -276,14 +281,19 @@ class _Held:
     the engine's own `clone()` and `to_json()` rather than a generic deep copy.
 
     OpenSpiel clones a Python state by making a fresh initial state and replacing its fields, so
-    the initial engine state is made only when first read.
+    the initial engine state is made only when first read. Observations are cached per position
+    and shared with clones (which OpenSpiel's tests and bots observe again and again); applying
+    an action starts a new cache, and the engine's history length guards against a change made
+    to the engine state directly.
     """
 
-    __slots__ = ("_state", "_game")
+    __slots__ = ("_game", "_state", "observed")
 
-    def __init__(self, state: State | None, game: Game | None = None) -> None:
+    def __init__(self, state: State | None, game: Game | None = None,
+                 observed: dict[tuple[int, str, int], Any] | None = None) -> None:
         self._state = state
         self._game = game
+        self.observed: dict[tuple[int, str, int], Any] = {} if observed is None else observed
 
     @property
     def state(self) -> State:
@@ -292,8 +302,24 @@ class _Held:
             self._state = self._game.new_initial_state(0)
         return self._state
 
+    def changed(self) -> None:
+        """The position moved on: start a new cache (clones keep the old one)."""
+        if self.observed:
+            self.observed = {}
+
+    def cached(self, kind: str, seat: int, make: Callable[[], Any]) -> Any:
+        """`make()` for this position, computed once and shared with the position's clones."""
+        key = (len(self.state.history()), kind, seat)
+        value = self.observed.get(key)
+        if value is None:
+            value = self.observed[key] = make()
+        return value
+
+    def view(self, seat: int) -> Any:
+        return self.cached("view", seat, lambda: self.state.view(seat))
+
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
-        return _Held(self.state.clone())
+        return _Held(self.state.clone(), observed=self.observed)
 
     def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
         return (_restore, (self.state.to_json(),))
@@ -314,10 +340,15 @@ class GamehallObserver:
         self.dict = enc.views(self.tensor)
 
     def set_from(self, state: GamehallState, player: int) -> None:
-        self.encoder.fill(self.tensor, state.held.state, player)
+        held, enc = state.held, self.encoder
+        tensor = held.cached("tensor", player,
+                             lambda: enc.tensor(held.state, player, held.view(player)))
+        self.tensor[:] = tensor.reshape(-1)
 
     def string_from(self, state: GamehallState, player: int) -> str:
-        return self.encoder.string(state.held.state, player)
+        held, enc = state.held, self.encoder
+        return str(held.cached("string", player,
+                               lambda: enc.string(held.state, player, held.view(player))))
 
 
 __all__ = [
