@@ -287,20 +287,21 @@ class _Held:
     to the engine state directly.
     """
 
-    __slots__ = ("_game", "_state", "observed")
+    __slots__ = ("_game", "observed", "state")
 
     def __init__(self, state: State | None, game: Game | None = None,
                  observed: dict[tuple[int, str, int], Any] | None = None) -> None:
-        self._state = state
+        if state is not None:
+            self.state = state
         self._game = game
         self.observed: dict[tuple[int, str, int], Any] = {} if observed is None else observed
 
-    @property
-    def state(self) -> State:
-        if self._state is None:
-            assert self._game is not None
-            self._state = self._game.new_initial_state(0)
-        return self._state
+    def __getattr__(self, name: str) -> Any:
+        # Only reached while the `state` slot is empty: make the initial state on first use.
+        if name != "state" or self._game is None:
+            raise AttributeError(name)
+        self.state = self._game.new_initial_state(0)
+        return self.state
 
     def changed(self) -> None:
         """The position moved on: start a new cache (clones keep the old one)."""
