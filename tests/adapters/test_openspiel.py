@@ -202,7 +202,7 @@ def test_a_game_hook_gives_the_observation_tensor() -> None:
     assert np.array(state.observation_tensor(0)).reshape(2, 13)[1, 0] == 0
 
 
-def test_the_generic_observation_encodes_the_view() -> None:
+def test_the_generic_observation_encodes_the_public_position() -> None:
     game = _load(AdapterConfig("toy_claim", (("players", 3),)))
     state = game.new_initial_state()
     state.apply_action(4)
@@ -215,4 +215,5 @@ def test_the_generic_observation_encodes_the_view() -> None:
     other = game.new_initial_state()
     other.apply_action(5)
     assert not np.array_equal(np.array(other.observation_tensor(0)), first)
-    assert json.loads(state.observation_string(0)) == state.engine_state.view(0)
+    assert json.loads(state.observation_string(0)) == state.engine_state.to_json()
+    assert state.observation_string(1) == state.observation_string(0) == str(state)

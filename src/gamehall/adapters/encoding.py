@@ -3,18 +3,23 @@
 A game may provide its own tensor: ``Game.observation_shape`` (a tuple of ints) together with
 ``State.observation_tensor(seat)`` (numbers of that shape, or flat of that size), and optionally
 ``Game.observation_bounds`` (low, high; default 0.0 and 1.0). Without those hooks the generic
-encoding is used, which works for every game because it reads only ``State.view(seat)``:
+encoding is used, which works for every game because it reads only the contract.
+
+The generic encoding reads ``State.to_json()``, the public position: the contract makes it hold
+everything the rules depend on and never hidden information, so in these perfect-information
+games it is exactly what every seat observes. (``view(seat)`` is for people: it may add static
+board geometry or legal-move lists, which would only cost time here.) The tensor has three parts:
 
 - ``seat``: one-hot of the observing seat (``num_players``);
 - ``to_move``: one-hot of the seat to move, then chance, then terminal (``num_players + 2``);
-- ``features``: feature hashing of the view's JSON — every leaf becomes the text
-  ``path=value`` (e.g. ``board/3/4='x'``, the value as Python's repr writes it), and the cell
-  ``crc32(text) mod K`` is set to 1.
-  ``K`` is a power of two at least 8 times the leaves of the initial view (at least 256), so
-  collisions are rare; where two features share a cell the tensor loses that distinction.
-  The top-level ``game`` and ``options`` keys are left out (they never change in a game).
+- ``features``: feature hashing of the JSON — every leaf becomes the text ``path=value``
+  (e.g. ``/stacks/c1/0='white'``, the value as Python's repr writes it), and the cell
+  ``crc32(text) mod K`` is set to 1. ``K`` is a power of two at least 8 times the leaves of the
+  initial position (at least 256), so collisions are rare; where two features share a cell the
+  tensor loses that distinction. The top-level ``game`` and ``options`` keys are left out (they
+  never change in a game).
 
-The observation string is the view itself as compact JSON with sorted keys.
+The observation string is the same JSON, compact with sorted keys (equal for every seat).
 """
 
 from __future__ import annotations
@@ -46,11 +51,11 @@ class Encoder:
             getattr(initial, "observation_tensor", None))
         self.low, self.high = 0.0, 1.0
         if self.uses_hook:
-            self.shape: tuple[int, ...] = tuple(int(n) for n in hook_shape)  # type: ignore[union-attr]
+            self.shape: tuple[int, ...] = tuple(int(n) for n in hook_shape or ())
             self.low, self.high = (float(x) for x in getattr(game, "observation_bounds", (0, 1)))
             self.num_features = 0
         else:
-            leaves = len(_leaves(_public(initial.view(0))))
+            leaves = len(_leaves(_public(initial.to_json())))
             self.num_features = _features_for(leaves)
             self.shape = (2 * self.num_players + 2 + self.num_features,)
         self.size = int(np.prod(self.shape))
@@ -70,10 +75,10 @@ class Encoder:
 
     # --- encoding ------------------------------------------------------------------------------
     def fill(self, out: np.ndarray, state: State, seat: int,
-             view: Mapping[str, Any] | None = None) -> None:
+             data: Mapping[str, Any] | None = None) -> None:
         """Write the observation of `state` by `seat` into the flat float array `out`.
 
-        `view` may pass ``state.view(seat)`` where the caller already has it.
+        `data` may pass ``state.to_json()`` where the caller already has it.
         """
         if self.uses_hook:
             values = np.asarray(state.observation_tensor(seat),  # type: ignore[attr-defined]
@@ -91,22 +96,22 @@ class Encoder:
         else:
             out[p + player] = 1.0
         buckets = self._buckets
-        leaves = _leaves(_public(state.view(seat) if view is None else view))
+        leaves = _leaves(_public(state.to_json() if data is None else data))
         cells = [buckets.get(leaf) for leaf in leaves]
         if None in cells:
             cells = [self._bucket(leaf) for leaf in leaves]
         out[np.asarray(cells, dtype=np.intp) + (2 * p + 2)] = 1.0
 
     def tensor(self, state: State, seat: int,
-               view: Mapping[str, Any] | None = None) -> np.ndarray:
+               data: Mapping[str, Any] | None = None) -> np.ndarray:
         """A new float32 array of `shape` holding the observation of `state` by `seat`."""
         flat = np.zeros(self.size, dtype=np.float32)
-        self.fill(flat, state, seat, view)
+        self.fill(flat, state, seat, data)
         return flat.reshape(self.shape)
 
-    def string(self, state: State, seat: int, view: Mapping[str, Any] | None = None) -> str:
-        """The observation of `state` by `seat` as compact, key-sorted JSON."""
-        return json.dumps(state.view(seat) if view is None else view, sort_keys=True,
+    def string(self, state: State, data: Mapping[str, Any] | None = None) -> str:
+        """The observation of `state` (by any seat) as compact, key-sorted JSON."""
+        return json.dumps(state.to_json() if data is None else data, sort_keys=True,
                           separators=(",", ":"))
 
     def _bucket(self, leaf: str) -> int:
@@ -127,8 +132,8 @@ def _features_for(leaves: int) -> int:
     return k
 
 
-def _public(view: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in view.items() if k not in _SKIP_TOP}
+def _public(data: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k not in _SKIP_TOP}
 
 
 def _leaves(data: Any) -> list[str]:

@@ -14,7 +14,8 @@ What the adapter declares, read from the game contract only (`gamehall.core`):
   finite combination of option values (so Hau La is 2–4 through its ``players`` option);
 - `GameInfo`: from the `Game` built with the given options;
 - observations: `gamehall.adapters.encoding` (the game's own tensor hook if it has one, else a
-  generic encoding of ``State.view(seat)``); information-state strings come from OpenSpiel's
+  generic encoding of the public position ``State.to_json()`` with the observing seat); the
+  observation string is that JSON; information-state strings come from OpenSpiel's
   public-information observer (the action history), as for its own perfect-information games;
 - serialisation: OpenSpiel stores the action history and the pickled Python state, and the
   adapter pickles an engine state as its ``to_json()`` (rebuilt with ``state_from_json``), so
@@ -43,6 +44,7 @@ from open_spiel.python.observation import IIGObserverForPublicInfoGame
 from gamehall.adapters.encoding import Encoder
 from gamehall.core import (
     CHANCE,
+    TERMINAL,
     Game,
     GamehallError,
     IllegalActionError,
@@ -200,12 +202,12 @@ class GamehallGame(pyspiel.Game):
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         cls = _CLASSES[self.short_name]
         self.engine: Game = cls(**dict(params or {}))
-        self._initial_observed: dict[tuple[int, str, int], Any] = {}
+        self._initial_memo: dict[tuple[str, int], Any] = {}
         super().__init__(_TYPES[self.short_name], game_info(self.engine), dict(params or {}))
 
     def new_initial_state(self) -> GamehallState:
-        # Every initial state is the same position, so they share one observation cache.
-        return GamehallState(self, _Held(None, self.engine, self._initial_observed))
+        # Every initial state is the same position, so they share one memo.
+        return GamehallState(self, _Held(None, self.engine, self._initial_memo))
 
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: Mapping[str, Any] | None = None) -> Any:
@@ -217,7 +219,11 @@ class GamehallGame(pyspiel.Game):
 
 
 class GamehallState(pyspiel.State):
-    """An OpenSpiel state wrapping a gamehall engine state (kept in `held.state`)."""
+    """An OpenSpiel state wrapping a gamehall engine state (kept in `held.state`).
+
+    OpenSpiel asks the same questions of a position many times (the current player dozens of
+    times per state in its tests), so answers are memoised per position in `held.memo`.
+    """
 
     def __init__(self, game: GamehallGame, held: _Held) -> None:
         super().__init__(game)
@@ -225,30 +231,38 @@ class GamehallState(pyspiel.State):
 
     @property
     def engine_state(self) -> State:
-        """The gamehall state behind this OpenSpiel state."""
+        """The gamehall state behind this OpenSpiel state (read it; change it only through
+        OpenSpiel's `apply_action`, which keeps both histories and the memo in step)."""
         return self.held.state
 
     def current_player(self) -> int:
         # gamehall's CHANCE (-1) and TERMINAL (-4) are OpenSpiel's player ids.
-        return self.held.state.current_player()
+        memo = self.held.memo
+        player = memo.get(_PLAYER)
+        if player is None:
+            player = memo[_PLAYER] = self.held.state.current_player()
+        return int(player)
 
     def _legal_actions(self, player: int) -> list[int]:
-        state = self.held.state
-        if player != state.current_player():
+        if player != self.current_player():
             return []
+        held = self.held
         if player == CHANCE:
-            return list(range(len(state.chance_outcomes())))
-        return state.legal_actions()
+            return list(range(len(self._outcomes())))
+        return list(held.memoised(_LEGAL, lambda: list(held.state.legal_actions())))
+
+    def _outcomes(self) -> list[tuple[int, float]]:
+        held = self.held
+        return list(held.memoised(_OUTCOMES, lambda: list(held.state.chance_outcomes())))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """OpenSpiel's chance actions: outcome i is the engine's i-th outcome at this node."""
-        return [(i, p) for i, (_, p) in enumerate(self.held.state.chance_outcomes())]
+        return [(i, p) for i, (_, p) in enumerate(self._outcomes())]
 
     def engine_action(self, action: int) -> int:
         """The engine's action for an OpenSpiel action here (they differ only at chance)."""
-        state = self.held.state
-        if state.current_player() == CHANCE:
-            outcomes = state.chance_outcomes()
+        if self.current_player() == CHANCE:
+            outcomes = self._outcomes()
             if not 0 <= action < len(outcomes):
                 raise IllegalActionError(f"chance outcome {action} is not possible here")
             return outcomes[action][0]
@@ -265,15 +279,18 @@ class GamehallState(pyspiel.State):
             return f"chance outcome {action}" if player == CHANCE else f"action {action}"
 
     def is_terminal(self) -> bool:
-        return self.held.state.is_terminal()
+        return self.current_player() == TERMINAL
 
     def returns(self) -> list[float]:
         return [float(r) for r in self.held.state.returns()]
 
     def __str__(self) -> str:
-        held = self.held
-        return str(held.cached("json", -1, lambda: json.dumps(
-            held.state.to_json(), sort_keys=True, separators=(",", ":"))))
+        return self.held.text()
+
+
+_PLAYER = ("player", -1)
+_LEGAL = ("legal", -1)
+_OUTCOMES = ("outcomes", -1)
 
 
 class _Held:
@@ -281,20 +298,20 @@ class _Held:
     the engine's own `clone()` and `to_json()` rather than a generic deep copy.
 
     OpenSpiel clones a Python state by making a fresh initial state and replacing its fields, so
-    the initial engine state is made only when first read. Observations are cached per position
-    and shared with clones (which OpenSpiel's tests and bots observe again and again); applying
-    an action starts a new cache, and the engine's history length guards against a change made
-    to the engine state directly.
+    the initial engine state is made only when first read. `memo` keeps what has been computed
+    about the position (player, legal actions, observations); clones share it (OpenSpiel's tests
+    and bots observe clones again and again), so do all initial states of a game, and applying an
+    action starts a new one.
     """
 
-    __slots__ = ("_game", "observed", "state")
+    __slots__ = ("_game", "memo", "state")
 
     def __init__(self, state: State | None, game: Game | None = None,
-                 observed: dict[tuple[int, str, int], Any] | None = None) -> None:
+                 memo: dict[tuple[str, int], Any] | None = None) -> None:
         if state is not None:
             self.state = state
         self._game = game
-        self.observed: dict[tuple[int, str, int], Any] = {} if observed is None else observed
+        self.memo: dict[tuple[str, int], Any] = {} if memo is None else memo
 
     def __getattr__(self, name: str) -> Any:
         # Only reached while the `state` slot is empty: make the initial state on first use.
@@ -304,23 +321,27 @@ class _Held:
         return self.state
 
     def changed(self) -> None:
-        """The position moved on: start a new cache (clones keep the old one)."""
-        if self.observed:
-            self.observed = {}
+        """The position moved on: start a new memo (clones keep the old one)."""
+        self.memo = {}
 
-    def cached(self, kind: str, seat: int, make: Callable[[], Any]) -> Any:
+    def memoised(self, key: tuple[str, int], make: Callable[[], Any]) -> Any:
         """`make()` for this position, computed once and shared with the position's clones."""
-        key = (len(self.state.history()), kind, seat)
-        value = self.observed.get(key)
+        value = self.memo.get(key)
         if value is None:
-            value = self.observed[key] = make()
+            value = self.memo[key] = make()
         return value
 
-    def view(self, seat: int) -> Any:
-        return self.cached("view", seat, lambda: self.state.view(seat))
+    def data(self) -> Any:
+        """The engine state's `to_json()`, once per position."""
+        return self.memoised(("data", -1), self.state.to_json)
+
+    def text(self) -> str:
+        """The position as compact, key-sorted JSON, once per position."""
+        return str(self.memoised(("text", -1), lambda: json.dumps(
+            self.data(), sort_keys=True, separators=(",", ":"))))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
-        return _Held(self.state.clone(), observed=self.observed)
+        return _Held(self.state.clone(), memo=self.memo)
 
     def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
         return (_restore, (self.state.to_json(),))
@@ -342,14 +363,12 @@ class GamehallObserver:
 
     def set_from(self, state: GamehallState, player: int) -> None:
         held, enc = state.held, self.encoder
-        tensor = held.cached("tensor", player,
-                             lambda: enc.tensor(held.state, player, held.view(player)))
+        tensor = held.memoised(("tensor", player), lambda: enc.tensor(
+            held.state, player, None if enc.uses_hook else held.data()))
         self.tensor[:] = tensor.reshape(-1)
 
     def string_from(self, state: GamehallState, player: int) -> str:
-        held, enc = state.held, self.encoder
-        return str(held.cached("string", player,
-                               lambda: enc.string(held.state, player, held.view(player))))
+        return state.held.text()
 
 
 __all__ = [

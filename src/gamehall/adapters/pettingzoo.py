@@ -9,8 +9,9 @@
   same agent is selected several times in a row.
 - Actions are gamehall's action integers: ``Discrete(num_distinct_actions)``.
 - Observations are ``{"observation": float32 tensor, "action_mask": int8 vector}``; the tensor is
-  `gamehall.adapters.encoding` (the game's own hook, or the generic encoding of the seat's
-  view); the mask marks the legal actions for the agent to act and is all zeros for the others.
+  `gamehall.adapters.encoding` (the game's own hook, or the generic encoding of the public
+  position with the observing seat); the mask marks the legal actions of the agent to act and
+  is all zeros for the others.
 - Chance nodes never reach an agent: after `reset` and after each step the env draws every chance
   outcome with its own generator, seeded by ``reset(seed=...)`` (a reset without a seed goes on
   with the same generator), so two envs reset with the same seed play identically.
