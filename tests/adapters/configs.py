@@ -50,7 +50,11 @@ def _variants(name: str) -> list[dict[str, Any]]:
 
 def _player_counts(name: str) -> list[dict[str, Any]]:
     for option in game_class(name).OPTIONS:
-        if option.name == "players" and option.min is not None and option.max is not None:
+        if option.name != "players":
+            continue
+        if option.choices is not None:
+            return [{"players": n} for n in option.choices]
+        if option.min is not None and option.max is not None:
             return [{"players": n} for n in range(option.min, option.max + 1)]
     return []
 

@@ -217,3 +217,17 @@ def test_the_generic_observation_encodes_the_public_position() -> None:
     assert not np.array_equal(np.array(other.observation_tensor(0)), first)
     assert json.loads(state.observation_string(0)) == state.engine_state.to_json()
     assert state.observation_string(1) == state.observation_string(0) == str(state)
+
+
+def test_player_range_reads_choices_and_ranges() -> None:
+    from gamehall.core import Option
+    from tests.adapters.toys import Claim
+
+    class ChoiceClaim(Claim):
+        name = "toy_choice_claim"
+        OPTIONS = (Option("players", int, 3, "number of players", choices=(3, 4)),
+                   Option("cells", int, 9, "cells to claim", min=4, max=20))
+
+    assert gos.player_range(Claim) == (2, 4)
+    assert gos.player_range(ChoiceClaim) == (3, 4)
+    assert gos.player_range(load_game("toy_nim").__class__) == (2, 2)
