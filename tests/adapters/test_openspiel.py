@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import pickle
 import random
+import time
 
 import numpy as np
 import pytest
@@ -30,25 +31,36 @@ def test_random_sim_test_passes(cfg: AdapterConfig) -> None:
     pyspiel.random_sim_test(_load(cfg), num_sims=50, serialize=True, verbose=False)
 
 
-def _playout_length(game, rng: random.Random) -> int:  # noqa: ANN001
+def _playout(game, rng: random.Random) -> tuple[int, float]:  # noqa: ANN001
+    """Length of one random game on the engine, and the seconds it took."""
+    start = time.perf_counter()
     state = game.engine.new_initial_state(0)
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(state.sample_chance(rng))
         else:
             state.apply_action(rng.choice(state.legal_actions()))
-    return len(state.history())
+    return len(state.history()), time.perf_counter() - start
+
+
+MCTS_SECONDS = 3.0
+"""About how long the engine may spend in MCTS rollouts for one game (it sizes the search)."""
 
 
 @pytest.mark.parametrize("cfg", TOY[::2] + [AdapterConfig(g) for g in REAL_GAMES], ids=ids)
 def test_mcts_bot_plays_a_whole_game(cfg: AdapterConfig) -> None:
-    """OpenSpiel's MCTSBot in every seat, random rollouts; simulations sized to the game length."""
+    """OpenSpiel's MCTSBot in every seat with random rollouts. Simulations and rollout length are
+    sized from one timed random game, so that a long or slow game still takes seconds."""
     game = _load(cfg)
-    length = max(2, _playout_length(game, random.Random(0)))
-    sims = max(2, min(40, 150_000 // (length * length)))
+    length, seconds = _playout(game, random.Random(0))
+    length = max(length, 2)
+    rollout = min(length, 20)
+    step = seconds / length
+    sims = max(2, min(40, int(MCTS_SECONDS / (length * rollout * step + 1e-9))))
     rng = np.random.RandomState(7)
-    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=sims,
-                       evaluator=mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    evaluator = mcts.RandomRolloutEvaluator(1, rng, max_length=rollout)
+    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=sims, evaluator=evaluator,
+                       random_state=rng)
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
