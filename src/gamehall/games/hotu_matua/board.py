@@ -139,11 +139,11 @@ def parse_board(data: object) -> Board:
     sides = _sides(ids, polygons, line_fields)
     start = _start(data.get("start"), index)
     pearls = _pearls(data.get("pearls"), index, start)
-    _check_start_numbers(ids, line_fields, numbers, start)
     _check_connected(ids, sides, line_fields)
     box = _box(polygons)
     image = _half_turn(ids, polygons, box)
     _check_symmetry(ids, image, line_fields, numbers, start, pearls)
+    _check_start_numbers(ids, line_fields, numbers, start)
     normal: dict[str, Any] = {
         "format": FORMAT,
         "name": str(data.get("name", "")),

@@ -28,6 +28,8 @@ START_COLS = (0, 1, 3, 4)
 """North's start fields are these columns of row 0; south's are their half-turn images."""
 PEARLS = ((4, 1), (5, 0), (5, 2), (5, 4), (6, 3))
 SEED = 1991
+RESTARTS, STEPS, COOLING = 3, 12000, 0.9993
+"""Annealing effort for the numbers: enough to reach the best found with far more."""
 OUT = Path(__file__).with_name("board.json")
 
 Cell = tuple[int, int]
@@ -185,10 +187,10 @@ def number_lines(rng: random.Random) -> dict[frozenset[Cell], int]:
     search = _Search(orbits, ends)
     best: list[int] = []
     best_cost = math.inf
-    for _ in range(8):
+    for _ in range(RESTARTS):
         cost = search.reset([rng.choice(d) for d in domains])
         temp = 4.0
-        for _ in range(30000):
+        for _ in range(STEPS):
             o = rng.randrange(len(orbits))
             old = search.value[o]
             new_cost = search.change(o, rng.choice([n for n in domains[o] if n != old]))
@@ -196,7 +198,7 @@ def number_lines(rng: random.Random) -> dict[frozenset[Cell], int]:
                 cost = new_cost
             else:
                 search.change(o, old)
-            temp = max(0.05, temp * 0.9997)
+            temp = max(0.05, temp * COOLING)
         if cost < best_cost:
             best, best_cost = list(search.value), cost
     out: dict[frozenset[Cell], int] = {}

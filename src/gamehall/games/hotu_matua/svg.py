@@ -17,7 +17,7 @@ FOOTER = 46.0
 SEA = ("#2f7fb8", "#3589c2", "#2a74aa", "#3a8fc6")
 SEAT_COLOUR = ("#c0392b", "#f1c40f")
 SEAT_TINT = ("#8e5a7a", "#8a9a5e")
-DOT_GAP = 7.0
+DOT_GAP = 7.5
 
 
 def centroid(poly: tuple[Point, ...]) -> Point:
@@ -53,7 +53,7 @@ def _dots(board: Board, line: int) -> list[str]:
     out = []
     for i in range(n):
         t = (i - (n - 1) / 2) * DOT_GAP
-        out.append(f'<circle cx="{_f(mx + ux * t)}" cy="{_f(my + uy * t)}" r="2.6" '
+        out.append(f'<circle cx="{_f(mx + ux * t)}" cy="{_f(my + uy * t)}" r="3" '
                    f'class="dot"><title>{n}</title></circle>')
     return out
 
@@ -101,7 +101,7 @@ def render_svg(state: HotuMatuaState) -> str:
         '<stop offset="1" stop-color="#b9c4cf"/></radialGradient>'
         "<style>.field{stroke:#e9f3fa;stroke-width:1.6;stroke-linejoin:round}"
         ".dot{fill:#fffbea;stroke:#10324f;stroke-width:0.9}"
-        ".id{font-size:10px;fill:#d7e9f5;opacity:0.85}"
+        ".id{font-size:9px;fill:#d7e9f5;opacity:0.85}"
         ".label{font-size:9px;font-weight:bold}"
         ".pearl-field{fill:none;stroke:#f6f2e4;stroke-width:2.2;stroke-dasharray:3 2}"
         ".info{font-size:13px;fill:#1b2a38}</style></defs>",
@@ -123,7 +123,8 @@ def render_svg(state: HotuMatuaState) -> str:
             out.append(_sail(cx + 22, cy - 8, starts[f]))
         if f in board.pearls:
             out.append(_pearl(cx, cy, f in state.pearls))
-        out.append(f'<text x="{_f(cx)}" y="{_f(cy + 18)}" text-anchor="middle" class="id">'
+        low = 28 if f in board.pearls else 24
+        out.append(f'<text x="{_f(cx)}" y="{_f(cy + low)}" text-anchor="middle" class="id">'
                    f"{board.ids[f]}</text>")
     for i, f in enumerate(state.ships):
         seat, k = divmod(i, SHIPS_PER_SEAT)
