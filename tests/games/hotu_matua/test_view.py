@@ -88,7 +88,7 @@ def test_json_round_trip_mid_turn() -> None:
     (lambda d: d["dice"].__setitem__("carried_over", 4), "dice.carried_over"),
     (lambda d: d["dice"].__setitem__("to_roll", 4), "rolled and still to roll must add up"),
     (lambda d: d.__setitem__("to_move", "east"), "north or south"),
-    (lambda d: d.__setitem__("board", "0123"), "saved on another board file"),
+    (lambda d: d.__setitem__("board_digest", "0123"), "saved on another board file"),
     (lambda d: d["crossed"].__setitem__("S1", ["f13-f18"]), "ships of the player to move"),
     (lambda d: d["crossed"].__setitem__("N1", ["f1-f40"]), "names no line"),
 ])

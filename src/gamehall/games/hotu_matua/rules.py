@@ -161,7 +161,12 @@ class HotuMatuaState(State):
 
     def _end_if_stuck(self) -> None:
         """The turn ends by itself once no die can be used (dice left over pass on)."""
-        if not self.over and not self.steps():
+        if self.over:
+            return
+        steps = self.steps()
+        if steps:
+            self._legal = [a for a, _ in steps] + [END]
+        else:
             self._end_turn()
 
     def _conquer(self) -> None:
@@ -267,7 +272,7 @@ class HotuMatuaState(State):
         new.rolled = list(self.rolled)
         new.unused = list(self.unused)
         new.crossed = [set(c) for c in self.crossed]
-        new._legal = None
+        new._legal = self._legal  # never changed in place, only replaced
         return new
 
     def ship_field(self, seat: int, ship: int) -> int:

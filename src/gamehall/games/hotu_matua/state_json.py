@@ -1,7 +1,7 @@
 """The JSON form of a Hotu Matua position, and reading it back with clear errors.
 
     {"game": "hotu_matua", "options": {"board": "", "turn_limit": 200},
-     "board": "<digest of the board file>", "to_move": "north", "turn": 0,
+     "board_digest": "<digest of the board file>", "to_move": "north", "turn": 0,
      "ships": {"N1": "f1", ..., "S4": "f55"}, "pearls": ["f22", ...],
      "owned": {"north": 0, "south": 0},
      "dice": {"carried_over": 0, "to_roll": 5, "rolled": [], "unused": []},
@@ -40,7 +40,7 @@ def state_to_json(state: HotuMatuaState) -> dict[str, Any]:
     return {
         "game": state.game.name,
         "options": dict(state.game.options),
-        "board": board.digest,
+        "board_digest": board.digest,
         "to_move": SEATS[state.player],
         "turn": state.turn,
         "ships": {ship_label(s, k): ids[state.ships[s * SHIPS_PER_SEAT + k]]
@@ -66,9 +66,9 @@ def state_from_json(game: HotuMatua, data: Mapping[str, Any]) -> HotuMatuaState:
     game.check_json_header(data)
     board = game.board
     try:
-        if data.get("board", board.digest) != board.digest:
+        if data.get("board_digest", board.digest) != board.digest:
             raise StateFormatError("this position was saved on another board file "
-                                   f"(board {data['board']}, this game's is {board.digest})")
+                                   f"(board {data['board_digest']}, this game's is {board.digest})")
         state = HotuMatuaState(game)
         state.player = _seat(data.get("to_move"), "to_move")
         state.turn = _int(data.get("turn"), "turn", 0, game.turn_limit)
