@@ -77,7 +77,7 @@ def render_text(state: HotuMatuaState, seat: int | None) -> str:
     board = state.board
     parts = [_grid_map(state) if board.grid is not None else _list_view(state)]
     parts.append(_status(state, seat))
-    if not state.over:
+    if not state.over and not state.to_roll:
         parts.append(_ways_out(state))
     return "\n".join(parts)
 
@@ -202,8 +202,6 @@ def _status(state: HotuMatuaState, seat: int | None) -> str:
 
 def _ways_out(state: HotuMatuaState) -> str:
     """Each of the mover's ships: the numbered lines out of its field and where they lead."""
-    if state.to_roll:
-        return ""
     board = state.board
     out = []
     for k in range(SHIPS_PER_SEAT):
