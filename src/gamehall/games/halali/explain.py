@@ -64,9 +64,12 @@ def _exit_from_text(state: HalaliState, p: nt.Parsed, legal: list[int]) -> int:
     if open_:
         names = ", ".join(state.action_to_string(a) for a in open_)
         raise NotationError(f"several exits are open from {f}: write one of {names}")
-    reachable = [d for d in dirs if exit_steps(p.frm, d)]
-    d = reachable[0] if reachable else dirs[0]
-    raise NotationError(explain_action(state, nt.exit_action(p.frm, d)))
+    reachable = sorted((exit_steps(p.frm, d), d) for d in dirs if exit_steps(p.frm, d))
+    if reachable:
+        raise NotationError(explain_action(state, nt.exit_action(p.frm, reachable[0][1])))
+    raise NotationError(_tile_reason(state, p.frm) or (
+        f"no exit in line with {f}: the exits sit at the middle of each edge, beyond d1, a4, "
+        "g4 and d7"))
 
 
 def explain_action(state: HalaliState, action: object) -> str:
@@ -91,11 +94,11 @@ def explain_action(state: HalaliState, action: object) -> str:
     return _move_reason(state, dec)
 
 
-def _move_reason(state: HalaliState, dec: nt.Decoded) -> str:
+def _tile_reason(state: HalaliState, frm: int) -> str | None:
+    """Why the player to move may not move the tile on `frm` at all, or None if they may."""
+    f = square_name(frm)
+    code = state.board[frm]
     side = state.side_to_move
-    board = state.board
-    f = square_name(dec.frm)
-    code = board[dec.frm]
     if code == EMPTY:
         return f"there is no tile on {f}"
     if code == HIDDEN:
@@ -105,15 +108,24 @@ def _move_reason(state: HalaliState, dec: nt.Decoded) -> str:
         return "trees never move"
     if code in OWN[1 - side]:
         return f"the {kind} on {f} belongs to the {SIDE_NAMES[1 - side]}"
-    if dec.frm == state.locked:
+    if frm == state.locked:
         return (f"your opponent just turned up or moved the {kind} on {f}: "
                 "you may not move it this turn")
+    return None
+
+
+def _move_reason(state: HalaliState, dec: nt.Decoded) -> str:
+    reason = _tile_reason(state, dec.frm)
+    if reason is not None:
+        return reason
+    side = state.side_to_move
+    board = state.board
+    code = board[dec.frm]
+    kind = KIND_OF[code]
     limit = MAX_STEPS[code]
     ray = RAYS[dec.frm][dec.d]
     if dec.kind == "exit":
         return _exit_reason(state, dec, code)
-    if dec.to < 0:
-        return f"{f} is too close to the edge for that move"
     if dec.steps > limit:
         return f"a {kind} moves only one square"
     for t in ray[:dec.steps - 1]:
@@ -137,19 +149,14 @@ def _move_reason(state: HalaliState, dec: nt.Decoded) -> str:
 
 
 def _exit_reason(state: HalaliState, dec: nt.Decoded, code: int) -> str:
-    f = square_name(dec.frm)
     if state.end_left is None:
         return "tiles may leave the board only in the end phase, after the last tile is flipped"
     if code not in OWN[state.side_to_move]:
         return "only your own side's tiles may leave the board"
-    steps = exit_steps(dec.frm, dec.d)
-    if steps == 0:
-        return (f"no exit lies {DIRECTION_WORDS[dec.d].split(' ')[0]} of {f}: the exits sit at "
-                "the middle of each edge, beyond d1, a4, g4 and d7")
     for t in RAYS[dec.frm][dec.d]:
         if state.board[t] != EMPTY:
             return f"{square_name(t)} is in the way: tiles move only across empty squares"
-    if steps > MAX_STEPS[code]:
+    if exit_steps(dec.frm, dec.d) > MAX_STEPS[code]:
         edge = square_name(EXIT_EDGE[dec.d])
         return f"a {KIND_OF[code]} moves only one square: it must stand on {edge} to leave"
     return "that exit is not open here"

@@ -1,11 +1,13 @@
 """Halali!'s action integers and their notation.
 
-Action space (all one integer range, see README.md):
+Action space (one integer range, 676 actions; see README.md):
     0..48        flip the face-down tile on a square            ``flip c3``
-    49..1224     move/capture: from * 24 + direction * 6 + (steps - 1)   ``c3-c6`` / ``c3xc6``
-    1225..1420   exit: from * 4 + direction                     ``d2-exit-d1``
-    1421         pass (only when nothing else is possible)      ``pass``
-    1422..1431   chance outcome (tile kind, rifle direction)   ``fox``, ``hunter^``
+    49..636      move or capture: one of the 12 squares in line with each square, numbered
+                 by (from, direction, steps)                    ``c3-c6`` / ``c3xc6``
+    637..664     exit: a square of the middle file or rank, and a direction towards an exit
+                                                                 ``d2-exit-d1``
+    665          pass (only when nothing else is possible)      ``pass``
+    666..675     chance outcome (tile kind, rifle direction)   ``fox``, ``hunter^``
 """
 
 from __future__ import annotations
@@ -17,16 +19,30 @@ from gamehall.games.halali.tiles import (
     OUTCOMES,
     RAYS,
     SQUARES,
+    exit_steps,
     parse_square,
     square_name,
 )
 
+_MOVES = [(frm, d, steps) for frm in range(SQUARES) for d in range(4)
+          for steps in range(1, len(RAYS[frm][d]) + 1)]
+_EXITS = [(frm, d) for frm in range(SQUARES) for d in range(4) if exit_steps(frm, d)]
+
 FLIP_BASE = 0
 MOVE_BASE = FLIP_BASE + SQUARES
-EXIT_BASE = MOVE_BASE + SQUARES * 4 * 6
-PASS = EXIT_BASE + SQUARES * 4
+EXIT_BASE = MOVE_BASE + len(_MOVES)
+PASS = EXIT_BASE + len(_EXITS)
 CHANCE_BASE = PASS + 1
 NUM_ACTIONS = CHANCE_BASE + len(OUTCOMES)
+
+MOVE_ID: list[list[list[int]]] = [[[] for _ in range(4)] for _ in range(SQUARES)]
+"""MOVE_ID[frm][d][steps - 1]: the action moving the tile on `frm` `steps` squares along `d`."""
+for _i, (_frm, _d, _steps) in enumerate(_MOVES):
+    MOVE_ID[_frm][_d].append(MOVE_BASE + _i)
+EXIT_ID: list[list[int]] = [[-1] * 4 for _ in range(SQUARES)]
+"""EXIT_ID[frm][d]: the exit action from `frm` in direction `d`, or -1 where no exit lies."""
+for _i, (_frm, _d) in enumerate(_EXITS):
+    EXIT_ID[_frm][_d] = EXIT_BASE + _i
 
 
 def flip_action(sq: int) -> int:
@@ -34,11 +50,14 @@ def flip_action(sq: int) -> int:
 
 
 def move_action(frm: int, d: int, steps: int) -> int:
-    return MOVE_BASE + frm * 24 + d * 6 + steps - 1
+    """The move action; -1 if `steps` along `d` would leave the board."""
+    ids = MOVE_ID[frm][d]
+    return ids[steps - 1] if 1 <= steps <= len(ids) else -1
 
 
 def exit_action(frm: int, d: int) -> int:
-    return EXIT_BASE + frm * 4 + d
+    """The exit action, or -1 where no exit lies in direction `d` from `frm`."""
+    return EXIT_ID[frm][d]
 
 
 def outcome_action(outcome: int) -> int:
@@ -57,25 +76,23 @@ class Decoded:
     outcome: int = -1
 
 
-def decode(action: int) -> Decoded | None:
-    """Take an action integer apart; None for a number outside the action space."""
-    if not isinstance(action, int) or isinstance(action, bool) or action < 0:
-        return None
-    if action < MOVE_BASE:
-        return Decoded("flip", frm=action)
-    if action < EXIT_BASE:
-        frm, rest = divmod(action - MOVE_BASE, 24)
-        d, s = divmod(rest, 6)
-        ray = RAYS[frm][d]
-        to = ray[s] if s < len(ray) else -1
-        return Decoded("move", frm=frm, to=to, d=d, steps=s + 1)
-    if action < PASS:
-        frm, d = divmod(action - EXIT_BASE, 4)
-        return Decoded("exit", frm=frm, d=d)
-    if action == PASS:
-        return Decoded("pass")
-    if action < NUM_ACTIONS:
-        return Decoded("outcome", outcome=action - CHANCE_BASE)
+def _decode_all() -> list[Decoded]:
+    out = [Decoded("flip", frm=sq) for sq in range(SQUARES)]
+    out += [Decoded("move", frm=frm, to=RAYS[frm][d][steps - 1], d=d, steps=steps)
+            for frm, d, steps in _MOVES]
+    out += [Decoded("exit", frm=frm, d=d) for frm, d in _EXITS]
+    out.append(Decoded("pass"))
+    out += [Decoded("outcome", outcome=o) for o in range(len(OUTCOMES))]
+    return out
+
+
+_DECODED = _decode_all()
+
+
+def decode(action: object) -> Decoded | None:
+    """Take an action integer apart; None for anything outside the action space."""
+    if isinstance(action, int) and not isinstance(action, bool) and 0 <= action < NUM_ACTIONS:
+        return _DECODED[action]
     return None
 
 
@@ -87,8 +104,7 @@ def to_string(action: int, capture: bool) -> str:
     if dec.kind == "flip":
         return f"flip {square_name(dec.frm)}"
     if dec.kind == "move":
-        to = square_name(dec.to) if dec.to >= 0 else "off"
-        return f"{square_name(dec.frm)}{'x' if capture else '-'}{to}"
+        return f"{square_name(dec.frm)}{'x' if capture else '-'}{square_name(dec.to)}"
     if dec.kind == "exit":
         return f"{square_name(dec.frm)}-exit-{square_name(EXIT_EDGE[dec.d])}"
     if dec.kind == "pass":
@@ -150,7 +166,3 @@ def line_between(frm: int, to: int) -> tuple[int, int] | None:
             return d, ray.index(to) + 1
     return None
 
-
-__all__ = ["CHANCE_BASE", "EXIT_BASE", "FLIP_BASE", "MOVE_BASE", "NUM_ACTIONS",
-           "PASS", "Decoded", "ParseError", "Parsed", "decode", "exit_action", "flip_action",
-           "line_between", "move_action", "outcome_action", "parse", "to_string"]

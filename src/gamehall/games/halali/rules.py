@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from gamehall.core import CHANCE, TERMINAL, IllegalActionError, NotationError, State
 from gamehall.core.state import normalise_notation
 from gamehall.games.halali import notation as nt
+from gamehall.games.halali.notation import EXIT_ID, MOVE_ID
 from gamehall.games.halali.tiles import (
     BEASTS,
     CAPTURES,
@@ -88,6 +89,7 @@ class HalaliState(State):
         self.last_turn: str | None = None
         self._legal: list[int] | None = None
         self._legal_set: frozenset[int] = frozenset()
+        self._by_text: dict[str, int] | None = None
 
     # --- seats and sides ------------------------------------------------------------------------
     def side_of_seat(self, seat: int) -> int:
@@ -185,7 +187,7 @@ class HalaliState(State):
 
     def action_to_string(self, action: int) -> str:
         dec = nt.decode(action)
-        capture = (dec is not None and dec.kind == "move" and dec.to >= 0
+        capture = (dec is not None and dec.kind == "move"
                    and self.board[dec.to] not in (EMPTY, HIDDEN))
         return nt.to_string(action, capture)
 
@@ -198,9 +200,11 @@ class HalaliState(State):
         if self.over:
             raise NotationError("the game is over")
         legal = self.legal_actions()
-        for a in legal:
-            if normalise_notation(self.action_to_string(a)) == wanted:
-                return a
+        if self._by_text is None:
+            self._by_text = {normalise_notation(self.action_to_string(a)): a for a in legal}
+        found = self._by_text.get(wanted)
+        if found is not None:
+            return found
         from gamehall.games.halali.explain import explain_text
 
         return explain_text(self, wanted, legal)
@@ -254,33 +258,34 @@ class HalaliState(State):
             if not is_own and (code not in GREEN_MOVABLE or sq == locked):
                 continue
             limit = MAX_STEPS[code]
-            base = nt.MOVE_BASE + sq * 24
+            ids = MOVE_ID[sq]
             for d in range(4):
                 steps = 0
                 blocked = False
                 for t in RAYS[sq][d]:
-                    steps += 1
-                    if steps > limit:
+                    if steps == limit:
                         blocked = True
                         break
                     target = board[t]
                     back = sq == ban_to and t == ban_from
                     if target == EMPTY:
                         if not back:
-                            moves.append(base + d * 6 + steps - 1)
+                            moves.append(ids[d][steps])
+                        steps += 1
                         continue
                     if target in CAPTURES[code][d] and not back:
-                        moves.append(base + d * 6 + steps - 1)
+                        moves.append(ids[d][steps])
                     blocked = True
                     break
                 if end_phase and is_own and not blocked and 0 < exit_steps(sq, d) <= limit:
-                    exits.append(nt.exit_action(sq, d))
+                    exits.append(EXIT_ID[sq][d])
         actions = flips + moves + exits
         return actions if actions else [nt.PASS]
 
     # --- applying -------------------------------------------------------------------------------
     def _apply(self, action: int) -> None:
         self._legal = None
+        self._by_text = None
         dec = nt.decode(action)
         if dec is None:  # pragma: no cover - apply_action checks legality first
             raise IllegalActionError(f"action {action} is not legal here")

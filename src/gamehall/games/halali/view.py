@@ -144,9 +144,10 @@ def _status_lines(state: HalaliState, seat: int | None) -> list[str]:
     return lines
 
 
-LEGEND = ("  [dodger_blue1]B[/] bear [dodger_blue1]F[/] fox · [dark_orange3]L[/] lumberjack "
-          "[dark_orange3]H^ H> Hv H<[/] hunter and its rifle · [green3]P[/] pheasant "
-          "[green3]D[/] duck [green4]T[/] tree · [grey42]░░[/] face down")
+LEGEND = ("  beasts [dodger_blue1]B[/] bear [dodger_blue1]F[/] fox · humans [dark_orange3]L[/] "
+          "lumberjack [dark_orange3]H^ H> Hv H<[/] hunter, rifle pointing ^ > v <\n"
+          "  [green3]P[/] pheasant [green3]D[/] duck [green4]T[/] tree · [grey42]░░[/] face down"
+          " · ▲▼◀▶ exits (open in the end phase)")
 
 
 def render_text(state: HalaliState, seat: int | None) -> str:
