@@ -124,3 +124,24 @@ def test_draws_from_the_seed_are_reproducible_and_depend_on_it() -> None:
 
     assert draws(7) == draws(7)
     assert draws(7) != draws(8)
+
+
+def test_random_playout_reaches_a_legal_end_and_replays() -> None:
+    game = load_game("halali", rifles="random")
+    for seed in range(5):
+        state = game.new_initial_state(seed=seed)
+        n = state.random_playout(random.Random(seed))
+        assert state.is_terminal() and n == len(state.history())
+        replay = game.new_initial_state()
+        for action in state.history():
+            replay.apply_action(action)  # every action of the fast path was legal
+        assert replay.to_json() == state.to_json()
+
+
+def test_fast_draw_follows_the_chance_odds() -> None:
+    state = position(board(a1="?", b1="?", c1="?", d1="?", g7="F", a7="H^"), to_move="beasts",
+                     unrevealed={"bear": 1, "tree": 3})
+    play(state, "flip a1")
+    rng = random.Random(1)
+    draws = Counter(state.action_to_string(state.draw_outcome(rng)) for _ in range(4000))
+    assert set(draws) == {"bear", "tree"} and 800 < draws["bear"] < 1200

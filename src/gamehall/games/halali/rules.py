@@ -26,13 +26,12 @@ from gamehall.games.halali.tiles import (
     HUMANS,
     HUNTER_OUTCOME,
     HUNTERS_PER_RIFLE,
-    MAX_STEPS,
     OUTCOMES,
     OWN,
     RAYS,
+    SHORT_MOVERS,
     SIDE_NAMES,
     SQUARES,
-    exit_steps,
 )
 
 if TYPE_CHECKING:
@@ -53,6 +52,12 @@ def full_stack(random_rifles: bool) -> list[int]:
     else:
         left += [HUNTERS_PER_RIFLE] * 4
     return left + [COUNTS["pheasant"], COUNTS["duck"], COUNTS["tree"]]
+
+
+PATHS = tuple(
+    tuple(tuple(zip(RAYS[sq][d], MOVE_ID[sq][d], strict=True)) for d in range(4))
+    for sq in range(SQUARES))
+"""PATHS[sq][d]: (square, move action) pairs outwards from `sq` in direction `d`."""
 
 
 class HalaliState(State):
@@ -244,43 +249,67 @@ class HalaliState(State):
         """Flips, moves, captures and exits for the seat to move; `pass` only if none exist."""
         board = self.board
         side = self.side_to_move
-        flips = [sq for sq in range(SQUARES) if board[sq] == HIDDEN]
-        moves: list[int] = []
+        actions = [sq for sq in range(SQUARES) if board[sq] == HIDDEN] if self.hidden else []
         exits: list[int] = []
         own = OWN[side]
         locked = self.locked
         last = self.last_move[side]
         ban_from, ban_to = last if last is not None else (-1, -1)
         end_phase = self.end_left is not None
+        append = actions.append
         for sq in range(SQUARES):
             code = board[sq]
             is_own = code in own
             if not is_own and (code not in GREEN_MOVABLE or sq == locked):
                 continue
-            limit = MAX_STEPS[code]
-            ids = MOVE_ID[sq]
-            for d in range(4):
-                steps = 0
-                blocked = False
-                for t in RAYS[sq][d]:
-                    if steps == limit:
-                        blocked = True
-                        break
+            banned = ban_from if sq == ban_to else -1  # no moving straight back (rule 1)
+            short = code in SHORT_MOVERS
+            captures = CAPTURES[code]
+            for d, path in enumerate(PATHS[sq]):
+                prey = captures[d]
+                for t, action in (path[:1] if short else path):
                     target = board[t]
-                    back = sq == ban_to and t == ban_from
                     if target == EMPTY:
-                        if not back:
-                            moves.append(ids[d][steps])
-                        steps += 1
+                        if t != banned:
+                            append(action)
                         continue
-                    if target in CAPTURES[code][d] and not back:
-                        moves.append(ids[d][steps])
-                    blocked = True
+                    if target in prey and t != banned:
+                        append(action)
                     break
-                if end_phase and is_own and not blocked and 0 < exit_steps(sq, d) <= limit:
-                    exits.append(EXIT_ID[sq][d])
-        actions = flips + moves + exits
+                else:  # nothing in the way: an exit, if one lies this way within reach
+                    if end_phase and is_own and EXIT_ID[sq][d] >= 0 and (
+                            not short or not path):
+                        exits.append(EXIT_ID[sq][d])
+        actions += exits
         return actions if actions else [nt.PASS]
+
+    # --- playouts --------------------------------------------------------------------------------
+    def draw_outcome(self, rng: random.Random) -> int:
+        """A chance outcome drawn like `sample_chance`, without building the probability list:
+        a uniform pick among the face-down tiles (and a uniform rifle with rifles=random)."""
+        pick = rng.randrange(self.hidden)
+        for o, n in enumerate(self.left):
+            if pick < n:
+                if self.random_rifles and o == HUNTER_OUTCOME:
+                    o += rng.randrange(4)
+                return nt.outcome_action(o)
+            pick -= n
+        raise IllegalActionError("no face-down tile is left")  # pragma: no cover
+
+    def random_playout(self, rng: random.Random) -> int:
+        """Play uniformly random legal actions (chance by its odds) to the end, in place;
+        return how many actions were applied. The fast path for bot rollouts."""
+        n = 0
+        while not self.over:
+            if self.pending is not None:
+                action = self.draw_outcome(rng)
+            else:
+                legal = self._player_actions()
+                action = legal[rng.randrange(len(legal))]
+            self._apply(action)
+            self._history.append(action)
+            n += 1
+        return n
 
     # --- applying -------------------------------------------------------------------------------
     def _apply(self, action: int) -> None:

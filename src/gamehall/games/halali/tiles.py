@@ -101,7 +101,8 @@ OWN: Final = (frozenset({LUMBERJACK, *HUNTERS}), frozenset({BEAR, FOX}))
 """OWN[side]: the tile codes of that side."""
 GREEN_MOVABLE: Final = frozenset({PHEASANT, DUCK})
 SHORT_MOVERS: Final = frozenset({BEAR, LUMBERJACK})
-MAX_STEPS: Final = {code: 1 if code in SHORT_MOVERS else SIZE - 1 for code in CODES}
+MAX_STEPS: Final = {code: 1 if code in SHORT_MOVERS else SIZE for code in CODES}
+"""How far a tile may travel, leaving the board included (a fox may cross a whole rank and exit)."""
 
 _PREY: Final = {
     "bear": {"hunter", "lumberjack"},
