@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -52,6 +53,16 @@ class Piece:
     hole_tan: Arr
     hole_axis: Arr
 
+    @cached_property
+    def points_json(self) -> list[list[float]]:
+        """The centre line rounded to 4 decimals, for JSON (computed once)."""
+        return rounded(self.points)
+
+
+def rounded(a: Arr) -> Any:
+    """Coordinates rounded to 4 decimals (and -0.0 made 0.0) as nested lists."""
+    return (np.round(a, 4) + 0.0).tolist()
+
 
 def plug_direction(axis: Arr, side: int) -> Arr:
     return axis if side == 0 else -axis
@@ -77,6 +88,12 @@ class Building:
         self.names = tuple(f"g{i + 1}" for i in range(nb)) + tuple(
             f"{p.number}{LETTERS[k]}" for p in pieces for k in range(len(p.hole_pos)))
         self._by_name = {n: i for i, n in enumerate(self.names)}
+        self._shapes: dict[Plan, Sampled] = {}
+
+    @cached_property
+    def holes_json(self) -> tuple[list[list[float]], list[list[float]]]:
+        """Hole positions and axes rounded to 4 decimals, for JSON (computed once)."""
+        return rounded(self.pos), rounded(self.axis)
 
     @classmethod
     def start(cls, model: Model) -> Building:
@@ -109,6 +126,12 @@ class Building:
     # --- placing -----------------------------------------------------------------------------
     def shape(self, plan: Plan) -> Sampled:
         """The geometry `plan` gives (one row; holes from the first plug); PlanError if none."""
+        found = self._shapes.get(plan)
+        if found is None:
+            found = self._shapes[plan] = self._shape(plan)
+        return found
+
+    def _shape(self, plan: Plan) -> Sampled:
         m = self.model
         spec = m.kinds[plan.kind]
         for h in plan.holes:

@@ -19,6 +19,8 @@ from gamehall.games.hau_la.data import Model
 from gamehall.games.hau_la.geometry import (
     TINY,
     Arr,
+    Bools,
+    Index,
     canonical_axis,
     cross,
     dot,
@@ -70,7 +72,7 @@ class Scalars:
         d = b - a
         return cls(dot(d, d), dot(d, da), dot(d, db), dot(da, db))
 
-    def take(self, idx: Arr) -> Scalars:
+    def take(self, idx: Index) -> Scalars:
         return Scalars(self.dd[idx], self.da[idx], self.db[idx], self.ab[idx])
 
 
@@ -88,7 +90,7 @@ def _coeffs(sc: Scalars, ra: float, rb: float, s: Arr, u: Arr) -> tuple[Arr, Arr
             s[:, None] * (-rb * q))
 
 
-def solve_scale(sc: Scalars, ra: float, rb: float, length: float) -> tuple[Arr, Arr]:
+def solve_scale(sc: Scalars, ra: float, rb: float, length: float) -> tuple[Arr, Bools]:
     """The smallest scale s with arc length `length`, and whether Newton converged."""
     w, p, q = _d1(U_LEN)
     alpha = (w * w)[None, :] * sc.dd[:, None]
@@ -132,7 +134,7 @@ def curvature(sc: Scalars, ra: float, rb: float, s: Arr, u: Arr) -> Arr:
 class JointFit:
     """The chosen curve of each candidate joint, and whether it fits."""
 
-    ok: Arr
+    ok: Bools
     scale: Arr
     ra: Arr
     rb: Arr
@@ -140,7 +142,7 @@ class JointFit:
     """Parameter of the most-curved sample (used when a hole's normal is undefined)."""
     peak_kappa: Arr
 
-    def take(self, idx: Arr) -> JointFit:
+    def take(self, idx: Index) -> JointFit:
         return JointFit(self.ok[idx], self.scale[idx], self.ra[idx], self.rb[idx],
                         self.peak_u[idx], self.peak_kappa[idx])
 
@@ -261,10 +263,10 @@ def sample_ends(p: Arr, d: Arr, ref: Arr, cos_sin: Arr, length: float, n_seg: in
     return Sampled(pts, holes, tan, canonical_axis(np.repeat(axis[:, None, :], k, axis=1)))
 
 
-def fold_back(points: Arr, seg_len: float, r: float) -> Arr:
+def fold_back(points: Arr, seg_len: float, r: float) -> Bools:
     """True where a centre line comes back within 2r of itself (samples > 4r apart along it)."""
     n = points.shape[1]
     gap = max(1, int(np.ceil(4.0 * r / seg_len)))
     i, j = np.triu_indices(n, k=gap + 1)
     d = norm(points[:, i, :] - points[:, j, :])
-    return (d < 2.0 * r).any(axis=1)
+    return np.asarray((d < 2.0 * r).any(axis=1), dtype=bool)

@@ -6,10 +6,15 @@ bit-for-bit the same numbers as a batch of one: the building never depends on ho
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numpy.typing import NDArray
 
 Arr = NDArray[np.float64]
+Bools = NDArray[np.bool_]
+Index = NDArray[Any]
+"""Integer or boolean index arrays."""
 
 UP = np.array([0.0, 0.0, 1.0])
 EAST = np.array([1.0, 0.0, 0.0])

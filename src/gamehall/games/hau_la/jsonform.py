@@ -14,12 +14,19 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from gamehall.core import StateFormatError
-from gamehall.games.hau_la.building import SIDES, Building, Plan, PlanError
-from gamehall.games.hau_la.geometry import Arr
+from gamehall.games.hau_la.building import SIDES, Building, Plan, PlanError, rounded
 from gamehall.games.hau_la.notation import sides_text, tag_text
 from gamehall.games.hau_la.placements import FIRST, KIND, ROT, SECOND, TAG
 from gamehall.games.hau_la.placements import SIDES as SIDES_STEP
-from gamehall.games.hau_la.turns import HAND, OUT, PLACING, Table, Tag, building_with, placements_for
+from gamehall.games.hau_la.turns import (
+    HAND,
+    OUT,
+    PLACING,
+    Table,
+    Tag,
+    building_with,
+    placements_for,
+)
 
 if TYPE_CHECKING:
     from gamehall.games.hau_la.game import HauLa
@@ -28,15 +35,11 @@ STEP_NAMES = {KIND: "kind", FIRST: "first", SECOND: "second", ROT: "rotation",
               SIDES_STEP: "sides", TAG: "tag"}
 
 
-def rounded(a: Arr) -> Any:
-    """Coordinates rounded to 4 decimals (and -0.0 made 0.0) as nested lists."""
-    return (np.round(a, 4) + 0.0).tolist()
-
-
 def _holes_json(t: Table, ids: range, occ: dict[int, str]) -> list[dict[str, Any]]:
     b = t.building
-    return [{"id": h, "name": b.names[h], "position": rounded(b.pos[h]),
-             "axis": rounded(b.axis[h]), "occupant": occ.get(h)} for h in ids]
+    pos, axis = b.holes_json
+    return [{"id": h, "name": b.names[h], "position": list(pos[h]),
+             "axis": list(axis[h]), "occupant": occ.get(h)} for h in ids]
 
 
 def _piece_json(t: Table, i: int, occ: dict[int, str]) -> dict[str, Any]:
@@ -50,7 +53,7 @@ def _piece_json(t: Table, i: int, occ: dict[int, str]) -> dict[str, Any]:
                   for h, s in zip(p.plan.holes, p.plan.sides, strict=True)],
         "rotation": m.rotations_deg[p.plan.rot] if p.plan.rot >= 0 else None,
         "length": spec.length, "radius": m.r,
-        "points": rounded(p.points),
+        "points": [list(x) for x in p.points_json],
         "holes": _holes_json(t, range(p.first_hole, p.first_hole + len(p.hole_pos)), occ),
     }
 
@@ -142,7 +145,7 @@ def _ghosts(t: Table, step: int | None) -> list[dict[str, Any]]:
                          for v in np.unique(rows[:, TAG])]
         return [ghost]
     kind = t.pending[KIND]
-    combos = sorted({(int(r[ROT]), int(r[SIDES_STEP])) for r in rows})
+    combos = np.unique(rows[:, [ROT, SIDES_STEP]], axis=0).tolist()
     for rot, sides in combos:
         if m.kinds[kind].is_joint:
             plan = Plan(kind, (t.pending[FIRST], t.pending[SECOND]), (sides // 2, sides % 2))

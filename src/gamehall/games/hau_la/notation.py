@@ -7,7 +7,7 @@ A placement is several actions by the same seat, each from its own fixed range:
 | KIND + 0..3          | piece kind                   | ``BJ`` ``SJ`` ``BE`` ``SE``  |
 | HOLE + hole id       | first hole, or a joint's 2nd | ``g3`` (board), ``5b``   |
 | ROT + 0..3           | an end piece's rotation      | ``r0`` ``r45`` ``r90`` ``r135`` |
-| SIDES + 0..3         | plug side(s)                 | ``u`` ``d`` (end), ``uu`` ``ud`` ``du`` ``dd`` (joint) |
+| SIDES + 0..3         | plug side(s)                 | ``u`` ``d`` (end), ``uu``.. ``dd`` |
 | TAG + 2·index + face | tag hole on the new piece    | ``tag 7a u``             |
 | EXTRA + 0..2         | 3 players: first-turn piece  | ``take SJ``              |
 

@@ -86,6 +86,8 @@ def _piece_checks(b: Building, tags: Tags, points: Arr, joints: Joints,
     """(inside, touch) for candidate centre lines `points` (C, n+1, 3)."""
     m = b.model
     c, n1 = points.shape[:2]
+    if c == 0:
+        return np.zeros(0, dtype=bool), np.zeros(0, dtype=bool)
     q0 = points[:, :-1].reshape(-1, 3)
     q1 = points[:, 1:].reshape(-1, 3)
     owner = np.repeat(np.arange(c, dtype=np.int64), n1 - 1)
@@ -128,6 +130,8 @@ def _ends(b: Building, tags: Tags, ask: Ask, kind: int) -> tuple[Ints, Bools]:
     joints = Joints(p[:, None, :], b.host[hs][:, None])
     inside, touch = _piece_checks(b, tags, shape.points, joints, lifted)
     keep = np.flatnonzero(ok & ~inside)
+    if len(keep) == 0:
+        return _empty()
     hs, ss, d, touch, lifted = hs[keep], ss[keep], d[keep], touch[keep], lifted[keep]
     ref = b.tan[hs]
     cs = rotation_table(m)
@@ -197,6 +201,8 @@ def _joints(b: Building, tags: Tags, ask: Ask, kind: int) -> tuple[Ints, Bools]:
     db = plug_direction_many(b.axis[hi], sh)
     js = joint_shapes(m, spec, a, da, bb, db, lo < b.n_board, hi < b.n_board)
     idx = np.flatnonzero(js.ok)
+    if len(idx) == 0:
+        return _empty()
     lo, hi, flags, sl, sh = lo[idx], hi[idx], flags[idx], sl[idx], sh[idx]
     lifted = (tags.holes[None, :] == lo[:, None]) | (tags.holes[None, :] == hi[:, None])
     joints = Joints(np.stack([a[idx], bb[idx]], 1), np.stack([b.host[lo], b.host[hi]], 1))

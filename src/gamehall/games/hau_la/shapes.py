@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from gamehall.games.hau_la.curves import Sampled, fit_joints, fold_back, sample_joints, sample_ends
+from gamehall.games.hau_la.curves import Sampled, fit_joints, fold_back, sample_ends, sample_joints
 from gamehall.games.hau_la.data import Model, PieceSpec
 from gamehall.games.hau_la.geometry import Arr, norm
 
@@ -47,6 +47,9 @@ def joint_shapes(m: Model, spec: PieceSpec, a: Arr, da: Arr, b: Arr, db: Arr,
     """Fit joints A->B (plug directions dA, dB), sample them, drop those that cannot exist."""
     fit = fit_joints(m, a, da, b, db, spec.length)
     idx = np.flatnonzero(fit.ok)
+    if len(idx) == 0:
+        z = np.zeros((0, 0, 3))
+        return JointShapes(np.zeros(len(a), dtype=bool), Sampled(z, z, z, z))
     sub = fit.take(idx)
     f = np.array(spec.holes)
     fracs = np.broadcast_to(np.concatenate([f, 1.0 - f]), (len(idx), 2 * len(f)))
@@ -74,7 +77,7 @@ def below_board(m: Model, points: Arr, plugs: Arr, on_board: Bools) -> Bools:
     for k in range(plugs.shape[1]):
         near = norm(points - plugs[:, None, k, :]) < m.r_ex
         low &= ~(near & on_board[:, k, None])
-    return low.any(axis=1)
+    return np.asarray(low.any(axis=1), dtype=bool)
 
 
 def _take(s: Sampled, keep: Bools) -> Sampled:

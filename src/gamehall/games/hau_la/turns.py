@@ -379,8 +379,9 @@ class Table:
         self.building = building_with(self.building, plan, seat, False)
         piece = self.building.pieces[-1]
         moving.hole, moving.face = piece.first_hole + tag // 2, tag % 2
+        height = self.tag_height(self.tags.index(moving))
         self._log(f"{self.names[seat]} places the {what}, tag at "
-                  f"{self.building.names[moving.hole]} ({self.tag_height(self.tags.index(moving))})")
+                  f"{self.building.names[moving.hole]} ({height})")
         self._next_turn()
 
 
