@@ -8,13 +8,13 @@ import random
 
 import pytest
 
-from gamehall.core import IllegalActionError, load_game
+from gamehall.core import IllegalActionError, StateFormatError, load_game
 from gamehall.games.hau_la.building import Building
 from gamehall.games.hau_la.data import Preparation, model
 from gamehall.games.hau_la.notation import layout
 from gamehall.games.hau_la.placements import FIRST, KIND, SECOND, TAG
 from gamehall.games.hau_la.turns import HAND, OUT, Table
-from tests.games.hau_la.helpers import calm, new_state, play, play_round, touching
+from tests.games.hau_la.helpers import new_state, play, play_round, touching
 
 M = model()
 BJ, SJ, BE, SE = (M.kind_index(c) for c in ("BJ", "SJ", "BE", "SE"))
@@ -283,7 +283,7 @@ def test_pass_when_nothing_fits_and_end_when_a_round_passes() -> None:
     assert "a whole round passed" in t.events[-1]
 
 
-# --- data ------------------------------------------------------------------------------------------
+# --- data ---------------------------------------------------------------------------------
 def test_json_round_trip_mid_placement_with_ghosts() -> None:
     state = new_state(3, seed=4)
     game = state.game
@@ -320,3 +320,22 @@ def test_text_and_svg_views() -> None:
     assert "Free holes" in text and "Side view" in text and "height" in text
     svg = state.game.render_svg(state)
     assert svg.startswith("<svg") and svg.count("<polyline") >= 2 * 4
+
+
+def test_malformed_states_are_refused() -> None:
+    state = new_state(2, seed=1)
+    play(state)
+    game = state.game
+    data = state.to_json()
+    bad = json.loads(json.dumps(data))
+    bad["tags"][1] = {**bad["tags"][0], "colour": "blue"}  # two tags in one hole
+    with pytest.raises(StateFormatError):
+        game.state_from_json(bad)
+    bad = json.loads(json.dumps(data))
+    bad["pieces"][-1]["plugs"][0]["hole"] = "g1"  # already holds the start arch
+    with pytest.raises(StateFormatError):
+        game.state_from_json(bad)
+    bad = json.loads(json.dumps(data))
+    bad["pending"] = {"kind": "BJ", "first": "1b"}
+    with pytest.raises(StateFormatError):
+        game.state_from_json(bad)

@@ -211,11 +211,23 @@ def _read(game: HauLa, data: Mapping[str, Any]) -> Table:
         kind=codes.index(data["piece"]) if data["piece"] is not None else -1,
         ranking=[_seat(game, s) for s in data["last_judging"]],
         events=[str(e) for e in data["events"]])
-    if table.phase not in ("extras", "over", *PLACING):
-        raise StateFormatError(f"unknown phase {table.phase!r}")
+    _check(table)
     if table.phase in PLACING:
         _restore_pending(table, data["pending"] or {}, codes)
     return table
+
+
+def _check(t: Table) -> None:
+    """Consistency a hand-written position must have."""
+    if t.phase not in ("extras", "over", *PLACING):
+        raise StateFormatError(f"unknown phase {t.phase!r}")
+    holes = [x.hole for x in t.tags if x.hole >= 0]
+    if len(set(holes)) != len(holes) or any(t.building.plug[h] >= 0 for h in holes):
+        raise StateFormatError("a hole holds one thing: a plug or a tag")
+    if any(c < 0 for hand in t.hands for c in hand) or t.stock < 0:
+        raise StateFormatError("negative piece counts")
+    if t.phase != "extras" and t.phase != "over" and not 0 <= t.pos < len(t.order):
+        raise StateFormatError("the turn is outside the round's order")
 
 
 def _restore_pending(t: Table, pj: Mapping[str, Any], codes: list[str]) -> None:

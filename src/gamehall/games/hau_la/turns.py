@@ -9,6 +9,7 @@ with the topmost. The game ends when every hand is empty or a whole round passed
 from __future__ import annotations
 
 import copy
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
@@ -37,6 +38,8 @@ EXTRAS, PLACE, HANDOVER, BONUS, BONUS_HANDOVER, OVER = (
 PLACING = (PLACE, HANDOVER, BONUS, BONUS_HANDOVER)
 _CACHE: OrderedDict[object, Placements] = OrderedDict()
 _CACHE_SIZE = 96
+_LOCK = threading.Lock()
+"""Guards the two caches below (a server may run several games in threads)."""
 
 
 @dataclass
@@ -391,26 +394,30 @@ _BUILDINGS: OrderedDict[object, Building] = OrderedDict()
 def building_with(b: Building, plan: Plan, placer: int, bonus: bool) -> Building:
     """`b` plus a piece, shared between states that reach the same building."""
     key = (*b.signature, (plan, placer, bonus))
-    found = _BUILDINGS.get(key)
+    with _LOCK:
+        found = _BUILDINGS.get(key)
     if found is None:
         found = b.add(plan, placer, bonus)
-        _BUILDINGS[key] = found
-        while len(_BUILDINGS) > 64:
-            _BUILDINGS.popitem(last=False)
+        with _LOCK:
+            _BUILDINGS[key] = found
+            while len(_BUILDINGS) > 64:
+                _BUILDINGS.popitem(last=False)
     return found
 
 
 def placements_for(b: Building, spots: list[tuple[int, int]], ask: Ask) -> Placements:
     """Enumerate (or recall) every placement for `ask` on `b` with tags at `spots`."""
     key = (b.signature, tuple(spots), ask)
-    found = _CACHE.get(key)
+    with _LOCK:
+        found = _CACHE.get(key)
+        if found is not None:
+            _CACHE.move_to_end(key)
     if found is None:
         found = enumerate_placements(b, Tags.of(b, spots), ask)
         found.rows.setflags(write=False)
         found.touch.setflags(write=False)
-        _CACHE[key] = found
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    else:
-        _CACHE.move_to_end(key)
+        with _LOCK:
+            _CACHE[key] = found
+            while len(_CACHE) > _CACHE_SIZE:
+                _CACHE.popitem(last=False)
     return found

@@ -8,6 +8,7 @@ import math
 from rich.markup import escape
 
 from gamehall.core import State
+from gamehall.games.hau_la.notation import sides_text
 from gamehall.games.hau_la.placements import FIRST, KIND, ROT, SECOND
 from gamehall.games.hau_la.placements import SIDES as SIDES_STEP
 from gamehall.games.hau_la.turns import EXTRAS, HAND, OVER, Table
@@ -23,7 +24,8 @@ def render_text(state: State, seat: int | None = None) -> str:
     lines = [_headline(state, t), *_players(t), _hands_line(t), *_holes(t)]
     pending = _pending(t)
     if pending:
-        lines.append(pending)
+        expecting = state.expecting()  # type: ignore[attr-defined]
+        lines.append(f"{pending} — now {escape(expecting)} ([bold]moves[/] lists them)")
     if t.events:
         lines.append("[dim]" + escape(" · ".join(t.events[-4:])) + "[/]")
     lines.append(sketch(t))
@@ -43,7 +45,9 @@ def _headline(state: State, t: Table) -> str:
                          f"{t.model.kinds[t.kind].name} (penalty hand-over, no tag)",
              "bonus": "places a bonus big joint (board hole + piece hole, no tag)",
              "bonus_handover": "places the bonus joint that touched (no tag)"}[t.phase]
-    order = " → ".join(t.names[s] for s in t.order) if t.order else "-"
+    if t.phase == EXTRAS:
+        return f"[bold]Hau La[/] — preparation: {who} {escape(doing)}"
+    order = " → ".join(t.names[s] for s in t.order)
     return (f"[bold]Hau La[/] — round {t.round} ({escape(order)}), {who} {escape(doing)}; "
             f"bonus stock {t.stock}")
 
@@ -105,7 +109,7 @@ def _pending(t: Table) -> str:
     if ROT in p:
         bits.append(f"turned {m.rotations_deg[p[ROT]]}°")
     if SIDES_STEP in p:
-        bits.append(f"sides {p[SIDES_STEP]}")
+        bits.append(f"sides {sides_text(p[SIDES_STEP], m.kinds[p[KIND]].is_joint)}")
     return "Chosen so far: " + escape(", ".join(bits) or "nothing")
 
 
