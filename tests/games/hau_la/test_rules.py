@@ -339,3 +339,13 @@ def test_malformed_states_are_refused() -> None:
     bad["pending"] = {"kind": "BJ", "first": "1b"}
     with pytest.raises(StateFormatError):
         game.state_from_json(bad)
+
+
+def test_pending_names_each_step() -> None:
+    state = new_state(4, seed=3)
+    seen = []
+    while state.table.phase == "place" and len(seen) < 8:
+        seen.append(state.to_json()["pending"]["step"])
+        state.apply_action(state.legal_actions()[-1])
+    assert seen[:2] == ["kind", "first"] and set(seen) <= {
+        "kind", "first", "second", "rotation", "sides", "tag"}

@@ -110,7 +110,8 @@ def _pending_json(t: Table) -> dict[str, Any]:
     joint = kind is not None and m.kinds[kind].is_joint
     step = t.step()
     out: dict[str, Any] = {
-        "placer": t.names[t.placer], "mode": t.phase, "step": STEP_NAMES.get(step or -1),
+        "placer": t.names[t.placer], "mode": t.phase,
+        "step": STEP_NAMES[step] if step is not None else None,
         "tag": t.phase == "place",
         "kind": m.kinds[kind].code if kind is not None else None,
         "first": b.names[p[FIRST]] if FIRST in p else None,
