@@ -349,3 +349,16 @@ def test_pending_names_each_step() -> None:
         state.apply_action(state.legal_actions()[-1])
     assert seen[:2] == ["kind", "first"] and set(seen) <= {
         "kind", "first", "second", "rotation", "sides", "tag"}
+
+
+def test_json_round_trip_at_bonus_and_hand_over() -> None:
+    state = new_state(4, seed=5)
+    play_round(state)
+    for phase in ("bonus", "handover"):
+        if phase == "handover":
+            play(state)  # the bonus joint
+            play(state, touching)
+        assert state.table.phase == phase
+        data = state.to_json()
+        again = state.game.state_from_json(json.loads(json.dumps(data)))
+        assert again.to_json() == data and again.legal_actions() == state.legal_actions()

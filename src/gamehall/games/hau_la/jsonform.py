@@ -227,7 +227,7 @@ def _check(t: Table) -> None:
         raise StateFormatError("a hole holds one thing: a plug or a tag")
     if any(c < 0 for hand in t.hands for c in hand) or t.stock < 0:
         raise StateFormatError("negative piece counts")
-    if t.phase != "extras" and t.phase != "over" and not 0 <= t.pos < len(t.order):
+    if t.phase in ("place", "handover") and not 0 <= t.pos < len(t.order):
         raise StateFormatError("the turn is outside the round's order")
 
 
