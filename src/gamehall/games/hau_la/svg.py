@@ -7,6 +7,7 @@ joint). Free holes are white dots, tags are discs of their colour.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from html import escape
 
 import numpy as np
@@ -19,29 +20,52 @@ SEAT_FILL = {"red": "#d62728", "blue": "#1f5fd6", "yellow": "#e0b000", "orange":
 START_FILL = "#8a8a8a"
 PANEL = 560.0
 MARGIN = 40.0
-SPAN = 11.0
 
 
 def render_svg(state: State) -> str:
     t: Table = state.table  # type: ignore[attr-defined]
-    b = t.building
-    tops = [float(p.points[:, 2].max()) for p in b.pieces]
-    tops += [float(b.tag_centre(x.hole, x.face)[2]) + t.model.tag_r for x in t.tags if x.hole >= 0]
-    zmax = max([8.0, *tops]) + 1.0
-    scale = min(PANEL / (2 * SPAN), PANEL / (zmax + 1.0))
+    lo, hi = _bounds(t)
+    side_scale = min(PANEL / (hi[0] - lo[0]), PANEL / (hi[2] - lo[2]))
+    top_scale = min(PANEL / (hi[0] - lo[0]), PANEL / (hi[1] - lo[1]))
     width = 2 * PANEL + 3 * MARGIN
     height = PANEL + 2 * MARGIN + 30
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
            f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif">',
            f'<rect width="{width:.0f}" height="{height:.0f}" fill="#fbfaf6"/>',
            f'<text x="{MARGIN}" y="24" font-size="16">{escape(_title(state, t))}</text>']
-    side_origin = (MARGIN + SPAN * scale, MARGIN + 30 + PANEL - 0.5 * scale)
-    top_scale = PANEL / (2 * SPAN)
-    top_origin = (2 * MARGIN + PANEL + SPAN * top_scale, MARGIN + 30 + SPAN * top_scale)
-    out += _side(t, scale, side_origin)
-    out += _top(t, top_scale, top_origin)
+    top_edge = MARGIN + 30
+    side = View(MARGIN, top_edge + PANEL, side_scale, lo[0], lo[2], hi[0])
+    top = View(2 * MARGIN + PANEL, top_edge + PANEL, top_scale, lo[0], lo[1], hi[0])
+    out += _side(t, side)
+    out += _top(t, top)
     out.append("</svg>")
     return "\n".join(out)
+
+
+@dataclass(frozen=True)
+class View:
+    """A panel: its lower-left corner on the page, the scale, and the world point drawn there."""
+
+    left: float
+    bottom: float
+    scale: float
+    u0: float
+    v0: float
+    u1: float
+
+    def at(self, u: Arr, v: Arr) -> Arr:
+        return np.stack([self.left + (u - self.u0) * self.scale,
+                         self.bottom - (v - self.v0) * self.scale], axis=-1)
+
+
+def _bounds(t: Table) -> tuple[Arr, Arr]:
+    """World box to draw: the board (radius 10), every strip and tag, with a margin."""
+    b = t.building
+    pts = [np.array([[-10.5, -10.5, -0.5], [10.5, 10.5, 8.0]])]
+    pts += [p.points for p in b.pieces]
+    pts += [b.tag_centre(x.hole, x.face)[None] for x in t.tags if x.hole >= 0]
+    allp = np.concatenate(pts)
+    return allp.min(axis=0) - 0.8, allp.max(axis=0) + 0.8
 
 
 def _title(state: State, t: Table) -> str:
@@ -113,43 +137,45 @@ def _tags(t: Table, project: object, scale: float) -> list[str]:
     return out
 
 
-def _side(t: Table, scale: float, origin: tuple[float, float]) -> list[str]:
-    ox, oy = origin
-
+def _side(t: Table, v: View) -> list[str]:
     def project(p: Arr) -> Arr:
-        return np.stack([ox + p[:, 0] * scale, oy - p[:, 2] * scale], axis=1)
+        return v.at(p[:, 0], p[:, 2])
 
     b = t.building
-    out = [f'<text x="{ox - SPAN * scale:.1f}" y="{MARGIN + 22}" font-size="13">side view '
+    x0, x1 = v.left, v.left + (v.u1 - v.u0) * v.scale
+    ground = v.at(np.array(0.0), np.array(0.0))[1]
+    out = [f'<text x="{x0:.1f}" y="{MARGIN + 22}" font-size="13">side view '
            f'(x across, z up; farther strips paler)</text>',
-           f'<line x1="{ox - SPAN * scale:.1f}" y1="{oy:.1f}" x2="{ox + SPAN * scale:.1f}" '
-           f'y2="{oy:.1f}" stroke="#8b5a2b" stroke-width="3"/>']
-    for z in range(0, int((oy - MARGIN - 30) / scale) + 1, 5):
-        y = oy - z * scale
-        out.append(f'<text x="{ox - SPAN * scale - 24:.1f}" y="{y + 4:.1f}" font-size="10" '
+           f'<line x1="{x0:.1f}" y1="{ground:.1f}" x2="{x1:.1f}" y2="{ground:.1f}" '
+           f'stroke="#8b5a2b" stroke-width="3"/>']
+    for z in range(0, 100, 5):
+        y = v.at(np.array(0.0), np.array(float(z)))[1]
+        if y < MARGIN + 30:
+            break
+        out.append(f'<text x="{x0 - 24:.1f}" y="{y + 4:.1f}" font-size="10" '
                    f'fill="#666">{z}</text>')
-        out.append(f'<line x1="{ox - SPAN * scale:.1f}" y1="{y:.1f}" x2="{ox + SPAN * scale:.1f}" '
-                   f'y2="{y:.1f}" stroke="#ddd" stroke-width="0.5"/>')
+        out.append(f'<line x1="{x0:.1f}" y1="{y:.1f}" x2="{x1:.1f}" y2="{y:.1f}" '
+                   f'stroke="#ddd" stroke-width="0.5"/>')
     for x, _ in t.model.board:
-        out.append(f'<line x1="{ox + x * scale:.1f}" y1="{oy:.1f}" x2="{ox + x * scale:.1f}" '
-                   f'y2="{oy + 6:.1f}" stroke="#8b5a2b" stroke-width="2"/>')
+        px = v.at(np.array(x), np.array(0.0))[0]
+        out.append(f'<line x1="{px:.1f}" y1="{ground:.1f}" x2="{px:.1f}" y2="{ground + 6:.1f}" '
+                   f'stroke="#8b5a2b" stroke-width="2"/>')
     proj = [project(p.points) for p in b.pieces]
-    out += _strips(t, proj, [float(p.points[:, 1].mean()) for p in b.pieces], scale)
-    out += _marks(t, project(b.pos), scale)
-    out += _tags(t, project, scale)
+    out += _strips(t, proj, [float(p.points[:, 1].mean()) for p in b.pieces], v.scale)
+    out += _marks(t, project(b.pos), v.scale)
+    out += _tags(t, project, v.scale)
     return out
 
 
-def _top(t: Table, scale: float, origin: tuple[float, float]) -> list[str]:
-    ox, oy = origin
-
+def _top(t: Table, v: View) -> list[str]:
     def project(p: Arr) -> Arr:
-        return np.stack([ox + p[:, 0] * scale, oy - p[:, 1] * scale], axis=1)
+        return v.at(p[:, 0], p[:, 1])
 
     b = t.building
-    out = [f'<text x="{ox - SPAN * scale:.1f}" y="{MARGIN + 22}" font-size="13">top view '
+    cx, cy = v.at(np.array(0.0), np.array(0.0))
+    out = [f'<text x="{v.left:.1f}" y="{MARGIN + 22}" font-size="13">top view '
            f'(x across, y up; lower strips paler)</text>',
-           f'<circle cx="{ox:.1f}" cy="{oy:.1f}" r="{10 * scale:.1f}" fill="#efe3cf" '
+           f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{10 * v.scale:.1f}" fill="#efe3cf" '
            f'stroke="#8b5a2b" stroke-width="2"/>']
     for h in range(b.n_board):
         x, y = project(b.pos[h][None])[0]
@@ -157,7 +183,7 @@ def _top(t: Table, scale: float, origin: tuple[float, float]) -> list[str]:
                    f'<text x="{x + 6:.1f}" y="{y + 12:.1f}" font-size="10" fill="#5a3a1a">'
                    f'{b.names[h]}</text>')
     proj = [project(p.points) for p in b.pieces]
-    out += _strips(t, proj, [-float(p.points[:, 2].mean()) for p in b.pieces], scale)
-    out += _marks(t, project(b.pos), scale)
-    out += _tags(t, project, scale)
+    out += _strips(t, proj, [-float(p.points[:, 2].mean()) for p in b.pieces], v.scale)
+    out += _marks(t, project(b.pos), v.scale)
+    out += _tags(t, project, v.scale)
     return out
