@@ -136,3 +136,29 @@ def test_same_choices_same_building_bit_for_bit() -> None:
     assert np.array_equal(one.pieces[-1].points, two.pieces[-1].points)
     reverse = Building.start(M).add(Plan(0, (10, 4), (1, 0)), 0, False)
     assert np.array_equal(reverse.pieces[-1].points, one.pieces[-1].points[::-1])
+
+
+def hairpin(radius: float, n: int = 31) -> np.ndarray:
+    """Out 5 along x, a half turn of `radius`, back: samples every seg_len along the arc."""
+    arc = np.arange(n) * M.seg_len
+    turn = np.pi * radius
+    pts = []
+    for s in arc:
+        if s <= 5:
+            pts.append((s, 0.0, 3.0))
+        elif s <= 5 + turn:
+            a = (s - 5) / radius
+            pts.append((5 + radius * np.sin(a), radius - radius * np.cos(a), 3.0))
+        else:
+            pts.append((5 - (s - 5 - turn), 2 * radius, 3.0))
+    return np.array(pts)
+
+
+def test_fold_back_through_itself() -> None:
+    from gamehall.games.hau_la.curves import fold_back
+
+    straight = np.array([(i * M.seg_len, 0.0, 3.0) for i in range(31)])
+    tight = hairpin(0.3)  # legs 0.6 apart: closer than 2r
+    wide = hairpin(0.6)  # legs 1.2 apart
+    found = fold_back(np.stack([straight, tight, wide]), M.seg_len, M.r)
+    assert list(found) == [False, True, False]

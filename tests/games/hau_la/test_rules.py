@@ -238,8 +238,10 @@ def test_culprit_topmost_hands_over_to_second_and_double_touch_discards() -> Non
         if not t.placements.touch[t.rows].any():
             continue
         second = t.live_ranking()[1]
+        tag_before = [(x.hole, x.face) for x in t.tags]
         play(state, touching)
         assert t.phase == "handover" and t.placer == second
+        assert [(x.hole, x.face) for x in t.tags] == tag_before  # the tag went back
         if not t.placements.touch[t.rows].any():
             continue
         pieces = len(t.building.pieces)
