@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from gamehall.core import TERMINAL, NotationError, State, normalise_notation
-from gamehall.games.hau_la.building import SIDES
 from gamehall.games.hau_la.notation import layout, sides_text, tag_text
 from gamehall.games.hau_la.placements import FIRST, KIND, ROT, SECOND, TAG
 from gamehall.games.hau_la.placements import SIDES as SIDES_STEP
@@ -99,15 +98,24 @@ class HauLaState(State):
 
     # --- notation ------------------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
+        try:
+            return self._notation(action)
+        except (IndexError, KeyError):
+            return f"#{action}"  # not a move here (notation is only defined for legal ones)
+
+    def _notation(self, action: int) -> str:
         t = self.table
         m = self.game.model
         lay = self._layout
         if t.phase == EXTRAS:
-            return f"take {m.kinds[t.extras_left[action - lay['extra']]].code}"
+            i = action - lay["extra"]
+            return f"take {m.kinds[t.extras_left[i]].code}" if i >= 0 else f"#{action}"
         step = t.step()
         if step is None:
             return str(action)
         v = action - lay[STEP_RANGE[step]]
+        if not 0 <= v < self._range_size(STEP_RANGE[step]):
+            return f"#{action}"
         if step == KIND:
             return m.kinds[v].code
         if step in (FIRST, SECOND):
@@ -117,6 +125,12 @@ class HauLaState(State):
         if step == SIDES_STEP:
             return sides_text(v, m.kinds[t.pending[KIND]].is_joint)
         return tag_text(len(t.building.pieces) + 1, v)
+
+    def _range_size(self, name: str) -> int:
+        names = [k for k in self._layout if k != "size"]
+        i = names.index(name)
+        end = self._layout[names[i + 1]] if i + 1 < len(names) else self._layout["size"]
+        return end - self._layout[name]
 
     def string_to_action(self, text: str) -> int:
         wanted = normalise_notation(text)
@@ -171,5 +185,3 @@ class HauLaState(State):
         data["expecting"] = self.expecting()
         return data
 
-
-__all__ = ["SIDES", "HauLaState"]
