@@ -91,10 +91,12 @@ def non_default(name: str) -> dict[str, Any]:
 def _configs(names: list[str]) -> list[AdapterConfig]:
     out: list[AdapterConfig] = []
     for name in names:
+        seen: list[dict[str, Any]] = []
         for opts in [{}, *_player_counts(name), non_default(name), *_variants(name)]:
-            cfg = AdapterConfig(name, tuple(sorted(opts.items())))
-            if cfg not in out:
-                out.append(cfg)
+            resolved = load_game(name, **opts).options
+            if resolved not in seen:  # e.g. players=2 where 2 is the default
+                seen.append(resolved)
+                out.append(AdapterConfig(name, tuple(sorted(opts.items()))))
     return out
 
 

@@ -6,12 +6,14 @@ import json
 import pickle
 import random
 import time
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
 
 from gamehall.core import GameRecord, IllegalActionError, load_game
 from tests.adapters.configs import ALL, REAL_GAMES, TOY, AdapterConfig, ids
+from tests.adapters.parallel import SimRunner
 
 pyspiel = pytest.importorskip(
     "pyspiel", reason="open-spiel is not installed (pip install 'gamehall[openspiel]')")
@@ -26,9 +28,24 @@ def _load(cfg: AdapterConfig):  # noqa: ANN202 - a pyspiel game
     return pyspiel.load_game(gos.PREFIX + cfg.game, cfg.kwargs)
 
 
+@pytest.fixture(scope="module")
+def sim_runner() -> Iterator[SimRunner]:
+    runner = SimRunner(ALL)
+    yield runner
+    runner.close()
+
+
 @pytest.mark.parametrize("cfg", ALL, ids=ids)
-def test_random_sim_test_passes(cfg: AdapterConfig) -> None:
-    pyspiel.random_sim_test(_load(cfg), num_sims=50, serialize=True, verbose=False)
+def test_random_sim_test_passes(cfg: AdapterConfig, sim_runner: SimRunner) -> None:
+    """``pyspiel.random_sim_test(game, num_sims=50, serialize=True)``, in a worker process."""
+    failure = sim_runner.result(cfg)
+    assert failure is None, failure
+
+
+def test_a_failing_check_is_reported(sim_runner: SimRunner) -> None:
+    """A game that breaks its own facts fails OpenSpiel's test through the adapter and runner."""
+    failure = sim_runner.result(AdapterConfig("toy_lying_nim"))
+    assert failure is not None and "SpielError" in failure
 
 
 def _playout(game, rng: random.Random) -> tuple[int, float]:  # noqa: ANN001

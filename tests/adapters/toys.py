@@ -366,3 +366,14 @@ class Pairs(Game):
 
 
 TOYS: tuple[type[Game], ...] = (Nim, Pig, Claim, Pairs)
+
+
+class LyingNim(Nim):
+    """Nim that under-states its game length: OpenSpiel's checks must catch it through the
+    adapter (used to test that failures are reported, never registered with the real toys)."""
+
+    name = "toy_lying_nim"
+
+    @property
+    def max_game_length(self) -> int:
+        return 2

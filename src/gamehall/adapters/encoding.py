@@ -75,38 +75,42 @@ class Encoder:
 
     # --- encoding ------------------------------------------------------------------------------
     def fill(self, out: np.ndarray, state: State, seat: int,
-             data: Mapping[str, Any] | None = None) -> None:
+             data: Mapping[str, Any] | None = None,
+             position: np.ndarray | None = None) -> None:
         """Write the observation of `state` by `seat` into the flat float array `out`.
 
-        `data` may pass ``state.to_json()`` where the caller already has it.
+        `data` may pass ``state.to_json()``, and `position` what `position` returns, where the
+        caller already has them (they are the same for every seat).
         """
         if self.uses_hook:
             values = np.asarray(state.observation_tensor(seat),  # type: ignore[attr-defined]
                                 dtype=np.float32)
             out[:] = values.reshape(-1)
             return
-        out.fill(0.0)
         p = self.num_players
+        out[:p] = 0.0
         out[seat] = 1.0
+        out[p:] = self.position(state, data) if position is None else position
+
+    def position(self, state: State, data: Mapping[str, Any] | None = None) -> np.ndarray:
+        """The seat-independent part of the generic tensor: who is to move, and the features."""
+        p = self.num_players
+        flat = np.zeros(self.size - p, dtype=np.float32)
         player = state.current_player()
-        if player == CHANCE:
-            out[2 * p] = 1.0
-        elif player == TERMINAL:
-            out[2 * p + 1] = 1.0
-        else:
-            out[p + player] = 1.0
+        flat[p if player == CHANCE else p + 1 if player == TERMINAL else player] = 1.0
         buckets = self._buckets
         leaves = _leaves(_public(state.to_json() if data is None else data))
         cells = [buckets.get(leaf) for leaf in leaves]
         if None in cells:
             cells = [self._bucket(leaf) for leaf in leaves]
-        out[np.asarray(cells, dtype=np.intp) + (2 * p + 2)] = 1.0
+        flat[np.asarray(cells, dtype=np.intp) + (p + 2)] = 1.0
+        return flat
 
-    def tensor(self, state: State, seat: int,
-               data: Mapping[str, Any] | None = None) -> np.ndarray:
+    def tensor(self, state: State, seat: int, data: Mapping[str, Any] | None = None,
+               position: np.ndarray | None = None) -> np.ndarray:
         """A new float32 array of `shape` holding the observation of `state` by `seat`."""
         flat = np.zeros(self.size, dtype=np.float32)
-        self.fill(flat, state, seat, data)
+        self.fill(flat, state, seat, data, position)
         return flat.reshape(self.shape)
 
     def string(self, state: State, data: Mapping[str, Any] | None = None) -> str:

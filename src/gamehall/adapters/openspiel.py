@@ -363,9 +363,13 @@ class GamehallObserver:
 
     def set_from(self, state: GamehallState, player: int) -> None:
         held, enc = state.held, self.encoder
-        tensor = held.memoised(("tensor", player), lambda: enc.tensor(
-            held.state, player, None if enc.uses_hook else held.data()))
-        self.tensor[:] = tensor.reshape(-1)
+        if enc.uses_hook:
+            tensor = held.memoised(("tensor", player), lambda: enc.tensor(held.state, player))
+            self.tensor[:] = tensor.reshape(-1)
+        else:
+            position = held.memoised(("position", -1),
+                                     lambda: enc.position(held.state, held.data()))
+            enc.fill(self.tensor, held.state, player, position=position)
 
     def string_from(self, state: GamehallState, player: int) -> str:
         return state.held.text()
