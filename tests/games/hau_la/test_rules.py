@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from gamehall.core import IllegalActionError, StateFormatError, load_game
+from gamehall.core import IllegalActionError, NotationError, StateFormatError, load_game
 from gamehall.games.hau_la.building import Building
 from gamehall.games.hau_la.data import Preparation, model
 from gamehall.games.hau_la.notation import layout
@@ -364,3 +364,14 @@ def test_json_round_trip_at_bonus_and_hand_over() -> None:
         data = state.to_json()
         again = state.game.state_from_json(json.loads(json.dumps(data)))
         assert again.to_json() == data and again.legal_actions() == state.legal_actions()
+
+
+def test_typed_occupied_hole_says_what_holds_it() -> None:
+    state = new_state(4, seed=2)
+    t = state.table
+    state.apply_action(state.string_to_action("BE"))
+    assert t.step() == FIRST
+    with pytest.raises(NotationError, match=r"g1 is occupied \(plug 1\)"):
+        state.string_to_action("g1")
+    with pytest.raises(NotationError, match=r"zz is not a legal move here \(choose the first"):
+        state.string_to_action("zz")
