@@ -375,3 +375,18 @@ def test_typed_occupied_hole_says_what_holds_it() -> None:
         state.string_to_action("g1")
     with pytest.raises(NotationError, match=r"zz is not a legal move here \(choose the first"):
         state.string_to_action("zz")
+
+
+def test_compact_step_status_only_inside_a_placement() -> None:
+    state = new_state(3, seed=4)
+    game = state.game
+    state.apply_action(state.string_to_action("take BE"))
+    state.apply_action(state.string_to_action("take SJ"))
+    assert game.render_step(state, 0) is None  # red's placement starts: the whole view is due
+    state.apply_action(state.string_to_action("3c"))
+    line = game.render_step(state, 0)
+    assert line is not None and "\n" not in line
+    assert "big end, from 3c" in line and "now choose a rotation: r0 r45 r90 r135" in line
+    while state.current_player() == 0:
+        state.apply_action(state.legal_actions()[0])
+    assert game.render_step(state, 1) is None  # blue's placement has not begun
