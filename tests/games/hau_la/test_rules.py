@@ -390,3 +390,21 @@ def test_compact_step_status_only_inside_a_placement() -> None:
     while state.current_player() == 0:
         state.apply_action(state.legal_actions()[0])
     assert game.render_step(state, 1) is None  # blue's placement has not begun
+
+
+@pytest.mark.parametrize(("culprit", "receiver"), [("yellow", "blue"), ("blue", "yellow")])
+def test_hand_over_follows_live_heights_not_seat_order(culprit: str, receiver: str) -> None:
+    # red 1a (3.3), blue 3c (8.5), yellow 3b (6.2), orange none: blue is topmost, yellow second,
+    # red is first in this round's order. A touch goes to blue, or to yellow when blue is culprit.
+    state = new_state(4, seed=0)
+    data = state.to_json()
+    for tag, hole in zip(data["tags"], ["1a", "3c", "3b"], strict=False):
+        tag.update(state="board", hole=hole, face="u")
+    data.update(turn=["red", "blue", "yellow", "orange"].index(culprit), to_move=culprit,
+                pending={})
+    state = state.game.state_from_json(data)
+    t = state.table
+    assert [t.names[s] for s in t.live_ranking()] == ["blue", "yellow", "red", "orange"]
+    play(state, touching)
+    assert t.phase == "handover" and t.names[t.placer] == receiver
+    assert t.names[t.culprit] == culprit
