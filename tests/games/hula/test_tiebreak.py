@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gamehall.core import load_game
 from gamehall.games.hula.escape import has_loop
 from gamehall.games.hula.geometry import Geometry, geometry
 from gamehall.games.hula.loops import (
@@ -256,3 +257,26 @@ def test_double_loop_winner_is_the_ladder() -> None:
     assert double_loop_winner(geo, ring1 ^ e5, ring2, e5) == FIRST  # 6 against 12
     assert double_loop_winner(geo, ring2, ring1 ^ e5, e5) == SECOND
     assert double_loop_winner(geo, ring1 ^ e5, ring1 ^ e5, e5) == SECOND  # equal: second wins
+
+
+def test_searching_from_the_closing_stone_gives_the_same_ladder() -> None:
+    """After a double loop every loop goes through the closing neutral: starting there agrees
+    with the general search."""
+    seen = 0
+    for size in (5, 6, 7):
+        game = load_game("hula", size=size)
+        rng = random.Random(size)
+        while seen < 12 * (size - 4):
+            state = game.new_initial_state()
+            state.random_playout(rng)
+            if not state.double:
+                continue
+            seen += 1
+            closing = state.history()[-1]
+            geo, neutral = state.geo, state.neutral
+            for colour in (FIRST, SECOND):
+                own = state.stones[colour]
+                assert shortest_loop(geo, own, neutral, through=closing) == shortest_loop(
+                    geo, own, neutral)
+            assert double_loop_winner(geo, state.stones[0], state.stones[1], neutral) == (
+                state.winner)

@@ -383,7 +383,7 @@ class HulaState(State):
         if len(looped) == 2:
             self.double = True
             self.winner = double_loop_winner(self.geo, self.stones[0], self.stones[1],
-                                             self.neutral)
+                                             self.neutral, closing=c)
         elif looped:
             self.winner = looped[0]
 
