@@ -109,6 +109,26 @@ class TicTacToeState(_ToyState):
         return "abc"[action % 3] + str(action // 3 + 1)
 
 
+class FastTicTacToe(TicTacToe):
+    """Tic-tac-toe whose states offer the engine fast path ``random_playout(rng)``."""
+
+    name = "t_tictactoe_fast"
+    playouts = 0
+
+    def new_initial_state(self, seed: int | None = None) -> State:
+        return FastTicTacToeState(self, seed)
+
+
+class FastTicTacToeState(TicTacToeState):
+    def random_playout(self, rng: random.Random) -> int:
+        FastTicTacToe.playouts += 1
+        moves = 0
+        while self.current_player() != TERMINAL:
+            self.apply_action(rng.choice(self.legal_actions()))
+            moves += 1
+        return moves
+
+
 # --- race to a target, 2-4 players --------------------------------------------------------------
 class Race(_Toy):
     """Players in turn add 1 or 2 to a running total; who reaches the target wins."""
@@ -181,7 +201,8 @@ class Pig(_Toy):
     name = "t_pig"
     title = "Pig"
     has_chance = True
-    OPTIONS = (Option("target", int, 15, min=5, max=100), Option("limit", int, 200, min=10))
+    OPTIONS = (Option("target", int, 15, min=5, max=100), Option("limit", int, 200, min=10),
+               Option("loaded", bool, False, doc="a 1 comes up half the time"))
     FIELDS = ("scores", "turn_total", "to_move", "rolling", "moves")
 
     @property
@@ -233,6 +254,8 @@ class PigState(_ToyState):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.current_player() != CHANCE:
             return []
+        if self.game.options["loaded"]:
+            return [(FACE, 0.5)] + [(a, 0.1) for a in range(FACE + 1, FACE + 6)]
         return [(a, 1 / 6) for a in range(FACE, FACE + 6)]
 
     def _apply(self, action: int) -> None:
@@ -324,4 +347,4 @@ class StepNimState(_ToyState):
         return "take" if action == TAKE else "stop"
 
 
-TOY_GAMES: list[type[Game]] = [TicTacToe, Race, Pig, StepNim]
+TOY_GAMES: list[type[Game]] = [TicTacToe, FastTicTacToe, Race, Pig, StepNim]

@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import math
-import random
 import time
 from bisect import bisect_right
 from dataclasses import dataclass
