@@ -157,9 +157,7 @@ class MCTSBot(Bot):
             node.outcomes = [a for a, _ in outcomes]
             node.cumulative = list(accumulate(p for _, p in outcomes))
         else:
-            untried = state.legal_actions()
-            self.rng.shuffle(untried)
-            node.untried = untried
+            node.untried = list(state.legal_actions())  # a copy: we consume it
         return node
 
     def _set_proven(self, node: Node, returns: list[float]) -> None:
@@ -188,7 +186,12 @@ class MCTSBot(Bot):
                     node = child
                     break
             elif node.untried:
-                action = node.untried.pop()
+                untried = node.untried
+                last = len(untried) - 1
+                pick = int(rng.random() * (last + 1))  # a random untried action, O(1)
+                action = untried[pick]
+                untried[pick] = untried[last]
+                untried.pop()
                 state.apply_action(action)
                 child = self._new_node(state, action, player)
                 node.children[action] = child
