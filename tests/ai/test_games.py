@@ -1,0 +1,131 @@
+"""MCTS on every registered game (the real ones, found through the registry).
+
+Generic for every game: a whole game against random, `hard` answering within
+2 s, and wins in one found by playing random games, stored with `to_json()` and rebuilt with the
+game's own `state_from_json()`. Games with a documented JSON form also get hand-built positions
+below.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from gamehall.ai import MCTSBot, RandomBot, make_bot
+from gamehall.core import CHANCE, State, list_games, load_game
+from tests.ai.toy_games import TOY_GAMES
+
+TOYS = {cls.name for cls in TOY_GAMES}
+REAL = [name for name in list_games() if name not in TOYS]
+SEARCH_SECONDS = 6.0
+"""How long to look for win-in-one positions in random games, per game."""
+
+
+def winning_actions(state: State) -> list[int]:
+    """Actions after which the game is over with the mover on the best possible return."""
+    player = state.current_player()
+    top = state.game.max_utility
+    out = []
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply_action(action)
+        if child.is_terminal() and child.returns()[player] >= top:
+            out.append(action)
+    return out
+
+
+def win_in_one_positions(name: str, wanted: int, seed: int = 1) -> list[dict[str, object]]:
+    """JSON forms of positions from random games where the mover can win at once (not all
+    moves win)."""
+    game = load_game(name)
+    rng = random.Random(seed)
+    found: list[dict[str, object]] = []
+    start = time.perf_counter()
+    g = 0
+    while len(found) < wanted and time.perf_counter() - start < SEARCH_SECONDS:
+        state = game.new_initial_state(seed=g)
+        g += 1
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(state.sample_chance(rng))
+                continue
+            wins = winning_actions(state)
+            if wins and len(wins) < len(state.legal_actions()):
+                found.append(state.to_json())
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+    return found
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_finds_wins_in_one_in_positions_from_json(name: str) -> None:
+    positions = win_in_one_positions(name, wanted=3)
+    if not positions:
+        pytest.skip(f"no win-in-one position met in {SEARCH_SECONDS} s of random {name} games")
+    game = load_game(name)
+    for i, data in enumerate(positions):
+        state = game.state_from_json(data)
+        wins = winning_actions(state)
+        assert wins
+        bot = MCTSBot(i, simulations=2 * len(state.legal_actions()) + 20)
+        assert bot.choose(state) in wins, state.to_json()
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_hard_answers_within_two_seconds(name: str) -> None:
+    state = load_game(name).new_initial_state(seed=1)
+    rng = random.Random(1)
+    for _ in range(6):  # a little way into the game, past any setup phase
+        if state.is_terminal():
+            break
+        state.apply_action(state.sample_chance(rng) if state.is_chance_node()
+                           else rng.choice(state.legal_actions()))
+    while state.current_player() == CHANCE:
+        state.apply_action(state.sample_chance(rng))
+    if state.is_terminal():
+        pytest.skip("game over before the measurement")
+    bot = make_bot("mcts:hard", 1)
+    start = time.perf_counter()
+    action = bot.choose(state)
+    assert time.perf_counter() - start < 2.0
+    assert action in state.legal_actions()
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_whole_game_against_random(name: str) -> None:
+    game = load_game(name)
+    state = game.new_initial_state(seed=3)
+    rng = random.Random(3)
+    mcts = MCTSBot(1, simulations=24, seconds=0.3)
+    bots = [mcts if seat == 0 else RandomBot(seat) for seat in range(game.num_players)]
+    while not state.is_terminal():
+        player = state.current_player()
+        action = state.sample_chance(rng) if player == CHANCE else bots[player].choose(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert len(state.returns()) == game.num_players
+
+
+# --- hand-built positions for games with a documented JSON form ---------------------------------
+def _hula_position(board: dict[str, str], to_move: str) -> State:
+    game = load_game("hula", size=6, pie=True)
+    return game.state_from_json({"game": "hula", "options": {"size": 6, "pie": True},
+                                 "board": board, "to_move": to_move, "swapped": False})
+
+
+@pytest.mark.skipif("hula" not in REAL, reason="Hula is not installed")
+@pytest.mark.parametrize("mover", ["first", "second"])
+def test_hula_closes_the_inner_ring(mover: str) -> None:
+    other = "second" if mover == "first" else "first"
+    ring = ["e5", "e6", "f5", "f7", "g5"]  # the sixth inner-ring cell, g6, is open
+    board = {cell: mover for cell in ring}
+    board.update({cell: other for cell in ["a1", "a2", "a3", "a4", "a5"]})
+    if mover == "second":
+        board["k1"] = other
+    state = _hula_position(board, mover)
+    g6 = state.string_to_action("g6")
+    assert g6 in winning_actions(state)
+    for seed in range(3):
+        assert MCTSBot(seed, simulations=200).choose(state) in winning_actions(state)
