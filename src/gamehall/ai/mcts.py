@@ -120,9 +120,14 @@ class MCTSBot(Bot):
         stats = SearchStats(reused_visits=root.n)
         limit = self.simulations if self.simulations is not None else math.inf
         done = 0
+        clock = time.perf_counter
+        began = clock()
         while done < limit and root.proven is None:
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
+            if deadline is not None:
+                now = clock()
+                # stop when the next simulation (at the average cost so far) would end late
+                if now >= deadline or (done and now + (now - began) / done > deadline):
+                    break
             if self._simulate(root, state, deadline):
                 done += 1
         stats.simulations = done
