@@ -129,3 +129,21 @@ def test_hula_closes_the_inner_ring(mover: str) -> None:
     assert g6 in winning_actions(state)
     for seed in range(3):
         assert MCTSBot(seed, simulations=200).choose(state) in winning_actions(state)
+
+
+@pytest.mark.skipif("haugaz" not in REAL, reason="Haugaz is not installed")
+@pytest.mark.parametrize("black_seat", [0, 1])
+def test_haugaz_passes_to_end_the_game_when_ahead(black_seat: int) -> None:
+    # White has just passed; Black, with the tallest stack, wins by passing too.
+    game = load_game("haugaz")
+    state = game.state_from_json({
+        "game": "haugaz", "options": dict(game.options), "phase": "play",
+        "black_seat": black_seat, "to_move": "black", "placed": None, "passes": 1,
+        "opened": {"black": True, "white": True},
+        "stacks": {"d4": ["black", "white", "black"], "h8": ["white"], "a1": ["white"],
+                   "b7": ["black"]}})
+    assert state.current_player() == black_seat
+    wins = winning_actions(state)
+    assert wins == [state.string_to_action("pass")]
+    for seed in range(3):
+        assert MCTSBot(seed, simulations=300).choose(state) in wins
