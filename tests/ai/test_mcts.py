@@ -198,9 +198,11 @@ def test_time_budget_is_respected() -> None:
     start = time.perf_counter()
     bot.choose(pig([0, 0], 5))
     elapsed = time.perf_counter() - start
-    # it stops when one more 20 ms simulation would overrun, and never starts one after 0.3 s
-    assert 0.25 <= elapsed < 0.3 + 0.1
-    assert 5 <= slow.calls <= 15
+    # it stops when one more simulation (at the average cost so far) would overrun, and never
+    # starts one after 0.3 s; the lower bounds are loose because the machine may be loaded
+    assert 0.1 <= elapsed < 0.3 + 0.1
+    assert 1 <= slow.calls <= 15
+    assert bot.stats.simulations == slow.calls
 
 
 def test_contract_rollouts_stop_at_the_deadline() -> None:

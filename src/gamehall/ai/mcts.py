@@ -29,8 +29,8 @@ from gamehall.core import CHANCE, TERMINAL, Game, GamehallError, State
 class Node:
     """A position in the tree, reached from its parent by `action`."""
 
-    __slots__ = ("action", "owner", "player", "n", "w", "children", "untried", "proven",
-                 "proven_norm", "outcomes", "cumulative")
+    __slots__ = ("action", "owner", "player", "n", "w", "q", "isq", "children", "untried",
+                 "proven", "proven_norm", "outcomes", "cumulative")
 
     def __init__(self, action: int, owner: int, player: int) -> None:
         self.action = action
@@ -40,6 +40,10 @@ class Node:
         """The seat to move here, or CHANCE, or TERMINAL."""
         self.n = 0
         self.w = 0.0
+        self.q = math.inf
+        """Mean of `w` (exact value once proven); infinite while unvisited, so tried first."""
+        self.isq = 0.0
+        """1/sqrt(n), kept up to date by the backup (0 once proven: no exploration bonus)."""
         self.children: dict[int, Node] = {}
         self.untried: list[int] = []
         self.proven: list[float] | None = None
@@ -169,6 +173,9 @@ class MCTSBot(Bot):
         node.proven = list(returns)
         lo, scale = self._lo, self._scale
         node.proven_norm = [(r - lo) * scale for r in returns]
+        if node.owner >= 0:
+            node.q = node.proven_norm[node.owner]
+            node.isq = 0.0
 
     def _simulate(self, root: Node, root_state: State, deadline: float | None) -> bool:
         """One selection–expansion–evaluation–backup pass; False if cut off by the deadline."""
@@ -216,29 +223,30 @@ class MCTSBot(Bot):
                 return False
             lo, scale = self._lo, self._scale
             values = [(r - lo) * scale for r in estimate]
+        sqrt = math.sqrt
         for visited in path:
-            visited.n += 1
-            if visited.owner >= 0:
-                visited.w += values[visited.owner]
+            n = visited.n = visited.n + 1
+            owner = visited.owner
+            if owner >= 0:
+                w = visited.w = visited.w + values[owner]
+                if visited.proven is None:
+                    visited.q = w / n
+                    visited.isq = 1.0 / sqrt(n)
         if self._solving and node.proven is not None:
             self._propagate_proof(path)
         return True
 
     def _select(self, node: Node) -> Node:
-        """The child with the best UCT value for the seat to move at `node`."""
-        player = node.player
+        """The child with the best UCT value for the seat to move at `node`.
+
+        Children keep their own mean `q` and `1/sqrt(n)` (a proven child: its exact value and no
+        bonus), so the loop is one multiply-add per child.
+        """
         c_log = self.uct_c * math.sqrt(math.log(node.n)) if node.n > 1 else 0.0
-        sqrt = math.sqrt
         best: Node | None = None
         best_value = -math.inf
         for child in node.children.values():
-            n = child.n
-            if n == 0:
-                return child
-            if child.proven is not None:
-                value = child.proven_norm[player]
-            else:
-                value = child.w / n + c_log / sqrt(n)
+            value = child.q + c_log * child.isq
             if value > best_value:
                 best_value = value
                 best = child
