@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Sequence
 
 from gamehall.core import CHANCE, TERMINAL, Game, State
@@ -33,6 +34,8 @@ class HeightEvaluator:
         if isinstance(pending, dict) and pending.get("step") not in (None, "kind"):
             mover = state.current_player()
             while state.current_player() == mover:
+                if deadline is not None and time.perf_counter() > deadline:
+                    return None
                 state.apply_action(rng.choice(state.legal_actions()))
             data = state.to_json()
         player = state.current_player()

@@ -125,15 +125,15 @@ class MCTSBot(Bot):
         limit = self.simulations if self.simulations is not None else math.inf
         done = 0
         clock = time.perf_counter
-        began = clock()
+        slowest = 0.0
         while done < limit and root.proven is None:
-            if deadline is not None:
-                now = clock()
-                # stop when the next simulation (at the average cost so far) would end late
-                if now >= deadline or (done and now + (now - began) / done > deadline):
-                    break
+            began = clock()
+            # stop when the next simulation, if as slow as the slowest so far, would end late
+            if deadline is not None and began + slowest >= deadline:
+                break
             if self._simulate(root, state, deadline):
                 done += 1
+            slowest = max(slowest, clock() - began)
         stats.simulations = done
         stats.root_visits = root.n
         stats.solved = root.proven is not None
@@ -198,6 +198,8 @@ class MCTSBot(Bot):
                     node = child
                     break
             elif node.untried:
+                if deadline is not None and time.perf_counter() > deadline:
+                    return False  # expanding may be costly (a new position's legal actions)
                 untried = node.untried
                 last = len(untried) - 1
                 pick = int(rng.random() * (last + 1))  # a random untried action, O(1)
