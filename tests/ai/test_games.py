@@ -8,6 +8,7 @@ below.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -175,3 +176,23 @@ def test_halali_shoots_the_fox_on_the_last_turn() -> None:
     assert wins == [state.string_to_action("a1xc1")]
     for seed in range(3):
         assert MCTSBot(seed, simulations=100).choose(state) in wins
+
+
+@pytest.mark.skipif("hau_la" not in REAL, reason="Hau La is not installed")
+def test_hau_la_uses_the_height_evaluator() -> None:
+    from gamehall.ai.evaluators import default_evaluator
+    from gamehall.ai.heuristics import HeightEvaluator
+
+    game = load_game("hau_la", players=3)
+    evaluator = default_evaluator(game)
+    assert isinstance(evaluator, HeightEvaluator)
+    scores = evaluator.softmax({"red": 6.0, "blue": 2.0, "yellow": None})
+    assert math.isclose(sum(scores), 1.0) and scores[0] > scores[1] > scores[2]
+    state = game.new_initial_state(seed=2)
+    rng = random.Random(2)
+    while state.to_json()["pending"] is None or state.to_json()["pending"]["step"] == "kind":
+        state.apply_action(rng.choice(state.legal_actions()))  # into the middle of a placement
+    mover = state.current_player()
+    estimate = evaluator.evaluate(state, rng)
+    assert estimate is not None and math.isclose(sum(estimate), 1.0)
+    assert state.current_player() != mover  # the placement was completed
