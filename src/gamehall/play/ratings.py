@@ -27,9 +27,9 @@ def wilson_interval(score: float, n: int, z: float = Z95) -> tuple[float, float]
 
 def elo_from_score(score: float) -> float:
     """The Elo difference that makes `score` the expected score (±inf at 1 and 0)."""
-    if score >= 1.0:
+    if score >= 1.0 - 1e-9:
         return math.inf
-    if score <= 0.0:
+    if score <= 1e-9:  # Wilson bounds of 0 or 1 come back with rounding noise
         return -math.inf
     return -400.0 * math.log10(1.0 / score - 1.0)
 
