@@ -104,10 +104,10 @@ def test_multi_step_nim_finishes_the_turn_correctly() -> None:
 # --- solver ------------------------------------------------------------------------------------
 def test_solver_proves_nim_positions_and_stops_early() -> None:
     win = MCTSBot(1, simulations=100_000)
-    assert win.choose(nim(5, 0)) == TAKE
-    assert win.stats.solved and win.stats.simulations < 100_000
     root = win.search(nim(5, 0))
+    assert win.stats.solved and win.stats.simulations < 100_000
     assert root.proven == [1.0, -1.0]
+    assert win.choose(nim(4, 1)) == STOP  # the proven plan: take one, stop, leave four
     lose = MCTSBot(1, simulations=100_000)
     lose_root = lose.search(nim(8, 0, to_move=1))
     assert lose.stats.solved and lose_root.proven == [1.0, -1.0]  # seat 1 loses
@@ -263,8 +263,9 @@ def test_tree_reuse_with_multi_step_turns_and_chance() -> None:
             continue
         action = bot.choose(state)
         assert action in state.legal_actions()
-        reused += bot.stats.reused_visits > 0
-        decisions += 1
+        if len(state.legal_actions()) > 1:  # forced steps are answered without a search
+            reused += bot.stats.reused_visits > 0
+            decisions += 1
         state.apply_action(action)
     assert decisions > 10 and reused >= 0.8 * (decisions - 1)
 
@@ -310,3 +311,11 @@ def test_registered_evaluator_is_the_default() -> None:
         assert slow.calls >= 5
     finally:
         _registered.pop("t_race")
+
+
+def test_a_forced_step_is_answered_without_searching() -> None:
+    state = nim(5, 3)  # three taken: only "stop" is legal
+    bot = MCTSBot(1, simulations=None, seconds=1.0)
+    start = time.perf_counter()
+    assert bot.choose(state) == STOP
+    assert time.perf_counter() - start < 0.1 and bot.stats.simulations == 0

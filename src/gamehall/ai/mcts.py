@@ -105,6 +105,10 @@ class MCTSBot(Bot):
 
     def choose(self, state: State) -> int:
         start = time.perf_counter()
+        legal = state.legal_actions()
+        if len(legal) == 1:  # a forced step (common in multi-step turns): nothing to search
+            self.stats = SearchStats(seconds=time.perf_counter() - start)
+            return legal[0]
         deadline = start + self.seconds if self.seconds is not None else None
         root = self.search(state, deadline)
         action = self._best_action(root, state)
