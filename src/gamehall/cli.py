@@ -181,7 +181,7 @@ def serve(
     settings = Settings(max_message_bytes=max_message_bytes, rate=rate, burst=burst,
                         bot_delay=bot_delay, bot_workers=bot_workers,
                         plugins=tuple(plugin or ()))
-    run(host, port, db, settings, log_level, say=console.print)
+    run(host, port, db, settings, log_level, say=typer.echo)
 
 
 def main() -> None:

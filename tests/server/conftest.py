@@ -25,13 +25,13 @@ def _server(tmp: Path, *extra: str) -> Iterator[Server]:
         server.stop()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One hall shared by a test module (rate limit raised: tests send quickly)."""
+    """The hall most tests share (rate limit raised: tests send quickly; bots move at once)."""
     yield from _server(tmp_path_factory.mktemp("hall"), "--rate", "5000", "--burst", "5000")
 
 
-@pytest.fixture
-def fresh_server(tmp_path: Path) -> Iterator[Server]:
-    """A hall of one's own (for crash tests and default limits)."""
-    yield from _server(tmp_path)
+@pytest.fixture(scope="session")
+def plain_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A hall with the default limits whose bots wait 50 ms a move (the crash test restarts it)."""
+    yield from _server(tmp_path_factory.mktemp("plain"), "--bot-delay", "0.05")

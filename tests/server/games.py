@@ -11,7 +11,6 @@ from typing import Any
 from gamehall.core import CHANCE, TERMINAL, Game, Option, State, register_game
 from gamehall.core.errors import StateFormatError
 
-
 # --- testrace: chance and a seat-dependent view -----------------------------------------------
 ROLL, HOLD, DIE = 0, 1, 10  # die faces are the chance actions 10..15
 

@@ -174,8 +174,7 @@ async def play_random(clients: dict[int, Client], rng: Any, max_moves: int = 100
             return st
         seat = st["to_move"]
         if seat is None or seat not in clients:
-            await any_client.wait(lambda m: m["type"] == "state"
-                                  and m["version"] > st["version"], 30)
+            await any_client.state_at(st["version"] + 1, 30)
             continue
         mover = clients[seat]
         mine = await mover.state_at(st["version"])

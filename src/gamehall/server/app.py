@@ -224,19 +224,19 @@ class Connection:
 
     async def run(self) -> None:
         room = await self.hall.get_room(self.room_id)
+        history = await self.hall.chat_history(room.id)
+        self._send({"type": "welcome", "protocol": proto.PROTOCOL_VERSION, "room": room.id,
+                    "you": self.player.nickname if self.player else None,
+                    "limits": {"max_message_bytes": self.settings.max_message_bytes,
+                               "rate": self.settings.rate, "burst": self.settings.burst}})
+        if self.token and self.player is None:
+            self._send(proto.error(proto.NOT_IDENTIFIED, "that token is unknown: you are watching"))
+        for line in history:
+            self._send(line)
+        self.sub.deliver({"event": "state"})
         await self.hall.connected(room, self.player)
         writer = asyncio.create_task(self._writer())
         try:
-            self._send({"type": "welcome", "protocol": proto.PROTOCOL_VERSION, "room": room.id,
-                        "you": self.player.nickname if self.player else None,
-                        "limits": {"max_message_bytes": self.settings.max_message_bytes,
-                                   "rate": self.settings.rate, "burst": self.settings.burst}})
-            if self.token and self.player is None:
-                self._send(proto.error(proto.NOT_IDENTIFIED,
-                                       "that token is unknown: you are watching"))
-            for line in await self.hall.chat_history(room.id):
-                self._send(line)
-            self.sub.deliver({"event": "state"})
             await self._reader()
         except WebSocketDisconnect:
             pass

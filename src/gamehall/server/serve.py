@@ -41,7 +41,7 @@ def serve(host: str, port: int, db: str | None, settings: Settings, log_level: s
     say(f"database: {_safe(url)}")
     say(f"open http://{shown}:{port}{page}")
     uvicorn.run(app, host=host, port=port, log_level=log_level,
-                ws_max_size=max(65536, 4 * settings.max_message_bytes),
+                ws_max_size=max(2**20, 4 * settings.max_message_bytes),
                 ws_per_message_deflate=False, timeout_graceful_shutdown=5)
 
 
