@@ -19,6 +19,7 @@ from gamehall.core.registry import (
     load_game,
     register_game,
     state_from_json,
+    unregister_game,
 )
 from gamehall.core.state import State, normalise_notation
 
@@ -43,4 +44,5 @@ __all__ = [
     "normalise_notation",
     "register_game",
     "state_from_json",
+    "unregister_game",
 ]

@@ -30,6 +30,11 @@ def register_game(cls: type[Game]) -> None:
     _extra[cls.name] = cls
 
 
+def unregister_game(name: str) -> None:
+    """Undo `register_game` (tests register games for a while and must clean up)."""
+    _extra.pop(name, None)
+
+
 def list_games() -> list[str]:
     """Names of every registered game, sorted."""
     return sorted(set(_declared()) | set(_extra))

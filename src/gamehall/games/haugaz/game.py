@@ -1,0 +1,81 @@
+"""`Haugaz`: the game with its options, the factory of its states."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from gamehall.core import Game, InvalidOptionError, Option, State
+from gamehall.games.haugaz.notation import layout
+from gamehall.games.haugaz.rules import HaugazState
+from gamehall.games.haugaz.state_json import load_into
+from gamehall.games.haugaz.view import render_svg, render_text
+
+
+class Haugaz(Game):
+    """Haugaz: place a stack, jump a stack as far as it is tall, grow the stacks it lands near.
+
+    Seats are ``first`` (places the two cake stacks) and ``second`` (chooses a colour); Black then
+    moves first. Without the cake, seat 0 (first) plays Black.
+    """
+
+    name = "haugaz"
+    title = "Haugaz"
+    OPTIONS: ClassVar[tuple[Option, ...]] = (
+        Option("size", int, 8, "points per side of the board", min=5, max=19),
+        Option("cake", bool, True, "two-stack cake rule: first places a black and a white stack, "
+               "second chooses a side"),
+        Option("cake_distance", int, 3, "least king-move distance between the two cake stacks",
+               min=1, max=18),
+        Option("blocking", bool, False, "a moving stack may not jump over other stacks"),
+        Option("grow_colour", str, "flip", "piece added by growth: flip the stack's owner, or "
+               "always the mover's opponent's colour", choices=("flip", "mover_opponent")),
+        Option("stuck", str, "ends", "a player with no possible move: the game ends, or they "
+               "may place alone", choices=("ends", "place_only")),
+        Option("objective", str, "tallest", "win by the tallest stacks, or by the most stacks "
+               "(tallest breaks a tie)", choices=("tallest", "most_stacks")),
+    )
+
+    def __init__(self, **options: object) -> None:
+        super().__init__(**options)
+        size = int(self.options["size"])
+        if self.options["cake"] and int(self.options["cake_distance"]) > size - 1:
+            raise InvalidOptionError(
+                f"option cake_distance must be at most {size - 1} on a {size}x{size} board")
+        self.blocking = bool(self.options["blocking"])
+        self.grow_flip = self.options["grow_colour"] == "flip"
+        self.place_only = self.options["stuck"] == "place_only"
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        return ("first", "second")
+
+    @property
+    def num_distinct_actions(self) -> int:
+        size = int(self.options["size"])
+        return layout(size * size).size
+
+    @property
+    def max_game_length(self) -> int:
+        """Each stack is placed once (at most one per point), a turn takes at most two actions,
+        passes never come twice in a row before the end; plus the three setup actions."""
+        size = int(self.options["size"])
+        return 3 * size * size + 8
+
+    def new_initial_state(self, seed: int | None = None) -> HaugazState:
+        return HaugazState(self, seed)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> HaugazState:
+        state = HaugazState(self)
+        load_into(state, data)
+        return state
+
+    def render_text(self, state: State, seat: int | None = None) -> str:
+        assert isinstance(state, HaugazState)
+        return render_text(state, seat)
+
+    def render_svg(self, state: State | None = None) -> str:
+        if state is None:
+            state = self.new_initial_state()
+        assert isinstance(state, HaugazState)
+        return render_svg(state)

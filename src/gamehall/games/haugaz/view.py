@@ -1,0 +1,195 @@
+"""What players see: the per-seat view (JSON), the terminal board, the outcome line, an SVG."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.markup import escape
+
+from gamehall.games.haugaz.board import (
+    BLACK,
+    CAKE_BLACK,
+    CAKE_WHITE,
+    CHOOSE,
+    COLOURS,
+    WHITE,
+)
+from gamehall.games.haugaz.geometry import column_letter
+from gamehall.games.haugaz.state_json import state_to_json
+
+if TYPE_CHECKING:
+    from gamehall.games.haugaz.rules import HaugazState
+
+_STYLE = {BLACK: "bold cyan", WHITE: "bold yellow"}
+_LETTER = {BLACK: "B", WHITE: "W"}
+
+
+def state_view(state: HaugazState, seat: int | None) -> dict[str, Any]:
+    """The whole position (nothing is hidden in Haugaz) plus facts a front end wants."""
+    data = state_to_json(state)
+    data["over"] = state.over
+    data["to_move_seat"] = None if state.over else state.current_player()
+    data["heights"] = {COLOURS[c]: state.heights(c) for c in (BLACK, WHITE)}
+    data["you"] = (None if seat is None or state.black_seat is None
+                   else COLOURS[BLACK if state.seat_of(BLACK) == seat else WHITE])
+    data["returns"] = state.returns() if state.over else None
+    return data
+
+
+def player_name(state: HaugazState, colour: int) -> str:
+    """``Black (second)``: the colour and, once sides are chosen, the seat playing it."""
+    name = COLOURS[colour].capitalize()
+    if state.black_seat is None:
+        return name
+    return f"{name} ({state.game.seat_names[state.seat_of(colour)]})"
+
+
+def outcome_text(state: HaugazState) -> str:
+    """How the game ended and who won, e.g. ``Black (second) wins — two passes in a row; ...``."""
+    if not state.over:
+        return "the game is not over"
+    return f"{_verdict(state)}; {_heights_line(state)}"
+
+
+def _verdict(state: HaugazState) -> str:
+    """Who won and why the game ended, e.g. ``draw — two passes in a row``."""
+    if state.passes >= 2:
+        why = "two passes in a row"
+    else:
+        why = f"{player_name(state, state.to_move)} has no possible turn"
+    result = state.result()
+    if result == 0:
+        verdict = "draw"
+    else:
+        verdict = f"{player_name(state, BLACK if result > 0 else WHITE)} wins"
+    return f"{verdict} — {why}"
+
+
+def _heights_line(state: HaugazState) -> str:
+    parts = []
+    for c in (BLACK, WHITE):
+        hs = state.heights(c)
+        parts.append(f"{COLOURS[c].capitalize()} {_stacks(len(hs))}: "
+                     f"{' '.join(map(str, hs)) or '-'}")
+    return "; ".join(parts)
+
+
+def _stacks(count: int) -> str:
+    return f"{count} stack{'' if count == 1 else 's'}"
+
+
+def _status(state: HaugazState) -> str:
+    geo = state.geo
+    if state.over:
+        return f"[bold green]Game over:[/] {escape(_verdict(state))}"
+    if state.phase == CAKE_BLACK:
+        return "first places the black cake stack (e.g. [bold]black d4[/])"
+    if state.phase == CAKE_WHITE:
+        far = state.game.options["cake_distance"]
+        black = geo.names[state.cake_black_point()]
+        return (f"first places the white cake stack at least {far} points from {black} "
+                "(e.g. [bold]white g7[/])")
+    if state.phase == CHOOSE:
+        return "second chooses a side: [bold]play black[/] or [bold]play white[/]"
+    who = escape(player_name(state, state.to_move))
+    example = state.action_to_string(state.legal_actions()[0])
+    if state.placed >= 0:
+        return f"{who} placed on {geo.names[state.placed]}: now move a stack (e.g. {example})"
+    if not state.opened[state.to_move]:
+        return f"{who} to move: first turn, place a stack alone (e.g. {example}), or pass"
+    passed = " — the opponent just passed" if state.passes else ""
+    if example == "pass":
+        return f"{who} to move{passed}"
+    return (f"{who} to move: place (e.g. {example}), then move a stack of yours; "
+            f"or pass{passed}")
+
+
+def _cell(state: HaugazState, p: int) -> str:
+    h = state.height[p]
+    if not h:
+        return "[dim]·[/]   "
+    owner = state.owner[p]
+    text = f"{_LETTER[owner]}{h}"
+    mark = "*" if p == state.placed else " "
+    return f"[{_STYLE[owner]}]{text}[/]{mark}" + " " * (3 - len(text))
+
+
+def render_text(state: HaugazState, seat: int | None) -> str:
+    """The board as Rich markup: each stack as owner letter + height (B3 = Black owns a stack of
+    three), the stack placed this turn marked *, then each side's heights, and the pieces of any
+    stack whose colours do not simply alternate."""
+    geo = state.geo
+    size = geo.size
+    opts = state.game.options
+    head = "    " + "".join(f"{column_letter(c):<4}" for c in range(size))
+    lines = [f"[bold]Haugaz[/] {size}x{size}, cake {'on' if opts['cake'] else 'off'}"
+             + (f" — you play {escape(player_name(state, _seat_colour(state, seat)))}"
+                if seat is not None and state.black_seat is not None else ""),
+             _status(state), head]
+    for row in range(size - 1, -1, -1):
+        cells = "".join(_cell(state, row * size + c) for c in range(size))
+        lines.append(f"{row + 1:>2}  {cells}{row + 1}")
+    lines.append(head)
+    for c in (BLACK, WHITE):
+        hs = state.heights(c)
+        lines.append(f"[{_STYLE[c]}]{_LETTER[c]}[/] {escape(player_name(state, c))}: "
+                     f"{_stacks(len(hs))}, heights {' '.join(map(str, hs)) or '-'}")
+    mixed = [f"{geo.names[p]} " + "".join("BW"[x] for x in state.stack_colours(p))
+             for p in range(len(geo.names)) if not _alternates(state.stack_colours(p))]
+    if mixed:
+        lines.append("stacks not alternating, bottom to top: " + ", ".join(mixed))
+    return "\n".join(lines)
+
+
+def _alternates(colours: list[int]) -> bool:
+    """True when the colours alternate (always so with grow_colour=flip): then the owner and
+    the height say it all."""
+    return all(a != b for a, b in zip(colours, colours[1:], strict=False))
+
+
+def _seat_colour(state: HaugazState, seat: int | None) -> int:
+    return BLACK if state.seat_of(BLACK) == seat else WHITE
+
+
+def render_svg(state: HaugazState) -> str:
+    """A drawing of the board with its diagonals; each stack a disc in its owner's colour with
+    its height written on it."""
+    size = state.geo.size
+    step, margin = 40, 30
+    span = step * (size - 1)
+    width = span + 2 * margin
+
+    def xy(p: int) -> tuple[int, int]:
+        row, col = divmod(p, size)
+        return margin + col * step, margin + (size - 1 - row) * step
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{width}" '
+           f'viewBox="0 0 {width} {width}">',
+           f'<rect width="{width}" height="{width}" fill="#e8c98a"/>',
+           '<g stroke="#5a4020" stroke-width="1">']
+    for i in range(size):
+        a = margin + i * step
+        out.append(f'<line x1="{margin}" y1="{a}" x2="{margin + span}" y2="{a}"/>')
+        out.append(f'<line x1="{a}" y1="{margin}" x2="{a}" y2="{margin + span}"/>')
+    for r in range(size - 1):
+        for c in range(size - 1):
+            x, y = margin + c * step, margin + r * step
+            out.append(f'<line x1="{x}" y1="{y}" x2="{x + step}" y2="{y + step}"/>')
+            out.append(f'<line x1="{x + step}" y1="{y}" x2="{x}" y2="{y + step}"/>')
+    out.append("</g>")
+    label = 'font-size="11" text-anchor="middle" font-family="sans-serif" fill="#5a4020"'
+    for i in range(size):
+        a = margin + i * step
+        out.append(f'<text x="{a}" y="{width - 4}" {label}>{column_letter(i)}</text>')
+        out.append(f'<text x="9" y="{margin + span - i * step + 4}" {label}>{i + 1}</text>')
+    for p, h in enumerate(state.height):
+        if not h:
+            continue
+        x, y = xy(p)
+        fill, ink = ("#111", "#fff") if state.owner[p] == BLACK else ("#fafafa", "#000")
+        ring = ' stroke="#d00" stroke-width="3"' if p == state.placed else ' stroke="#000"'
+        out.append(f'<circle cx="{x}" cy="{y}" r="15" fill="{fill}"{ring}/>')
+        out.append(f'<text x="{x}" y="{y + 5}" font-size="14" text-anchor="middle" '
+                   f'font-family="sans-serif" fill="{ink}">{h}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
