@@ -182,7 +182,7 @@ class Hall:
         text = cached[1].get(seat)
         if text is None:
             online = set(self._online.get(room.id, ()))
-            text = cached[1][seat] = proto.dumps(room.snapshot(seat, online))
+            text = cached[1][seat] = room.render(seat, online)
         return text
 
     def seat_for(self, room: Room, player: Player | None) -> int | None:

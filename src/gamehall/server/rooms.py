@@ -7,6 +7,7 @@ call changes nothing.
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -92,6 +93,7 @@ class Room:
         if not self.seats:
             self.seats = [None] * self.game.num_players
         self._preview: State | None = None
+        self._moves_json: list[str] = []
 
     # --- facts -------------------------------------------------------------------------------
     @property
@@ -311,7 +313,19 @@ class Room:
             })
         return out
 
-    def snapshot(self, seat: int | None, online: set[int]) -> dict[str, Any]:
+    def render(self, seat: int | None, online: set[int]) -> str:
+        """`snapshot` as JSON text; the move list is serialised once per move, not per message."""
+        if len(self._moves_json) > len(self.moves):
+            self._moves_json = []
+        for m in self.moves[len(self._moves_json):]:
+            self._moves_json.append(json.dumps({"seat": m.seat, "move": m.move},
+                                               ensure_ascii=False, separators=(",", ":")))
+        head = json.dumps(self.snapshot(seat, online, with_moves=False), ensure_ascii=False,
+                          separators=(",", ":"))
+        return f'{head[:-1]},"moves":[{",".join(self._moves_json)}]}}'
+
+    def snapshot(self, seat: int | None, online: set[int],
+                 with_moves: bool = True) -> dict[str, Any]:
         """The `state` message for a client holding `seat` (None: spectator)."""
         to_move = self.to_move()
         legal: list[str] = []
@@ -329,11 +343,12 @@ class Room:
             "seats": self.seats_json(online),
             "to_move": to_move,
             "legal_moves": legal,
-            "moves": [{"seat": m.seat, "move": m.move} for m in self.moves],
             "view": self.view(seat),
             "result": self.result,
             "outcome": self.outcome,
             "ended_by": self.ended_by,
+            **({"moves": [{"seat": m.seat, "move": m.move} for m in self.moves]}
+               if with_moves else {}),
         }
 
     def summary(self) -> dict[str, Any]:
