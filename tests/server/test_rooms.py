@@ -146,3 +146,21 @@ def test_replay_rebuilds_the_same_position_from_the_stored_moves() -> None:
     again.replay(list(r.moves))
     assert again.moves == r.moves and again.status == FINISHED and again.result == r.result
     assert again.snapshot(0, set()) == r.snapshot(0, set())
+
+
+def test_rendered_text_is_the_snapshot_as_json() -> None:
+    import json
+
+    r = room("testrace")
+    r.join(1, "ann", None)
+    r.set_bot("random", "random bot", None)
+    assert json.loads(r.render(0, {1})) == r.snapshot(0, {1})
+    r.start()
+    rng = random.Random(9)
+    for _ in range(6):
+        seat = r.to_move()
+        assert seat is not None and r.state is not None
+        r.apply(seat, rng.choice(r.state.legal_actions()))
+        r.resolve_chance(rng)
+        for s in (0, 1, None):
+            assert json.loads(r.render(s, {1})) == r.snapshot(s, {1})

@@ -296,7 +296,7 @@ class Room:
         """The position as `seat` may see it; before the start, the starting position."""
         if self.state is None:
             if self._preview is None:
-                self._preview = self.game.new_initial_state(None)
+                self._preview = self.game.new_initial_state(self.seed)
             return self._preview.view(seat)
         return self.state.view(seat)
 
