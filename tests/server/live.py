@@ -112,6 +112,7 @@ class Client:
         self.name = name
         self.messages: list[Message] = []
         self.state: Message | None = None
+        self.moves: list[Message] = []
         self._cursor = 0
 
     @classmethod
@@ -127,9 +128,14 @@ class Client:
     async def recv(self, timeout: float = 10.0) -> Message:
         raw = await asyncio.wait_for(self.ws.recv(), timeout)
         msg = json.loads(raw)
-        self.messages.append(msg)
-        if msg["type"] == "state":
+        if msg["type"] == "state":  # rebuild the whole move list from the part sent
+            start = msg["moves_from"]
+            assert 0 <= start <= len(self.moves), (start, len(self.moves))
+            self.moves = self.moves[:start] + msg["moves"]
+            msg["moves"] = list(self.moves)
+            assert len(self.moves) == msg["version"], "the move list and version disagree"
             self.state = msg
+        self.messages.append(msg)
         return dict(msg)
 
     async def wait(self, pred: Callable[[Message], bool], timeout: float = 10.0) -> Message:
@@ -164,8 +170,10 @@ class Client:
 
 
 async def play_random(clients: dict[int, Client], rng: Any, max_moves: int = 10000,
-                      on_move: Callable[[int, str], None] | None = None) -> Message:
-    """Seated clients play random legal moves until the game is over; returns the last state."""
+                      on_move: Callable[[int, str], None] | None = None,
+                      resign: bool = False) -> Message:
+    """Seated clients play random legal moves until the game is over; returns the last state.
+    After `max_moves` moves the seat to move resigns when `resign` is set (else: an error)."""
     any_client = next(iter(clients.values()))
     for _ in range(max_moves):
         st = any_client.state
@@ -184,4 +192,9 @@ async def play_random(clients: dict[int, Client], rng: Any, max_moves: int = 100
             on_move(seat, move)
         await mover.send({"type": "move", "move": move, "version": st["version"]})
         await any_client.state_at(st["version"] + 1, 30)
-    raise AssertionError("the game did not end")
+    if not resign:
+        raise AssertionError("the game did not end")
+    st = any_client.state
+    assert st is not None and st["to_move"] in clients
+    await clients[st["to_move"]].send({"type": "resign"})
+    return await any_client.wait(lambda m: m["type"] == "state" and m["status"] == "finished", 30)

@@ -168,7 +168,7 @@ def _routes(app: FastAPI, hall: Hall) -> None:
         r = await hall.get_room(room_id)
         player = await who(request, required=False)
         req = proto.parse_request({**(body or {}), "type": kind})
-        replies = [m for m in await hall.execute(r, player, req) if m["type"] != "raw"]
+        replies = [m for m in await hall.execute(r, player, req) if m["type"] != "sync"]
         r = await hall.get_room(room_id)
         return {"replies": replies, "state": json.loads(hall.render(r, hall.seat_for(r, player)))}
 
@@ -217,7 +217,9 @@ class Connection:
         self.token = token
         self.sub = hall.pubsub.subscribe(room.id)
         self.limiter = RateLimiter(settings.rate, settings.burst)
-        self.last_state: str | None = None
+        self.last_state: tuple[int, int, int | None, int] | None = None
+        self.moves_sent = 0
+        """How many moves this connection has been sent: later states carry only the rest."""
 
     def _send(self, message: dict[str, Any]) -> None:
         self.sub.deliver({"event": "message", "message": message})
@@ -273,8 +275,8 @@ class Connection:
             ref = req.ref
             room = await self.hall.get_room(self.room_id)
             for reply in await self.hall.execute(room, self.player, req):
-                if reply["type"] == "raw":
-                    self.sub.deliver({"event": "raw", "text": reply["text"]})
+                if reply["type"] == "sync":
+                    self.sub.deliver({"event": "sync"})
                 else:
                     self._send(reply)
         except ProtocolError as exc:
@@ -284,6 +286,19 @@ class Connection:
         except Exception:
             log.exception("request failed")
             self._send(proto.error("server_error", "the server failed on that; sorry", ref))
+
+    async def _send_state(self, full: bool) -> None:
+        """The room for this connection's seat, with only the moves it has not been sent yet
+        (all of them on the first state and on `sync`); nothing if nothing changed for it."""
+        room = await self.hall.get_room(self.room_id)
+        seat = self.hall.seat_for(room, self.player)
+        sent = 0 if full or self.moves_sent > room.version else self.moves_sent
+        key = (id(room), room.rev, seat, room.version)
+        if not full and key == self.last_state:
+            return
+        text = self.hall.render(room, seat, sent)
+        self.last_state, self.moves_sent = key, room.version
+        await self.ws.send_text(text)
 
     async def _writer(self) -> None:
         """Send events in order; a state event renders the room for this connection's seat."""
@@ -296,15 +311,8 @@ class Connection:
                     return
                 if kind == "message":
                     await self.ws.send_text(proto.dumps(event["message"]))
-                elif kind == "raw":
-                    self.last_state = event["text"]
-                    await self.ws.send_text(event["text"])
-                elif kind == "state":
-                    room = await self.hall.get_room(self.room_id)
-                    text = self.hall.render(room, self.hall.seat_for(room, self.player))
-                    if text != self.last_state:
-                        self.last_state = text
-                        await self.ws.send_text(text)
+                elif kind in ("state", "sync"):
+                    await self._send_state(full=kind == "sync")
         except (WebSocketDisconnect, RuntimeError, OSError):
             return
         except Exception:  # a closed socket shows up as various errors across servers

@@ -173,17 +173,19 @@ class Hall:
         return out
 
     # --- rendering -------------------------------------------------------------------------------
-    def render(self, room: Room, seat: int | None) -> str:
-        """The `state` message for `seat` as JSON text, computed once per change of the room."""
+    def render(self, room: Room, seat: int | None, moves_from: int = 0) -> str:
+        """The `state` message for `seat` as JSON text, with the moves from `moves_from` on.
+
+        Everything but the move list is rendered once per change of the room and seat."""
         cached = self._render.get(room.id)
         if cached is None or cached[0] != room.rev:
             cached = (room.rev, {})
             self._render[room.id] = cached
-        text = cached[1].get(seat)
-        if text is None:
+        head = cached[1].get(seat)
+        if head is None:
             online = set(self._online.get(room.id, ()))
-            text = cached[1][seat] = room.render(seat, online)
-        return text
+            head = cached[1][seat] = room.render_head(seat, online)
+        return room.render(seat, set(), moves_from, head)
 
     def seat_for(self, room: Room, player: Player | None) -> int | None:
         return room.seat_of(player.id) if player is not None else None
@@ -253,7 +255,7 @@ class Hall:
             opts = ", ".join(f"{k}={v}" for k, v in room.options.items()) or "none"
             return [proto.info(f"options: {opts}", req.ref)]
         if req.kind == "sync":
-            return [{"type": "raw", "text": self.render(room, self.seat_for(room, player))}]
+            return [{"type": "sync"}]
         if player is None:
             raise ProtocolError(proto.NOT_IDENTIFIED,
                                 "choose a nickname first (POST /api/session)", req.ref)

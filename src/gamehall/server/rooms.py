@@ -313,16 +313,28 @@ class Room:
             })
         return out
 
-    def render(self, seat: int | None, online: set[int]) -> str:
-        """`snapshot` as JSON text; the move list is serialised once per move, not per message."""
+    def render_head(self, seat: int | None, online: set[int]) -> str:
+        """`snapshot` as JSON text without the move list and its closing brace (see `render`)."""
+        head = json.dumps(self.snapshot(seat, online, with_moves=False), ensure_ascii=False,
+                          separators=(",", ":"))
+        return head[:-1]
+
+    def moves_text(self, start: int) -> str:
+        """The moves from index `start` on, as JSON array items; each move serialised once."""
         if len(self._moves_json) > len(self.moves):
             self._moves_json = []
         for m in self.moves[len(self._moves_json):]:
             self._moves_json.append(json.dumps({"seat": m.seat, "move": m.move},
                                                ensure_ascii=False, separators=(",", ":")))
-        head = json.dumps(self.snapshot(seat, online, with_moves=False), ensure_ascii=False,
-                          separators=(",", ":"))
-        return f'{head[:-1]},"moves":[{",".join(self._moves_json)}]}}'
+        return ",".join(self._moves_json[start:])
+
+    def render(self, seat: int | None, online: set[int], moves_from: int = 0,
+               head: str | None = None) -> str:
+        """The `state` message as JSON text, with the moves from `moves_from` on (a client that
+        has the earlier ones needs only the rest)."""
+        start = max(0, min(moves_from, self.version))
+        head = head if head is not None else self.render_head(seat, online)
+        return f'{head},"moves_from":{start},"moves":[{self.moves_text(start)}]}}'
 
     def snapshot(self, seat: int | None, online: set[int],
                  with_moves: bool = True) -> dict[str, Any]:
@@ -347,8 +359,8 @@ class Room:
             "result": self.result,
             "outcome": self.outcome,
             "ended_by": self.ended_by,
-            **({"moves": [{"seat": m.seat, "move": m.move} for m in self.moves]}
-               if with_moves else {}),
+            **({"moves_from": 0, "moves": [{"seat": m.seat, "move": m.move}
+                                           for m in self.moves]} if with_moves else {}),
         }
 
     def summary(self) -> dict[str, Any]:
