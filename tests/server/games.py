@@ -5,9 +5,11 @@ that depends on the seat, options that change the table, three seats.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from typing import Any
 
+from gamehall.ai import Bot, register_bot
 from gamehall.core import CHANCE, TERMINAL, Game, Option, State, register_game
 from gamehall.core.errors import StateFormatError
 
@@ -264,3 +266,24 @@ class TrioGame(Game):
 
 for _cls in (RaceGame, LineGame, TrioGame):
     register_game(_cls)
+
+
+# --- a bot that thinks hard: runs in the server's worker processes ----------------------------
+class ThinkingBot(Bot):
+    """Spins the CPU for a while (``testthink:SECONDS``, default 1.5), then plays a random legal
+    move: if it ran in the event loop, the hall would freeze meanwhile (the tests check not)."""
+
+    name = "testthink"
+
+    def __init__(self, seed: int | None, seconds: float) -> None:
+        super().__init__(seed)
+        self.seconds = seconds
+
+    def choose(self, state: State) -> int:
+        end = time.process_time() + self.seconds
+        while time.process_time() < end:
+            pass
+        return self.rng.choice(state.legal_actions())
+
+
+register_bot("testthink", lambda level, seed: ThinkingBot(seed, float(level or 1.5)))

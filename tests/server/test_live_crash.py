@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
+from pathlib import Path
+
+import httpx
 
 from tests.server.live import Client, Server, play_random
 
@@ -33,6 +37,26 @@ async def _play(clients: list[Client], rng: random.Random, moves: int) -> None:
             await c.state_at(st["version"] + 1)
 
 
+def children(pid: int) -> set[int]:
+    """Processes whose parent is `pid` (the server's bot workers and helpers)."""
+    out = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.add(int(stat.parent.name))
+    return out
+
+
+def alive(pid: int) -> bool:
+    try:
+        return "zombie" not in Path(f"/proc/{pid}/status").read_text().lower()
+    except OSError:
+        return False
+
+
 def test_kill_9_mid_game_loses_nothing(plain_server: Server) -> None:
     """The bots wait 50 ms a move here, so the all-bot game is still running at the crash."""
     server = plain_server
@@ -50,6 +74,16 @@ def test_kill_9_mid_game_loses_nothing(plain_server: Server) -> None:
         bots = server.create_room(ann, "testrace", goal=40)
         server.act(ann, bots, "bot", level="random")
         server.act(ann, bots, "bot", level="random")
+        thinking = server.create_room(ann, "testline")  # a bot thinking in a worker process
+        server.act(ann, thinking, "join", seat="x")
+        server.act(ann, thinking, "bot", level="testthink:0.3")
+        server.act(ann, thinking, "start")
+        server.act(ann, thinking, "move", move="b2", version=0)
+        assert server.proc is not None
+        deadline = time.monotonic() + 20
+        while not (workers := children(server.proc.pid)) and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        assert workers, "no bot worker process started"
         watcher = await Client.open(server, bots, None)
         server.act(ann, bots, "start")
         seen = await watcher.wait(lambda m: m["type"] == "state" and m["version"] >= 12, 20)
@@ -58,7 +92,12 @@ def test_kill_9_mid_game_loses_nothing(plain_server: Server) -> None:
             if m["type"] == "state" and m["version"] > seen["version"]:
                 seen = m
         assert seen["status"] == "playing", "the all-bot game ended before the crash"
+        deadline = time.monotonic() + 10
+        while any(alive(p) for p in workers) and time.monotonic() < deadline:
+            await asyncio.sleep(0.2)
+        assert not any(alive(p) for p in workers), "bot workers outlived the server"
         return {"tokens": (ann, bob), "duel": duel, "waiting": waiting, "bots": bots,
+                "thinking": thinking,
                 "duel_a": a.state, "duel_b": b.state, "bots_seen": seen["moves"]}
 
     old = asyncio.run(before())
@@ -93,7 +132,15 @@ def test_kill_9_mid_game_loses_nothing(plain_server: Server) -> None:
         assert done["moves"][:len(seen)] == seen, "the bots resumed the same game"
         rec = server.record(old["bots"])  # type: ignore[arg-type]
         assert [x["move"] for x in rec["actions"]] == [m["move"] for m in done["moves"]]
-        for c in (a, b, w, watcher):
+
+        thinking = str(old["thinking"])  # its bot thinks again after the restart, then moves
+        t = await Client.open(server, thinking, ann)
+        assert t.state is not None and [m["move"] for m in t.state["moves"]] == ["b2"]
+        await t.state_at(2, 30)
+        await t.send({"type": "resign"})
+        await t.wait(lambda m: m["type"] == "state" and m["status"] == "finished")
+        assert httpx.get(f"{server.http}/api/rooms/{thinking}").json()["status"] == "finished"
+        for c in (a, b, w, watcher, t):
             await c.close()
 
     asyncio.run(after())

@@ -291,3 +291,33 @@ def test_every_command_has_an_http_twin(server: Server) -> None:
     lobby = httpx.get(f"{server.http}/api/rooms", params={"status": "finished"}).json()
     assert any(r["id"] == room for r in lobby)
     assert httpx.get(f"{server.http}/api/rooms/nope").status_code == 404
+
+
+def test_thinking_bots_run_in_worker_processes_and_never_freeze_the_hall(server: Server) -> None:
+    """The test bot spins the CPU for 1.5 s a move; pings meanwhile must come back quickly."""
+
+    async def scenario() -> None:
+        ann = server.session(nick("ann"))
+        room = server.create_room(ann, "testline")
+        a = await Client.open(server, room, ann)
+        await a.command("/join x")
+        await a.command("/bot testthink o")
+        await a.wait(lambda m: m["type"] == "state" and m["seats"][1]["bot"] == "testthink")
+        await a.command("/start")
+        await a.wait(lambda m: m["type"] == "state" and m["status"] == "playing")
+        await a.send({"type": "move", "move": "b2", "version": 0})
+        await a.state_at(1)
+        loop = asyncio.get_running_loop()
+        rtts = []
+        for i in range(8):
+            t0 = loop.time()
+            await a.send({"type": "ping", "id": f"p{i}"})
+            await a.wait(lambda m, i=i: m.get("id") == f"p{i}")  # type: ignore[misc]
+            rtts.append(loop.time() - t0)
+            await asyncio.sleep(0.1)
+        st = await a.state_at(2, 30)
+        assert st["moves"][1]["seat"] == 1, "the bot moved"
+        assert max(rtts) < 1.0, f"the hall froze while the bot thought: {rtts}"
+        await a.close()
+
+    run(scenario())
