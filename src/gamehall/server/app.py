@@ -52,8 +52,9 @@ class RoomIn(BaseModel):
 
 
 def create_app(db_url: str, settings: Settings | None = None, storage: Storage | None = None,
-               pubsub: PubSub | None = None) -> FastAPI:
-    """The hall as an ASGI app; storage is opened (and migrated) when the app starts."""
+               pubsub: PubSub | None = None, web_dir: Path = WEB_DIR) -> FastAPI:
+    """The hall as an ASGI app; storage is opened (and migrated) when the app starts. The browser
+    page is served at ``/`` from `web_dir` when it holds an index.html."""
     settings = settings or Settings()
     store = storage or SqlStorage(db_url)
     hall = Hall(store, pubsub or InProcessPubSub(), BotPool(settings.bot_workers,
@@ -74,8 +75,8 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
     app.state.hall = hall
     _routes(app, hall)
     _websocket(app, hall, settings)
-    if (WEB_DIR / "index.html").is_file():
-        app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
+    if (web_dir / "index.html").is_file():
+        app.mount("/", StaticFiles(directory=web_dir, html=True), name="web")
     return app
 
 
