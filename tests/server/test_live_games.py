@@ -202,3 +202,32 @@ def test_many_halali_games_never_show_a_face_down_tile(server: Server) -> None:
                 assert face_down_squares(m["view"]) == face_down_squares(public)
                 assert len(face_down_squares(m["view"])) == m["view"].get("face_down", 0)
     assert total > games * 100
+
+
+def test_hau_la_for_three_set_by_option_plays_through_the_hall(server: Server) -> None:
+    """/option players=3 before the start gives the table a third seat; three people play."""
+    need("hau_la")
+
+    async def scenario() -> None:
+        tokens = [server.session(f"hl3p{i}") for i in range(3)]
+        room = server.create_room(tokens[0], "hau_la")
+        clients = [await Client.open(server, room, t, f"hl3p{i}") for i, t in enumerate(tokens)]
+        await clients[0].command("/option players=3")
+        st = await clients[0].wait(lambda m: m["type"] == "state" and len(m["seats"]) == 3)
+        assert st["options"]["players"] == 3
+        for c in clients:
+            await c.command("/join")
+            await c.wait(lambda m: m["type"] == "state" and m["seat"] is not None)
+        await clients[2].command("/start")
+        for c in clients:
+            await c.wait(lambda m: m["type"] == "state" and m["status"] == "playing")
+        by_seat = {c.state["seat"]: c for c in clients if c.state is not None}
+        final = await play_random(by_seat, random.Random(4), max_moves=60, resign=True)
+        assert final["status"] == "finished" and len(final["result"]) == 3
+        assert abs(sum(final["result"]) - 1.0) < 1e-9, "Hau La shares one point"
+        rec = server.record(room)
+        assert assert_views_are_public(clients, rec) > 0
+        for c in clients:
+            await c.close()
+
+    asyncio.run(scenario())
