@@ -172,6 +172,9 @@ def serve(
     max_message_bytes: Annotated[int, typer.Option(help="Largest client message.")] = 4096,
     plugin: Annotated[list[str] | None, typer.Option(
         help="Import this module first (e.g. one that registers extra games).")] = None,
+    sqlite_sync: Annotated[str, typer.Option(
+        help="SQLite durability: normal (a commit survives any crash of the server, kill -9 "
+             "included) or full (also a power loss; one fsync per commit batch).")] = "normal",
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
 ) -> None:
     """Run the online hall: HTTP API, WebSocket play, and the browser page when installed."""
@@ -180,7 +183,7 @@ def serve(
 
     settings = Settings(max_message_bytes=max_message_bytes, rate=rate, burst=burst,
                         bot_delay=bot_delay, bot_workers=bot_workers,
-                        plugins=tuple(plugin or ()))
+                        plugins=tuple(plugin or ()), sqlite_sync=sqlite_sync.lower())
     run(host, port, db, settings, log_level, say=typer.echo)
 
 

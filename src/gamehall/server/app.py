@@ -56,7 +56,7 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
     """The hall as an ASGI app; storage is opened (and migrated) when the app starts. The browser
     page is served at ``/`` from `web_dir` when it holds an index.html."""
     settings = settings or Settings()
-    store = storage or SqlStorage(db_url)
+    store = storage or SqlStorage(db_url, sqlite_sync=settings.sqlite_sync)
     hall = Hall(store, pubsub or InProcessPubSub(), BotPool(settings.bot_workers,
                                                            settings.plugins), settings)
 
@@ -112,6 +112,10 @@ def _routes(app: FastAPI, hall: Hall) -> None:
         if player is None and required:
             raise ProtocolError(proto.NOT_IDENTIFIED, "choose a nickname first (POST /api/session)")
         return player
+
+    @app.get("/api/health", summary="Liveness and load: rooms, connections, storage commits")
+    async def health() -> dict[str, Any]:
+        return hall.health()
 
     @app.get("/api/games", summary="Every installed game: seats and options with defaults")
     async def games() -> list[dict[str, Any]]:

@@ -55,6 +55,8 @@ class Settings:
     bot_workers: int = 2
     plugins: tuple[str, ...] = field(default_factory=tuple)
     chat_history: int = 50
+    sqlite_sync: str = "normal"
+    """SQLite durability: normal (survives any crash of the server) or full (also power loss)."""
 
 
 def token_hash(token: str) -> str:
@@ -105,6 +107,15 @@ class Hall:
         if lock is None:
             lock = self._locks[room_id] = asyncio.Lock()
         return lock
+
+    def health(self) -> dict[str, Any]:
+        """Figures for operators: rooms in memory, connections, bots thinking, storage."""
+        return {
+            "rooms_in_memory": len(self.rooms),
+            "connections": sum(sum(c.values()) for c in self._watchers.values()),
+            "bots_thinking": len(self._bot_tasks),
+            "storage": dict(getattr(self.storage, "stats", {})),
+        }
 
     # --- identity --------------------------------------------------------------------------------
     async def register(self, nickname: str) -> tuple[Player, str]:

@@ -6,8 +6,9 @@ import importlib
 import logging
 from pathlib import Path
 
+from gamehall.core import GamehallError
 from gamehall.server.hall import Settings
-from gamehall.server.storage import sqlite_url
+from gamehall.server.storage import SQLITE_SYNC, sqlite_url
 
 DEFAULT_DB = "gamehall.db"
 
@@ -28,6 +29,8 @@ def serve(host: str, port: int, db: str | None, settings: Settings, log_level: s
 
     from gamehall.server.app import WEB_DIR, create_app
 
+    if settings.sqlite_sync not in SQLITE_SYNC:
+        raise GamehallError(f"--sqlite-sync is one of {', '.join(SQLITE_SYNC)}")
     for name in settings.plugins:
         importlib.import_module(name)
     url = database_url(db)
