@@ -125,7 +125,7 @@ class Client:
     async def send(self, message: Message | str) -> None:
         await self.ws.send(message if isinstance(message, str) else json.dumps(message))
 
-    async def recv(self, timeout: float = 10.0) -> Message:
+    async def recv(self, timeout: float = 30.0) -> Message:
         raw = await asyncio.wait_for(self.ws.recv(), timeout)
         msg = json.loads(raw)
         if msg["type"] == "state":  # rebuild the whole move list from the part sent
@@ -138,7 +138,7 @@ class Client:
         self.messages.append(msg)
         return dict(msg)
 
-    async def wait(self, pred: Callable[[Message], bool], timeout: float = 10.0) -> Message:
+    async def wait(self, pred: Callable[[Message], bool], timeout: float = 30.0) -> Message:
         """The next message (not yet returned by `wait`) that satisfies `pred`."""
         deadline = asyncio.get_running_loop().time() + timeout
         while True:
@@ -153,13 +153,13 @@ class Client:
                                    f"{self.messages[-3:]}")
             await self.recv(left)
 
-    async def state_at(self, version: int, timeout: float = 10.0) -> Message:
+    async def state_at(self, version: int, timeout: float = 30.0) -> Message:
         if self.state and self.state["version"] >= version:
             return self.state
         return await self.wait(lambda m: m["type"] == "state" and m["version"] >= version,
                                timeout)
 
-    async def error(self, timeout: float = 10.0) -> Message:
+    async def error(self, timeout: float = 30.0) -> Message:
         return await self.wait(lambda m: m["type"] == "error", timeout)
 
     async def command(self, text: str) -> None:
