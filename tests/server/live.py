@@ -46,7 +46,7 @@ class Server:
         q = f"?token={token}" if token else ""
         return f"ws://127.0.0.1:{self.port}/ws/rooms/{room}{q}"
 
-    def start(self, timeout: float = 30.0) -> None:
+    def start(self, timeout: float = 90.0) -> None:
         cmd = [sys.executable, "-m", "gamehall", "serve", "--port", str(self.port),
                "--db", self.db_url, "--plugin", "tests.server.games", "--bot-delay", "0",
                "--log-level", "warning", *self.extra]

@@ -321,3 +321,17 @@ def test_thinking_bots_run_in_worker_processes_and_never_freeze_the_hall(server:
         await a.close()
 
     run(scenario())
+
+
+def test_a_visitor_cannot_flood_the_lobby_with_waiting_rooms(server: Server) -> None:
+    token = server.session(nick("flood"))
+    for _ in range(10):
+        server.create_room(token, "testline")
+    r = httpx.post(f"{server.http}/api/rooms", json={"game": "testline"},
+                   headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 409 and r.json()["code"] == "too_many_rooms"
+    bad = httpx.post(f"{server.http}/api/rooms", json={"game": "chess"},
+                     headers={"Authorization": f"Bearer {server.session(nick('c'))}"})
+    assert bad.status_code == 400 and bad.json()["code"] == "bad_game"
+    lobby = httpx.get(f"{server.http}/api/rooms", params={"status": "waiting", "limit": 500})
+    assert sum(1 for r in lobby.json() if r["created_by"].startswith("flood")) == 10

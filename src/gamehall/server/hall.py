@@ -24,7 +24,7 @@ from gamehall.server.bots import BotPool, bot_spec
 from gamehall.server.commands import help_text, parse_command
 from gamehall.server.protocol import ProtocolError, Request
 from gamehall.server.pubsub import PubSub
-from gamehall.server.rooms import FINISHED, PLAYING, Move, Room, RoomError, now
+from gamehall.server.rooms import FINISHED, PLAYING, WAITING, Move, Room, RoomError, now
 from gamehall.server.storage import ChatLine, NicknameTaken, Storage
 
 log = logging.getLogger("gamehall.server")
@@ -55,6 +55,8 @@ class Settings:
     bot_workers: int = 2
     plugins: tuple[str, ...] = field(default_factory=tuple)
     chat_history: int = 50
+    max_waiting_rooms: int = 10
+    """Rooms one visitor may have waiting for players at once."""
     sqlite_sync: str = "normal"
     """SQLite durability: normal (survives any crash of the server) or full (also power loss)."""
 
@@ -149,6 +151,11 @@ class Hall:
 
     # --- rooms -----------------------------------------------------------------------------------
     async def create_room(self, player: Player, game: str, options: dict[str, Any]) -> Room:
+        waiting = sum(1 for r in self.rooms.values()
+                      if r.status == WAITING and r.created_by == player.nickname)
+        if waiting >= self.settings.max_waiting_rooms:
+            raise RoomError("too_many_rooms", f"you already have {waiting} rooms waiting for "
+                                              "players; start or use one of them")
         try:
             game_class(game)
             room = Room(id=secrets.token_urlsafe(6), game_name=game.strip().lower(),
@@ -178,9 +185,10 @@ class Hall:
         out = []
         for stored in await self.storage.list_rooms(status, limit):
             live = self.rooms.get(stored.id)
-            room = live if live is not None and (status is None or live.status == status) \
-                else stored
-            out.append(room.summary())
+            if live is not None and (status is None or live.status == status):
+                out.append(live.summary(set(self._online.get(live.id, ()))))
+            else:
+                out.append(stored.summary())
         return out
 
     # --- rendering -------------------------------------------------------------------------------
@@ -280,6 +288,7 @@ class Hall:
         if notice:
             await self.pubsub.publish(room.id, {"event": "message", "message": proto.info(notice)})
         self._schedule_bot(room)
+        self._maybe_evict(room)
         return []
 
     async def _change(self, room: Room, player: Player, req: Request) -> str | None:
@@ -395,3 +404,6 @@ class Hall:
             log.exception("bot loop of room %s stopped", room_id)
         finally:
             self._bot_tasks.pop(room_id, None)
+            room = self.rooms.get(room_id)
+            if room is not None:
+                self._maybe_evict(room)

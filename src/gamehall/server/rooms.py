@@ -363,7 +363,7 @@ class Room:
                                            for m in self.moves]} if with_moves else {}),
         }
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self, online: set[int] | None = None) -> dict[str, Any]:
         """The lobby's line for this room."""
         return {
             "id": self.id,
@@ -372,7 +372,7 @@ class Room:
             "options": self.options,
             "status": self.status,
             "version": max(self.version, self.stored_version),
-            "seats": self.seats_json(set()),
+            "seats": self.seats_json(online or set()),
             "created_by": self.created_by,
             "created_at": self.created_at,
             "outcome": self.outcome,
