@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from gamehall.ai import Bot
-from gamehall.core import Game, GamehallError, GameRecord, State
+from gamehall.core import Game, GamehallError, GameRecord, NotationError, State
 
 HELP = (
     "Type a move in the game's notation. Other commands: [bold]moves[/] lists the legal moves, "
@@ -69,7 +69,8 @@ def play_game(
             if chosen is None:
                 console.print("[yellow]Game abandoned.[/]")
                 return state
-            state.apply_action(chosen)
+            for action in chosen:
+                state.apply_action(action)
             shown_board = False
     finally:
         if record_path is not None:
@@ -84,8 +85,34 @@ def _show(console: Console, game: Game, state: State, seat: int | None) -> None:
     console.print(game.render_text(state, seat))
 
 
+def read_turn(state: State, text: str) -> list[int]:
+    """Read one move, or several steps of the same seat's turn on one line (``d4 c3-c5``).
+
+    The whole line is tried as one move first; otherwise it is split at spaces into steps that
+    must each be legal in turn and keep the same seat to move between them.
+    """
+    try:
+        return [state.string_to_action(text)]
+    except NotationError as whole:
+        tokens = text.split()
+        for k in range(1, len(tokens)):
+            try:
+                first = state.string_to_action(" ".join(tokens[:k]))
+            except NotationError:
+                continue
+            probe = state.clone()
+            probe.apply_action(first)
+            if probe.current_player() != state.current_player():
+                continue
+            try:
+                return [first, *read_turn(probe, " ".join(tokens[k:]))]
+            except NotationError:
+                continue
+        raise whole
+
+
 def _ask_move(console: Console, state: State, seat_name: str,
-              ask: Callable[[str], str]) -> int | None:
+              ask: Callable[[str], str]) -> list[int] | None:
     """Prompt until a legal move is typed; None when the person quits or input ends."""
     while True:
         try:
@@ -107,7 +134,7 @@ def _ask_move(console: Console, state: State, seat_name: str,
             console.print(state.game.render_text(state, state.current_player()))
             continue
         try:
-            return state.string_to_action(text)
+            return read_turn(state, text)
         except GamehallError as exc:
             console.print(f"[red]{escape(str(exc))}[/] — type [bold]moves[/] for the legal moves.")
 
