@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import hashlib
 import logging
 import random
@@ -81,10 +82,13 @@ class Hall:
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._players: dict[str, Player] = {}
         self._closing = False
+        self._lags: deque[float] = deque(maxlen=1200)
+        self._watcher: asyncio.Task[None] | None = None
 
     # --- lifecycle -------------------------------------------------------------------------------
     async def start(self) -> None:
         """Load every unfinished room from storage and let bots whose turn it is play on."""
+        self._watcher = asyncio.create_task(self._watch_loop(), name="gamehall-loop-lag")
         for room_id in await self.storage.active_room_ids():
             room = await self.storage.load_room(room_id)
             if room is None:
@@ -94,9 +98,12 @@ class Hall:
                 async with self._lock(room.id):
                     await self._commit(room, room.resolve_chance(SYSTEM_RANDOM))
             self._schedule_bot(room)
+        gc.freeze()  # what start-up loaded stays: keep it out of every later collection
 
     async def stop(self) -> None:
         self._closing = True
+        if self._watcher is not None:
+            self._watcher.cancel()
         for task in list(self._bot_tasks.values()):
             task.cancel()
         for task in list(self._bot_tasks.values()):
@@ -110,9 +117,24 @@ class Hall:
             lock = self._locks[room_id] = asyncio.Lock()
         return lock
 
+    async def _watch_loop(self) -> None:
+        """Measure how late the event loop wakes up (its lag): the hall's own responsiveness."""
+        loop = asyncio.get_running_loop()
+        while True:
+            t = loop.time()
+            await asyncio.sleep(0.05)
+            self._lags.append(loop.time() - t - 0.05)
+
     def health(self) -> dict[str, Any]:
-        """Figures for operators: rooms in memory, connections, bots thinking, storage."""
+        """Figures for operators: rooms in memory, connections, bots thinking, storage, and the
+        event loop's lag over the last minute or so (p50, p99, max, in ms)."""
+        lags = sorted(self._lags)
+
+        def ms(q: float) -> float:
+            return round(1000 * lags[min(len(lags) - 1, int(q * len(lags)))], 1) if lags else 0.0
+
         return {
+            "loop_lag_ms": {"p50": ms(0.5), "p99": ms(0.99), "max": ms(1.0)},
             "rooms_in_memory": len(self.rooms),
             "connections": sum(sum(c.values()) for c in self._watchers.values()),
             "bots_thinking": len(self._bot_tasks),
