@@ -27,3 +27,12 @@ def test_without_a_page_only_the_api_answers(tmp_path: Path) -> None:
     with TestClient(app) as client:
         assert client.get("/").status_code == 404
         assert client.get("/api/rooms").json() == []
+
+
+def test_health_reports_load_and_storage(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'c.db'}", web_dir=tmp_path)
+    with TestClient(app) as client:
+        client.post("/api/session", json={"nickname": "hannah"})
+        health = client.get("/api/health").json()
+        assert health["storage"]["writes"] >= 1 and health["connections"] == 0
+        assert set(health["loop_lag_ms"]) == {"p50", "p99", "max"}
