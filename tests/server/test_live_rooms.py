@@ -217,7 +217,14 @@ def test_reconnecting_mid_game_gives_the_current_view(server: Server) -> None:
         assert cur["to_move"] == 0 and cur["legal_moves"] == ["roll", "hold"]
         assert cur["view"]["secret"] == secret
         assert [m["move"] for m in cur["moves"]][2:] == ["hold"]
-        await again.close()
+        first_moves_from = [m["moves_from"] for m in again.messages if m["type"] == "state"]
+        assert first_moves_from[0] == 0, "a new connection gets the whole move list"
+        await again.send({"type": "move", "move": "hold", "version": 3})
+        later = await again.state_at(4)
+        assert later["moves_from"] == 3, "later states carry only the new moves"
+        await again.send({"type": "sync"})
+        synced = await again.wait(lambda m: m["type"] == "state" and m["moves_from"] == 0)
+        assert synced["version"] == 4 and len(synced["moves"]) == 4
         await b.close()
 
     run(scenario())
