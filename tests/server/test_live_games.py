@@ -117,7 +117,7 @@ def test_two_people_play_a_whole_hula_game(server: Server) -> None:
 
 def test_a_person_plays_halali_against_a_bot_while_someone_watches(server: Server) -> None:
     need("halali")
-    level = "easy" if "mcts" in bot_kinds() else "random"
+    level = "mcts:20" if "mcts" in bot_kinds() else "random"  # a small MCTS keeps it quick
 
     async def scenario() -> None:
         token = server.session("hunter")
