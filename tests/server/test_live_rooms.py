@@ -108,6 +108,9 @@ def test_stale_illegal_and_foreign_moves_change_nothing(server: Server) -> None:
             (e, {"type": "resign"}, "not_seated"),
             (e, {"type": "leave", "seat": "x"}, "not_your_seat"),
             (a, {"type": "option", "key": "size", "value": 4}, "already_started"),
+            (e, {"type": "option", "key": "size", "value": 4}, "not_seated"),
+            (e, {"type": "bot", "level": "random"}, "not_seated"),
+            (e, {"type": "start"}, "not_seated"),
         ]
         for client, msg, code in cases:
             await client.send(msg)

@@ -30,6 +30,9 @@ from gamehall.server.storage import ChatLine, NicknameTaken, Storage
 
 log = logging.getLogger("gamehall.server")
 
+MANAGING = {"option", "bot", "start"}
+"""Requests that set up the table (see `Hall._check_may_manage`)."""
+
 SYSTEM_RANDOM = random.SystemRandom()
 """Chance is drawn from the operating system's generator: nothing a client saw predicts it."""
 
@@ -317,6 +320,10 @@ class Hall:
         """Apply a state-changing request under the room's lock, commit, publish the state."""
         a = req.args
         names = room.game.seat_names
+        if req.kind in MANAGING or (req.kind == "leave" and a.get("seat") is not None
+                                    and (occ := room.seats[room.seat_index(a["seat"])])
+                                    and occ.bot is not None):
+            self._check_may_manage(room, player)
         moves: list[Move] = []
         notice: str | None
         if req.kind == "move":
@@ -348,6 +355,15 @@ class Hall:
             raise ProtocolError(proto.UNKNOWN_TYPE, f"{req.kind} is not a room action", req.ref)
         await self._commit(room, moves)
         return notice
+
+    @staticmethod
+    def _check_may_manage(room: Room, player: Player) -> None:
+        """Options, bots and the start belong to the people at the table: anyone seated, the
+        room's creator, or anyone at all while no person sits (an all-bot table)."""
+        people = [o for o in room.seats if o is not None and o.player_id is not None]
+        if room.seat_of(player.id) is None and player.nickname != room.created_by and people:
+            raise RoomError("not_seated", "take a seat first (/join): only the players and the "
+                                          "room's creator set up the table")
 
     async def _commit(self, room: Room, moves: list[Move]) -> None:
         """Store the room and its new moves, then tell every connection; undo on failure."""
