@@ -125,7 +125,7 @@ SENT = {"n": 0}
 """Hostile messages sent by this module's barrages (checked at the end: thousands)."""
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(hostile.filter(must_fail), min_size=8, max_size=24))
 def test_watcher_barrage(server: Server, fuzz_room: dict[str, Any],
                          messages: list[str | bytes]) -> None:
