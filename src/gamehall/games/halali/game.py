@@ -1,0 +1,59 @@
+"""The Halali! game object: options, seats, action-space facts and the state factories."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from gamehall.core import Game, Option, State
+from gamehall.games.halali.notation import NUM_ACTIONS
+from gamehall.games.halali.rules import TURN_LIMIT, HalaliState
+from gamehall.games.halali.tiles import OUTCOMES, SQUARES
+
+
+class HalaliGame(Game):
+    """Halali! (Kosmos; "Tally Ho!"): humans against beasts in a forest of face-down tiles."""
+
+    name = "halali"
+    title = "Halali!"
+    OPTIONS = (
+        Option("rifles", str, "two_each",
+               doc="hunters' rifle directions: two_each (2 per direction, shuffled in) or "
+                   "random (each hunter's direction drawn when it is flipped)",
+               choices=("two_each", "random")),
+        Option("match", bool, False,
+               doc="play two games with roles swapped and add the scores"),
+    )
+    has_chance = True
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        """Seat 0 plays the humans (in a match's second game, the beasts); seat 1 the other."""
+        return ("humans", "beasts")
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return NUM_ACTIONS
+
+    @property
+    def max_game_length(self) -> int:
+        one_game = TURN_LIMIT + (SQUARES - 1)  # every turn one action, plus one draw per flip
+        return one_game * (2 if self.options["match"] else 1)
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        return len(OUTCOMES)
+
+    def new_initial_state(self, seed: int | None = None) -> HalaliState:
+        return HalaliState(self, seed)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> HalaliState:
+        from gamehall.games.halali.jsonform import state_from_json
+
+        return state_from_json(self, data)
+
+    def render_text(self, state: State, seat: int | None = None) -> str:
+        from gamehall.games.halali.view import render_text
+
+        assert isinstance(state, HalaliState)
+        return render_text(state, seat)
