@@ -88,7 +88,7 @@ class Scene3D {
     this.scene.background = new THREE.Color(0xdfe8ee);
     this.camera = new THREE.PerspectiveCamera(42, 4 / 3, 0.1, 500);
     this.camera.up.set(0, 0, 1);
-    this.camera.position.set(12, -17, 13);
+    this.camera.position.set(13, -19, 15);
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
     this.controls.target.set(0, 0, 4);
     this.controls.minDistance = 6;
@@ -183,7 +183,7 @@ class Scene3D {
     fill(this.labelBox);
     for (const spot of spots) {
       const chosen = spot.key === picked;
-      const marker = new THREE.Mesh(new THREE.SphereGeometry(spot.radius || 0.26, 16, 12),
+      const marker = new THREE.Mesh(new THREE.SphereGeometry(spot.radius || 0.42, 16, 12),
         new THREE.MeshBasicMaterial({ color: chosen ? 0x2e9d4f : (spot.colour || 0xffd21f),
           transparent: !!spot.faint, opacity: spot.faint ? 0.55 : 1 }));
       marker.position.copy(vec(spot.position));
