@@ -1,0 +1,5 @@
+"""Hau La: a 3D building of bendable strips; the highest colour tag wins, touching is penalised."""
+
+from gamehall.games.hau_la.game import HauLa
+
+__all__ = ["HauLa"]

@@ -1,0 +1,193 @@
+"""The building: placed pieces (kept as their discrete choices) and the holes they offer.
+
+A `Building` is immutable; placing a piece makes a new one. Its geometry is recomputed from the
+discrete plans alone, so the same choices always give the same building, bit for bit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from gamehall.games.hau_la.curves import Sampled
+from gamehall.games.hau_la.data import Model
+from gamehall.games.hau_la.geometry import EAST, UP, Arr
+from gamehall.games.hau_la.shapes import end_shapes, joint_shapes, rotation_table
+from gamehall.games.hau_la.touch import SegmentGrid
+
+SIDES = ("u", "d")
+LETTERS = "abcdefgh"
+
+
+class PlanError(ValueError):
+    """A plan that names missing holes or does not fit (only hand-written states have these)."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How a piece was put in: kind, holes (first plug first), plug sides (0 = u, 1 = d), and the
+    rotation index of an end piece (-1 for joints)."""
+
+    kind: int
+    holes: tuple[int, ...]
+    sides: tuple[int, ...]
+    rot: int = -1
+
+
+@dataclass(frozen=True, eq=False)
+class Piece:
+    """A placed piece with its geometry (holes listed from its first plug end)."""
+
+    number: int
+    plan: Plan
+    placer: int
+    """Seat that placed it; -1 for the starting building."""
+    bonus: bool
+    first_hole: int
+    """Id of this piece's first hole; its holes are numbered on from there."""
+    points: Arr
+    hole_pos: Arr
+    hole_tan: Arr
+    hole_axis: Arr
+
+    @cached_property
+    def points_json(self) -> list[list[float]]:
+        """The centre line rounded to 4 decimals, for JSON (computed once)."""
+        return rounded(self.points)
+
+
+def rounded(a: Arr) -> Any:
+    """Coordinates rounded to 4 decimals (and -0.0 made 0.0) as nested lists."""
+    return (np.round(a, 4) + 0.0).tolist()
+
+
+def plug_direction(axis: Arr, side: int) -> Arr:
+    return axis if side == 0 else -axis
+
+
+class Building:
+    """The board's holes plus every placed piece, with per-hole arrays for fast enumeration."""
+
+    def __init__(self, model: Model, pieces: tuple[Piece, ...]) -> None:
+        self.model = model
+        self.pieces = pieces
+        nb = len(model.board)
+        self.n_board = nb
+        board = np.array([[x, y, 0.0] for x, y in model.board])
+        self.pos = np.concatenate([board] + [p.hole_pos for p in pieces])
+        self.tan = np.concatenate([np.tile(EAST, (nb, 1))] + [p.hole_tan for p in pieces])
+        self.axis = np.concatenate([np.tile(UP, (nb, 1))] + [p.hole_axis for p in pieces])
+        self.host = np.concatenate([np.full(nb, -1)] + [np.full(len(p.hole_pos), i)
+                                                        for i, p in enumerate(pieces)])
+        self.plug = np.full(len(self.pos), -1)
+        for i, p in enumerate(pieces):
+            self.plug[list(p.plan.holes)] = i
+        self.names = tuple(f"g{i + 1}" for i in range(nb)) + tuple(
+            f"{p.number}{LETTERS[k]}" for p in pieces for k in range(len(p.hole_pos)))
+        self._by_name = {n: i for i, n in enumerate(self.names)}
+        self._shapes: dict[Plan, Sampled] = {}
+
+    @cached_property
+    def holes_json(self) -> tuple[list[list[float]], list[list[float]]]:
+        """Hole positions and axes rounded to 4 decimals, for JSON (computed once)."""
+        return rounded(self.pos), rounded(self.axis)
+
+    @classmethod
+    def start(cls, model: Model) -> Building:
+        """The starting building described in the data file."""
+        b = cls(model, ())
+        for s in model.start:
+            holes = tuple(b.hole_id(h) for h in s.holes)
+            sides = tuple(SIDES.index(x) for x in s.sides)
+            b = b.add(Plan(model.kind_index(s.kind), holes, sides), placer=-1, bonus=False)
+        return b
+
+    # --- holes -------------------------------------------------------------------------------
+    @property
+    def n_holes(self) -> int:
+        return len(self.pos)
+
+    def hole_id(self, name: str) -> int:
+        try:
+            return self._by_name[name.strip().lower()]
+        except KeyError:
+            raise PlanError(f"there is no hole {name}") from None
+
+    def is_board(self, hole: int) -> bool:
+        return hole < self.n_board
+
+    @property
+    def signature(self) -> tuple[tuple[object, ...], ...]:
+        return tuple((p.plan, p.placer, p.bonus) for p in self.pieces)
+
+    # --- placing -----------------------------------------------------------------------------
+    def shape(self, plan: Plan) -> Sampled:
+        """The geometry `plan` gives (one row; holes from the first plug); PlanError if none."""
+        found = self._shapes.get(plan)
+        if found is None:
+            found = self._shapes[plan] = self._shape(plan)
+        return found
+
+    def _shape(self, plan: Plan) -> Sampled:
+        m = self.model
+        spec = m.kinds[plan.kind]
+        for h in plan.holes:
+            if not 0 <= h < self.n_holes:
+                raise PlanError(f"there is no hole number {h}")
+        if not spec.is_joint:
+            (h,), (side,) = plan.holes, plan.sides
+            d = plug_direction(self.axis[h], side)
+            ok, shape = end_shapes(m, spec, self.pos[h][None], d[None], self.tan[h][None],
+                                   rotation_table(m)[plan.rot][None],
+                                   np.array([self.is_board(h)]))
+            if not ok[0]:
+                raise PlanError("that end piece would pass below the board")
+            return shape
+        h0, h1 = plan.holes
+        s0, s1 = plan.sides
+        rev = h0 > h1
+        lo, hi, slo, shi = (h1, h0, s1, s0) if rev else (h0, h1, s0, s1)
+        js = joint_shapes(m, spec, self.pos[lo][None], plug_direction(self.axis[lo], slo)[None],
+                          self.pos[hi][None], plug_direction(self.axis[hi], shi)[None],
+                          np.array([self.is_board(lo)]), np.array([self.is_board(hi)]))
+        if not js.ok[0]:
+            raise PlanError(f"a {spec.name} does not fit between those holes")
+        s = js.shape
+        k = len(spec.holes)
+        part = slice(k, 2 * k) if rev else slice(0, k)
+        pts = s.points[:, ::-1] if rev else s.points
+        return Sampled(pts, s.hole_pos[:, part], s.hole_tan[:, part], s.hole_axis[:, part])
+
+    def add(self, plan: Plan, placer: int, bonus: bool) -> Building:
+        """A new building with `plan` placed (its holes must be free of plugs)."""
+        for h in plan.holes:
+            if 0 <= h < self.n_holes and self.plug[h] >= 0:
+                raise PlanError(f"hole {self.names[h]} already holds a plug")
+        shape = self.shape(plan)
+        number = len(self.pieces) + 1
+        piece = Piece(number, plan, placer, bonus, self.n_holes, shape.points[0],
+                      shape.hole_pos[0], shape.hole_tan[0], shape.hole_axis[0])
+        return Building(self.model, (*self.pieces, piece))
+
+    # --- touch index -------------------------------------------------------------------------
+    @cached_property
+    def grid(self) -> SegmentGrid:
+        m = self.model
+        reach = max(2 * m.r + m.seg_len / 2, m.r + m.tag_r) + 0.01
+        if not self.pieces:
+            z3 = np.zeros((0, 3))
+            return SegmentGrid.build(z3, z3, np.zeros(0, dtype=np.int64), reach, m.seg_len)
+        p0 = np.concatenate([p.points[:-1] for p in self.pieces])
+        p1 = np.concatenate([p.points[1:] for p in self.pieces])
+        owner = np.concatenate([np.full(len(p.points) - 1, i, dtype=np.int64)
+                                for i, p in enumerate(self.pieces)])
+        return SegmentGrid.build(p0, p1, owner, reach, m.seg_len * 1.01)
+
+    def tag_centre(self, hole: int, face: int) -> Arr:
+        """Where a tag sitting in `hole` on `face` (0 = u) has its centre."""
+        a = plug_direction(self.axis[hole], face)
+        return self.pos[hole] + a * self.model.tag_offset
+

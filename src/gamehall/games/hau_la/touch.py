@@ -1,0 +1,132 @@
+"""Touch detection: the building's segments in a uniform spatial grid, queried by many candidates.
+
+Each building segment is listed in every grid cell that its bounding box, grown by `reach`,
+overlaps. A query segment (no longer than `2·(reach − 2r)`) or a query point can only come within
+contact distance of a building segment listed in the cell holding the query's midpoint, so one
+sorted array of cell keys and two `searchsorted` calls give every candidate pair at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from gamehall.games.hau_la.geometry import Arr, dot, norm, point_segment_distance, segment_distance
+
+Ints = NDArray[np.int64]
+_OFF = 1 << 10
+_SPAN = 1 << 11
+
+
+def _keys(cells: Ints) -> Ints:
+    c = cells + _OFF
+    return (c[..., 0] * _SPAN + c[..., 1]) * _SPAN + c[..., 2]
+
+
+@dataclass(frozen=True)
+class SegmentGrid:
+    """The building's centre-line segments, bucketed by grid cell."""
+
+    p0: Arr
+    p1: Arr
+    piece: Ints
+    """Index of the piece each segment belongs to."""
+    cell: float
+    keys: Ints
+    segs: Ints
+    mid: Arr
+    max_len: float
+    """Longest segment (building or query): midpoints farther than 2r + this never touch."""
+
+    @classmethod
+    def build(cls, p0: Arr, p1: Arr, piece: Ints, reach: float, max_len: float,
+              cell: float = 1.0) -> SegmentGrid:
+        lo = np.floor((np.minimum(p0, p1) - reach) / cell).astype(np.int64)
+        hi = np.floor((np.maximum(p0, p1) + reach) / cell).astype(np.int64)
+        dims = hi - lo + 1
+        counts = dims[:, 0] * dims[:, 1] * dims[:, 2]
+        seg = np.repeat(np.arange(len(p0), dtype=np.int64), counts)
+        start = np.repeat(np.cumsum(counts) - counts, counts)
+        k = np.arange(len(seg), dtype=np.int64) - start
+        d = dims[seg]
+        off = np.stack([k // (d[:, 1] * d[:, 2]), (k // d[:, 2]) % d[:, 1], k % d[:, 2]], axis=1)
+        keys = _keys(lo[seg] + off)
+        order = np.argsort(keys, kind="stable")
+        return cls(p0, p1, piece, cell, keys[order], seg[order], (p0 + p1) * 0.5,
+                   float(max(max_len, norm(p1 - p0).max(initial=0.0))))
+
+    def candidates(self, mid: Arr) -> tuple[Ints, Ints]:
+        """Pairs (query index, segment index) worth an exact distance test."""
+        if len(self.keys) == 0 or len(mid) == 0:
+            empty = np.zeros(0, dtype=np.int64)
+            return empty, empty
+        qk = _keys(np.floor(mid / self.cell).astype(np.int64))
+        lo = np.searchsorted(self.keys, qk, side="left")
+        hi = np.searchsorted(self.keys, qk, side="right")
+        n = hi - lo
+        qi = np.repeat(np.arange(len(mid), dtype=np.int64), n)
+        start = np.repeat(np.cumsum(n) - n, n)
+        ei = self.segs[np.repeat(lo, n) + np.arange(len(qi), dtype=np.int64) - start]
+        return qi, ei
+
+
+@dataclass(frozen=True)
+class Joints:
+    """The plug-hole joints that connect each candidate piece to the building (up to two)."""
+
+    point: Arr
+    """(C, 2, 3) joint positions."""
+    host: Ints
+    """(C, 2) index of the building piece holding that hole, -1 for the board or no joint."""
+
+
+def piece_contacts(grid: SegmentGrid, q0: Arr, q1: Arr, owner: Ints, joints: Joints, n_cand: int,
+                   r: float, r_ex: float) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """(inside, touch) per candidate for the query segments q0-q1 of candidate `owner`.
+
+    touch: some pair of segments is closer than 2r; inside: closer than r (a strip cannot pass
+    through another). Pairs where both segments lie within `r_ex` of a joint connecting the
+    candidate to that piece are ignored (the plug sits in its host there).
+    """
+    mid = (q0 + q1) * 0.5
+    qi, ei = grid.candidates(mid)
+    gap = mid[qi] - grid.mid[ei]
+    reach = 2.0 * r + grid.max_len
+    near = dot(gap, gap) < reach * reach
+    qi, ei = qi[near], ei[near]
+    d = segment_distance(q0[qi], q1[qi], grid.p0[ei], grid.p1[ei])
+    near = d < 2.0 * r
+    qi, ei, d = qi[near], ei[near], d[near]
+    c = owner[qi]
+    host = grid.piece[ei]
+    excused = np.zeros(len(qi), dtype=bool)
+    for k in range(joints.host.shape[1]):
+        jh = joints.host[c, k]
+        hit = (jh == host) & (jh >= 0)
+        if hit.any():
+            jp = joints.point[c, k]
+            hit &= point_segment_distance(jp, q0[qi], q1[qi]) < r_ex
+            hit &= point_segment_distance(jp, grid.p0[ei], grid.p1[ei]) < r_ex
+        excused |= hit
+    keep = ~excused
+    touch = np.bincount(c[keep], minlength=n_cand) > 0
+    inside = np.bincount(c[keep & (d < r)], minlength=n_cand) > 0
+    return inside, touch
+
+
+def points_touch_pieces(grid: SegmentGrid, pts: Arr, radius: float) -> NDArray[np.bool_]:
+    """True where a point (a tag's centre) is closer than `radius` to a building segment."""
+    qi, ei = grid.candidates(pts)
+    if len(qi) == 0:
+        return np.zeros(len(pts), dtype=bool)
+    d = point_segment_distance(pts[qi], grid.p0[ei], grid.p1[ei])
+    return np.bincount(qi[d < radius], minlength=len(pts)) > 0
+
+
+def segments_touch_points(q0: Arr, q1: Arr, pts: Arr, radius: float) -> NDArray[np.bool_]:
+    """(Q, T): whether each query segment comes closer than `radius` to each point (few points)."""
+    if len(pts) == 0:
+        return np.zeros((len(q0), 0), dtype=bool)
+    return point_segment_distance(pts[None, :, :], q0[:, None, :], q1[:, None, :]) < radius
