@@ -24,7 +24,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 try:
     from playwright.sync_api import Browser, Page, sync_playwright
 except ImportError:  # pragma: no cover - the test extra installs it
-    sync_playwright = None
+    sync_playwright = None  # type: ignore[assignment]
 
 
 def _free_port() -> int:

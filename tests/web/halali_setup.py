@@ -52,7 +52,7 @@ END_PHASE: dict[str, Any] = {
 class HalaliWithSetup(HalaliGame):
     """Halali! plus a test-only `setup` option (`end_phase`: start from END_PHASE)."""
 
-    OPTIONS = (*HalaliGame.OPTIONS,
+    OPTIONS = (*HalaliGame.OPTIONS,  # type: ignore[assignment]
                Option("setup", str, "none", doc="test only: start from a set-up position",
                       choices=("none", "end_phase")))
 

@@ -55,8 +55,8 @@ def wait_my_turn(page: Page, timeout: float = 20000) -> dict[str, Any]:
     """Wait until this page may move (or the game is over); returns the state."""
     page.wait_for_function(
         """() => { const s = window.gamehall && window.gamehall.room.state;
-                   return s && (s.status === 'finished'
-                     || (s.status === 'playing' && s.to_move === s.seat && s.legal_moves.length)); }""",
+                   return s && (s.status === 'finished' || (s.status === 'playing'
+                     && s.to_move === s.seat && s.legal_moves.length)); }""",
         timeout=timeout)
     return state(page)
 

@@ -63,7 +63,7 @@ def test_haugaz_cake_place_and_move_by_drag_and_clicks(pages: Pages) -> None:
         elif any("-" in m for m in legal):
             move = legal[0]
             a, b = move.split("-")
-            height = int(page.locator(f"[data-stack={a}]").get_attribute("data-height"))
+            height = int(page.locator(f"[data-stack={a}]").get_attribute("data-height") or 0)
             if drags == 0:
                 drag(page, f"[data-stack={a}]", f"[data-point={b}] .hit")
                 drags += 1

@@ -4,7 +4,6 @@ see a face-down Halali! tile), errors in words, reconnecting, resigning, the rep
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from playwright.sync_api import Page, expect

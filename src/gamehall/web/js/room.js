@@ -99,6 +99,15 @@ export function showRoom(root, roomId, ctx, autoJoin) {
 
   async function onState(msg) {
     const first = state === null;
+    // Later states carry only the moves this connection has not been sent (from `moves_from`).
+    const from = msg.moves_from || 0;
+    if (from > 0) {
+      if (!state || state.moves.length < from) {
+        send({ type: "sync" });  // a gap: ask for the whole list again
+        return;
+      }
+      msg.moves = state.moves.slice(0, from).concat(msg.moves);
+    }
     state = msg;
     pendingMove = null;
     title.textContent = `${msg.title} · room ${msg.room}`;
