@@ -291,10 +291,12 @@ export function createBoard(host, { submit }) {
     const faceDown = Object.values(v.unrevealed || {}).reduce((a, b) => a + b, 0);
     let hint = null;
     if (myTurn(current)) {
-      hint = o.exits.size
-        ? "Flip a face-down tile, drag a tile to move or capture, or drag one of yours onto a "
-          + "lit Halali! exit."
-        : "Click a face-down tile to flip it, or drag a face-up tile (or click it, then its target).";
+      const ways = [];
+      if (o.flips.size) ways.push("click a face-down tile to flip it");
+      if (o.moves.size) ways.push("drag a tile (or click it, then its target) to move or capture");
+      if (o.exits.size) ways.push("drag one of yours onto a lit Halali! exit");
+      hint = ways.length ? `${ways.join("; ")}.` : null;
+      if (hint) hint = hint[0].toUpperCase() + hint.slice(1);
     }
     fill(panel,
       v.side ? h("p", {}, `You play the ${v.side}.`) : null,

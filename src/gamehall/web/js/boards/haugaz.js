@@ -6,7 +6,7 @@ import { h, s, fill, svgRoot, fmt, dataOf, pointerGestures } from "../dom.js";
 import { myTurn, wordButtons } from "./index.js";
 
 const SP = 52;       // spacing between points
-const M = 42;        // margin around the grid
+const M = 52;        // margin around the grid
 const DISC = 17;     // disc radius
 const LAYER = 3.2;   // vertical offset per piece in a pile
 
@@ -88,10 +88,10 @@ export function renderHaugaz(view, { legal = [], mine = false, selected = null, 
   const coords = s("g", { class: "coords" });
   for (let i = 0; i < n; i++) {
     const v = M + i * SP;
-    coords.append(s("text", { x: v, y: M - 22, class: "coord" }, column(i)),
-      s("text", { x: v, y: end + 30, class: "coord" }, column(i)),
-      s("text", { x: M - 26, y: M + (n - 1 - i) * SP + 4, class: "coord" }, String(i + 1)),
-      s("text", { x: end + 26, y: M + (n - 1 - i) * SP + 4, class: "coord" }, String(i + 1)));
+    coords.append(s("text", { x: v, y: M - 32, class: "coord" }, column(i)),
+      s("text", { x: v, y: end + 40, class: "coord" }, column(i)),
+      s("text", { x: M - 36, y: M + (n - 1 - i) * SP + 4, class: "coord" }, String(i + 1)),
+      s("text", { x: end + 36, y: M + (n - 1 - i) * SP + 4, class: "coord" }, String(i + 1)));
   }
   svg.append(coords);
 

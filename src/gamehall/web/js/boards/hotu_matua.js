@@ -97,7 +97,7 @@ export function renderHotuMatua(view, { landscape = false, mine = false, selecte
 
   const labels = s("g", { class: "labels" });
   for (const f of geo.fields.values()) {
-    labels.append(s("text", { x: fmt(f.centre[0]), y: fmt(f.centre[1] + 24), class: "field-id" }, f.id));
+    labels.append(s("text", { x: fmt(f.centre[0]), y: fmt(f.centre[1] + 25), class: "field-id" }, f.id));
   }
   svg.append(labels);
 
@@ -161,9 +161,9 @@ export function renderHotuMatua(view, { landscape = false, mine = false, selecte
       class: `ship ${ship.seat}${movable.has(ship.id) ? " movable" : ""}${selected === ship.id ? " selected" : ""}`,
       "data-ship": ship.id, "data-field": ship.field, transform: `translate(${fmt(x)},${fmt(y)})`,
     },
-    s("path", { class: "hull", d: "M -17 -3 L 17 -3 L 11 9 L -11 9 Z" }),
-    s("path", { class: "hull", d: "M -1 -3 L -1 -17 L 10 -5 Z", opacity: 0.85 }),
-    s("text", { x: 0, y: 7 }, ship.id)));
+    s("path", { class: "hull", d: "M -21 -4 L 21 -4 L 14 11 L -14 11 Z" }),
+    s("path", { class: "hull", d: "M -1 -4 L -1 -22 L 13 -7 Z", opacity: 0.85 }),
+    s("text", { x: 0, y: 8 }, ship.id)));
   }
   svg.append(ships);
   return svg;
