@@ -80,7 +80,30 @@ def engine_playout(make: Callable[[], State]) -> Callable[[random.Random], int] 
 
 
 PeerFactory = Callable[[], tuple[str, Callable[[random.Random], int]] | None]
-PEERS: dict[str, PeerFactory] = {}
+
+
+def openspiel_havannah() -> tuple[str, Callable[[random.Random], int]] | None:
+    """Hula's peer: OpenSpiel's havannah on the same 91-cell board, from a Python loop."""
+    try:
+        import pyspiel  # type: ignore[import-not-found]  # optional: pip install ".[bench]"
+    except ImportError:
+        print("peer unavailable: OpenSpiel is not installed (pip install -e \".[bench]\")")
+        return None
+    game = pyspiel.load_game("havannah", {"board_size": 6})
+
+    def run(rng: random.Random) -> int:
+        state = game.new_initial_state()
+        n = 0
+        choice = rng.choice
+        while not state.is_terminal():
+            state.apply_action(choice(state.legal_actions()))
+            n += 1
+        return n
+
+    return "OpenSpiel havannah(board_size=6) Python loop", run
+
+
+PEERS: dict[str, PeerFactory] = {"hula": openspiel_havannah}
 """Per game: a function giving (label, one-game runner) for a peer engine, or None if missing."""
 
 

@@ -1,0 +1,52 @@
+"""Hula notation: a cell is its row letter (``a`` at the bottom) and its number in the row (from 1
+at the left), e.g. ``e6``; the pie-rule answer is ``swap``. Lower case on output; input ignores
+case and spaces."""
+
+from __future__ import annotations
+
+import re
+
+from gamehall.core import NotationError, normalise_notation
+from gamehall.games.hula.geometry import Geometry
+
+SWAP_WORD = "swap"
+
+_CELL = re.compile(r"([a-z])(\d+)")
+
+
+def swap_action(geo: Geometry) -> int:
+    """The action number of ``swap``: the one after the last cell."""
+    return geo.num_cells
+
+
+def action_name(geo: Geometry, action: int) -> str:
+    """`action` in notation (any cell or ``swap``, legal or not)."""
+    if action == geo.num_cells:
+        return SWAP_WORD
+    if 0 <= action < geo.num_cells:
+        return geo.names[action]
+    raise NotationError(f"there is no action {action} in Hula of size {geo.size}")
+
+
+def parse_cell(geo: Geometry, text: str) -> int:
+    """The cell index named by `text`; NotationError with a reason when it names no cell."""
+    key = normalise_notation(text)
+    if key in geo.index_of_name:
+        return geo.index_of_name[key]
+    match = _CELL.fullmatch(key)
+    last_row = chr(ord("a") + geo.num_rows - 1)
+    if match is None:
+        raise NotationError(f"{text.strip()!r} is not a cell: write a row letter a–{last_row} "
+                            "and a number, like e6")
+    row = ord(match.group(1)) - ord("a")
+    if row >= geo.num_rows:
+        raise NotationError(f"there is no row {match.group(1)} on this board (rows a–{last_row})")
+    length = geo.row_lengths[row]
+    raise NotationError(f"{key} is not a cell: row {match.group(1)} has cells 1–{length}")
+
+
+def parse_action(geo: Geometry, text: str) -> int:
+    """A cell or ``swap`` as an action number (legality is checked by the state)."""
+    if normalise_notation(text) == SWAP_WORD:
+        return swap_action(geo)
+    return parse_cell(geo, text)

@@ -1,0 +1,392 @@
+"""Hula: the game, its state, move generation, the neutral rule and the end of the game.
+
+Seats and colours: seat 0 (``first``) places the very first stone, which is of the first colour.
+Without a swap, seat ``i`` plays colour ``i``. After a swap (pie rule) the seat that answered —
+seat 1, ``second`` — owns the first colour and that stone, and seat 0 plays the second colour and
+moves next. So ``colour = seat ^ swapped`` both ways. Turns alternate between colours, the first
+colour placing first, so the colour to move is the number of stones on the board modulo 2.
+
+Speed (bots play thousands of random games): the board is a few Python ints (see `geometry`).
+For the neutral rule the state tracks, per colour, the stones of groups that hold an inner-ring
+cell (`inner`); a new stone floods its group only if it touches one of those, stopping at the
+edge. For loops it keeps per colour the empty cells of one escape path from the centre to the edge
+(`esc`): only a stone (own or neutral) on that path can close a loop, so other moves cost nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left
+from collections.abc import Mapping
+from typing import Any
+
+from gamehall.core import (
+    TERMINAL,
+    Game,
+    IllegalActionError,
+    NotationError,
+    Option,
+    State,
+    normalise_notation,
+)
+from gamehall.games.hula.escape import escape_path, escaper
+from gamehall.games.hula.geometry import SIZES, geometry
+from gamehall.games.hula.loops import double_loop_winner
+from gamehall.games.hula.notation import action_name, parse_action
+
+SEATS = ("first", "second")
+COLOURS = ("first", "second")
+
+
+class HulaGame(Game):
+    """Hula on a hex-hex board of side 5, 6 or 7, with or without the pie rule."""
+
+    name = "hula"
+    title = "Hula"
+    OPTIONS = (
+        Option("size", int, 6, "side of the hexagonal board, in cells", choices=SIZES),
+        Option("pie", bool, True, "after the first stone the other player may answer 'swap'"),
+    )
+
+    def __init__(self, **options: object) -> None:
+        super().__init__(**options)
+        self.geo = geometry(int(self.options["size"]))
+        self.pie = bool(self.options["pie"])
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        return SEATS
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return self.geo.num_cells + 1
+
+    @property
+    def max_game_length(self) -> int:
+        return self.geo.num_cells - 1 + (1 if self.pie else 0)
+
+    def new_initial_state(self, seed: int | None = None) -> HulaState:
+        template = self.__dict__.get("_template")
+        if template is None:
+            template = self._template = HulaState(self)
+        return template.copy(seed)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> HulaState:
+        from gamehall.games.hula.position import state_from_json
+
+        return state_from_json(self, data)
+
+    def render_text(self, state: State, seat: int | None = None) -> str:
+        from gamehall.games.hula.view import render_text
+
+        assert isinstance(state, HulaState)
+        return render_text(state, seat)
+
+
+class HulaState(State):
+    """A Hula position. Masks: `stones[colour]`, `neutral`, `empty` (see the module docstring)."""
+
+    game: HulaGame
+    _rng: random.Random | None
+
+    def __init__(self, game: HulaGame, seed: int | None = None) -> None:
+        self._seed = seed
+        super().__init__(game, seed)
+        geo = self.geo = game.geo
+        self._bit = geo.bit
+        self._mend = escaper(geo.size).mend
+        self.pie = game.pie
+        self.swap = geo.num_cells
+        self.stones = [0, 0]
+        self.neutral = 0
+        self.turn = 0
+        """The colour to move (0 first, 1 second)."""
+        self.swapped = False
+        self.swap_open = False
+        """True right after the first stone with the pie rule on: `swap` is legal."""
+        self.pie_pending = self.pie
+        """True until the pie rule is settled (first stone and its answer): `apply_action`'s
+        fast path skips that bookkeeping."""
+        self.winner: int | None = None
+        """The winning colour once the game is over."""
+        self.double = False
+        """True when both colours closed a loop at once (the tie-break decided)."""
+        self.inner = [geo.centre_bit, geo.centre_bit]
+        """Per colour, the stones of its groups that hold an inner-ring cell, and the centre (so
+        that "touches an inner group or the centre" is one test)."""
+        found = escape_path(geo, 0, geo.playable)
+        assert found is not None
+        self.paths = [found[0], found[0][:]]
+        """Per colour, an escape path: cells from the inner ring to the edge, none blocking."""
+        self.esc = [found[1], found[1]]
+        """Per colour, the empty cells of its escape path."""
+        self.watch = [0, 0]
+        """Per colour, the cells where its stone needs a look (`_settle`): those touching an
+        inner group or the centre (neutral rule), and those of its escape path (loops)."""
+        self._watch(0)
+        self._watch(1)
+        self.last_before: int | None = None
+        """The last move before the history starts (a position read from JSON may give one)."""
+        self._legal = [c for c in range(geo.num_cells) if c != geo.centre]
+
+    @property
+    def rng(self) -> random.Random:
+        """The state's own generator, made on first use (Hula has no chance; bots may use it)."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self._seed)
+        return rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
+
+    def copy(self, seed: int | None) -> HulaState:
+        """A copy of this position with a fresh history and generator (for new states)."""
+        rng, self._rng = self._rng, None
+        new = self.clone()
+        self._rng = rng
+        new._history = []
+        new._seed = seed
+        return new
+
+    @property
+    def empty(self) -> int:
+        """The mask of the empty cells (the centre excluded)."""
+        return self.geo.playable ^ (self.stones[0] | self.stones[1] | self.neutral)
+
+    @property
+    def placed(self) -> int:
+        """The number of stones on the board."""
+        return (self.stones[0] | self.stones[1] | self.neutral).bit_count()
+
+    @property
+    def last(self) -> int | None:
+        """The last action played (a cell or the swap), or None."""
+        history = self._history
+        return history[-1] if history else self.last_before
+
+    # --- the contract -----------------------------------------------------------------------
+    def current_player(self) -> int:
+        if self.winner is not None:
+            return TERMINAL
+        return self.turn ^ self.swapped
+
+    def is_terminal(self) -> bool:
+        return self.winner is not None
+
+    def is_chance_node(self) -> bool:
+        return False
+
+    def legal_actions(self) -> list[int]:
+        return self._legal[:]
+
+    def is_legal(self, action: int) -> bool:
+        if not isinstance(action, int) or self.winner is not None:
+            return False
+        if action == self.swap:
+            return self.swap_open
+        return 0 <= action < self.swap and bool(self.geo.bit[action] & self.empty)
+
+    def apply_action(self, action: int) -> None:
+        # The common case inline: a cell, after the pie answer, in a game going on (`remove`
+        # both checks that the cell is empty and takes it off the legal actions). The rest as
+        # the base class does it, through `is_legal` and `_apply`.
+        if type(action) is int and not self.pie_pending:
+            try:
+                self._legal.remove(action)
+            except ValueError:
+                pass
+            else:
+                self._history.append(action)
+                b = self._bit[action]
+                p = self.turn
+                self.turn = p ^ 1
+                if b & self.watch[p]:
+                    self._settle(action, b, p)
+                    if self.winner is not None:
+                        self._legal.clear()
+                else:
+                    self.stones[p] |= b
+                return
+        if not self.is_legal(action):
+            raise IllegalActionError(self.explain_illegal(action))
+        self._apply(action)
+        self._history.append(action)
+
+    def _apply(self, action: int) -> None:
+        legal = self._legal
+        if action == self.swap:
+            self.swapped = True
+            self.swap_open = self.pie_pending = False
+            legal.pop()
+            return
+        del legal[bisect_left(legal, action)]
+        self._place(action)
+        if self.winner is not None:
+            legal.clear()
+            self.swap_open = self.pie_pending = False
+        elif self.swap_open:
+            self.swap_open = self.pie_pending = False
+            legal.pop()
+        elif self.pie_pending:
+            self.swap_open = True
+            legal.append(self.swap)
+
+    def returns(self) -> list[float]:
+        if self.winner is None:
+            return [0.0, 0.0]
+        out = [-1.0, -1.0]
+        out[self.winner ^ self.swapped] = 1.0
+        return out
+
+    def action_to_string(self, action: int) -> str:
+        return action_name(self.geo, action)
+
+    def string_to_action(self, text: str) -> int:
+        if not normalise_notation(text):
+            raise NotationError("type a move")
+        if self.winner is not None:
+            raise NotationError("the game is over")
+        action = parse_action(self.geo, text)
+        if not self.is_legal(action):
+            raise NotationError(self.explain_illegal(action))
+        return action
+
+    def explain_illegal(self, action: object) -> str:
+        if self.winner is not None:
+            return "the game is over"
+        if not isinstance(action, int) or isinstance(action, bool):
+            return f"an action is a whole number, not {action!r}"
+        if action == self.swap:
+            if not self.pie:
+                return "the pie rule is off in this game: no swap"
+            if self.swapped:
+                return "the colours have already been swapped"
+            return "swap is only possible as the answer to the very first stone"
+        if not 0 <= action < self.swap:
+            return f"there is no action {action} in Hula of size {self.geo.size}"
+        name = self.geo.names[action]
+        if action == self.geo.centre:
+            return f"{name} is the centre: nothing is ever placed there"
+        return f"{name} is occupied"
+
+    def to_json(self) -> dict[str, Any]:
+        from gamehall.games.hula.position import state_to_json
+
+        return state_to_json(self)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        from gamehall.games.hula.view import view
+
+        return view(self, seat)
+
+    def outcome_text(self) -> str:
+        from gamehall.games.hula.view import outcome_text
+
+        return outcome_text(self)
+
+    def clone(self) -> HulaState:
+        new = object.__new__(HulaState)
+        new.__dict__.update(self.__dict__)
+        new._history = self._history[:]
+        new._legal = self._legal[:]
+        new.stones = self.stones[:]
+        new.inner = self.inner[:]
+        new.esc = self.esc[:]
+        new.watch = self.watch[:]
+        new.paths = [self.paths[0][:], self.paths[1][:]]
+        if self._rng is not None:
+            new._rng = random.Random()
+            new._rng.setstate(self._rng.getstate())
+        return new
+
+    # --- seats and colours ------------------------------------------------------------------
+    def colour_of_seat(self, seat: int) -> int:
+        return seat ^ self.swapped
+
+    def seat_of_colour(self, colour: int) -> int:
+        return colour ^ self.swapped
+
+    # --- the rules --------------------------------------------------------------------------
+    def _place(self, c: int) -> None:
+        """Put the mover's stone, or a neutral one, on the empty cell `c`; settle any loop.
+
+        (`apply_action` inlines this.) `random_playout` (playout.py) runs the same rules over a
+        whole game at once; a test replays its games through `apply_action`.
+        """
+        p = self.turn
+        self.turn = p ^ 1
+        self._settle(c, self.geo.bit[c], p)
+
+    def _settle(self, c: int, b: int, p: int) -> None:
+        """The stone of colour `p` on cell `c` (bit `b`), a cell `watch[p]` covers: the neutral
+        rule, then loops; `watch` is brought up to date."""
+        geo = self.geo
+        stones = self.stones
+        inner = self.inner
+        touch = geo.nb[c]
+        if touch & inner[p]:
+            # The new group holds an inner-ring cell. Flood through the own stones outside the
+            # inner groups (those never reach the edge), stopping at the edge.
+            edge, W = geo.edge, geo.W
+            group = front = b
+            rest = (stones[p] | inner[p]) ^ inner[p]
+            if touch & rest:
+                while front and not group & edge:
+                    x = front << 1
+                    y = front >> 1
+                    front = (x | y | ((front | x) >> W) | ((front | y) << W)) & rest
+                    rest ^= front
+                    group |= front
+            if group & edge:
+                self._place_neutral(c, b, p)
+                return
+            inner[p] |= group
+        own = stones[p] = stones[p] | b
+        if b & self.esc[p]:
+            neutral = self.neutral
+            esc = self._mend(self.paths[p], self.esc[p], c, own | neutral,
+                             geo.playable ^ (stones[0] | stones[1] | neutral))
+            if esc < 0:
+                self.winner = p
+                return
+            self.esc[p] = esc
+        self._watch(p)
+
+    def _watch(self, colour: int) -> None:
+        """Recompute `watch[colour]`: the cells where a stone of that colour needs `_settle`."""
+        m = self.inner[colour]
+        x = m << 1
+        y = m >> 1
+        self.watch[colour] = (x | y | ((m | x) >> self.geo.W) | ((m | y) << self.geo.W)
+                              | self.esc[colour])
+
+    def _place_neutral(self, c: int, b: int, mover: int) -> None:
+        """A neutral stone on `c`: either colour, or both, may close a loop."""
+        self.neutral |= b
+        looped = []
+        for colour in (mover, mover ^ 1):
+            if b & self.esc[colour]:
+                esc = self._mend(self.paths[colour], self.esc[colour], c,
+                                 self.stones[colour] | self.neutral, self.empty)
+                if esc < 0:
+                    looped.append(colour)
+                else:
+                    self.esc[colour] = esc
+                    self._watch(colour)
+        if len(looped) == 2:
+            self.double = True
+            self.winner = double_loop_winner(self.geo, self.stones[0], self.stones[1],
+                                             self.neutral)
+        elif looped:
+            self.winner = looped[0]
+
+    def random_playout(self, rng: random.Random) -> int:
+        """Play uniformly random legal moves to the end; return how many were played.
+
+        Same distribution as picking from `legal_actions()` each turn (the swap included).
+        """
+        from gamehall.games.hula.playout import random_playout
+
+        return random_playout(self, rng)

@@ -1,0 +1,133 @@
+"""What a seat sees of a Hula game (JSON for the browser) and the board drawn for a terminal."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.markup import escape
+
+from gamehall.games.hula.loops import Score, shortest_loop, shortest_loop_cells
+from gamehall.games.hula.notation import action_name
+from gamehall.games.hula.position import SEATS, STONE_NAMES, state_to_json
+
+if TYPE_CHECKING:
+    from gamehall.games.hula.rules import HulaState
+
+GLYPHS = ("[bold red]●[/]", "[bold blue]○[/]", "[bold]◆[/]")
+COLOUR_WORDS = ("● red", "○ blue", "◆")
+CENTRE = "[magenta] ⊙ [/]"
+
+
+def winning_loop(state: HulaState) -> list[int]:
+    """The winner's best loop (fewest cells, then fewest neutrals), in order; [] before the end."""
+    if state.winner is None:
+        return []
+    return shortest_loop_cells(state.geo, state.stones[state.winner], state.neutral)
+
+
+def loop_scores(state: HulaState) -> tuple[Score | None, Score | None]:
+    """Each colour's best (length, neutrals) loop, or None where it has none."""
+    return tuple(  # type: ignore[return-value]
+        shortest_loop(state.geo, state.stones[c], state.neutral) for c in (0, 1))
+
+
+def view(state: HulaState, seat: int | None) -> dict[str, Any]:
+    """Public information only (Hula hides nothing), plus what a front end needs to draw it."""
+    geo = state.geo
+    data = state_to_json(state)
+    data.update({
+        "size": geo.size,
+        "row_lengths": geo.row_lengths,
+        "centre": geo.names[geo.centre],
+        "you": None if seat is None else SEATS[seat],
+        "colours": {SEATS[s]: STONE_NAMES[state.colour_of_seat(s)] for s in (0, 1)},
+        "legal_moves": [action_name(geo, a) for a in state.legal_actions()],
+        "loop": [geo.names[c] for c in winning_loop(state)],
+        "double_loop": state.double,
+    })
+    if state.double:
+        data["loop_scores"] = {
+            STONE_NAMES[c]: {"length": s[0], "neutrals": s[1]} if s else None
+            for c, s in enumerate(loop_scores(state))
+        }
+    return data
+
+
+def outcome_text(state: HulaState) -> str:
+    """How the game ended, with the tie-break step that decided a double loop."""
+    if state.winner is None:
+        return "game not over"
+    seat = SEATS[state.seat_of_colour(state.winner)]
+    colour = STONE_NAMES[state.winner]
+    text = f"{seat} ({colour} colour) wins with a loop around the centre"
+    if not state.double:
+        return text
+    first, second = loop_scores(state)
+    assert first is not None and second is not None
+    if first[0] != second[0]:
+        why = f"shorter loop: {min(first[0], second[0])} stones against {max(first[0], second[0])}"
+    elif first[1] != second[1]:
+        why = (f"equal length {first[0]}, fewer neutral stones: "
+               f"{min(first[1], second[1])} against {max(first[1], second[1])}")
+    else:
+        why = f"loops equal ({first[0]} stones, {first[1]} neutral): the second colour wins"
+    return f"{text} — both closed a loop at once; {why}"
+
+
+def _token(state: HulaState, cell: int, loop: set[int]) -> str:
+    geo = state.geo
+    if cell == geo.centre:
+        return CENTRE
+    bit = geo.bit[cell]
+    masks = (state.stones[0], state.stones[1], state.neutral)
+    kind = next((k for k, m in enumerate(masks) if m & bit), None)
+    if kind is None:
+        return f"[dim]{geo.number_of[cell]:>2}[/] "
+    glyph = GLYPHS[kind]
+    if cell in loop:
+        glyph = f"[reverse]{glyph}[/reverse]"
+    if cell == state.last:
+        return f"({glyph})"
+    return f" {glyph} "
+
+
+def render_text(state: HulaState, seat: int | None) -> str:
+    """The hex board, top row first, row letters on both sides and cell numbers on empty cells."""
+    geo = state.geo
+    loop_cells = winning_loop(state)
+    loop = set(loop_cells)
+    widest = max(geo.row_lengths)
+    lines = []
+    start = geo.num_cells
+    for row in reversed(range(geo.num_rows)):
+        length = geo.row_lengths[row]
+        start -= length
+        letter = chr(ord("a") + row)
+        tokens = " ".join(_token(state, c, loop) for c in range(start, start + length))
+        lines.append(f"{' ' * (2 * (widest - length))}{letter}  {tokens}  {letter}")
+    lines.append("")
+    lines.extend(_legend(state, seat))
+    if loop_cells:
+        names = " ".join(geo.names[c] for c in loop_cells)
+        lines.append(f"loop ({len(loop_cells)} stones): {escape(names)}")
+    return "\n".join(lines)
+
+
+def _legend(state: HulaState, seat: int | None) -> list[str]:
+    out = []
+    for s in (0, 1):
+        colour = state.colour_of_seat(s)
+        you = " (you)" if seat == s else ""
+        out.append(f"{GLYPHS[colour]} {STONE_NAMES[colour]} colour: seat {SEATS[s]}{you}")
+    out.append(f"{GLYPHS[2]} neutral   [magenta]⊙[/] centre   (x) last move")
+    if state.last is not None:
+        out.append(f"last move: {action_name(state.geo, state.last)}")
+    if state.winner is not None:
+        out.append(f"[bold green]{escape(outcome_text(state))}[/]")
+    else:
+        mover = state.current_player()
+        out.append(f"{SEATS[mover]} to move ({COLOUR_WORDS[state.turn]} {STONE_NAMES[state.turn]}"
+                   " colour)")
+        if state.swap_open:
+            out.append("the answer [bold]swap[/] is allowed: take over the first stone and colour")
+    return out
