@@ -39,6 +39,16 @@ def test_hula_place_by_click(pages: Pages) -> None:
         assert st["view"]["board"].get(name) == stone.get_attribute("data-stone")
     assert len(moves_shown(page)) >= 7
     expect(page.locator("[data-game=hula] .last-ring")).to_have_count(1)
+    # play on to the end: the winner's loop is drawn through its stones, the result shown
+    while (st := wait_my_turn(page))["status"] != "finished":
+        page.locator("[data-game=hula] .cell.legal").first.click()
+        wait_version_above(page, st["version"])
+    loop = st["view"]["loop"]
+    assert loop
+    expect(page.get_by_test_id("loop")).to_have_count(1)
+    drawn = page.get_by_test_id("loop").get_attribute("points") or ""
+    assert len(drawn.split()) == len(loop)
+    expect(page.get_by_test_id("result")).to_contain_text("wins with a loop")
 
 
 def test_haugaz_cake_place_and_move_by_drag_and_clicks(pages: Pages) -> None:

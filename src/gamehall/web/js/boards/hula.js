@@ -80,8 +80,12 @@ export function renderHula(view, { legal = [], mine = false } = {}) {
   if (view.loop && view.loop.length) {
     const pts = view.loop.map((n) => geo.byName.get(n)).filter(Boolean).map((c) => [c.x, c.y]);
     const winner = view.winner && view.colours ? view.colours[view.winner] : "first";
-    svg.append(s("polygon", { points: points(pts), class: "loop", "data-testid": "loop",
-      stroke: STONE_COLOURS[winner] || "#222" }));
+    svg.append(s("polygon", { points: points(pts), class: "loop-under" }),
+      s("polygon", { points: points(pts), class: "loop", "data-testid": "loop",
+        stroke: STONE_COLOURS[winner] || "#222" }));
+    for (const [x, y] of pts) {
+      svg.append(s("circle", { cx: fmt(x), cy: fmt(y), r: R * 0.3, class: "loop-dot" }));
+    }
   }
   return svg;
 }
