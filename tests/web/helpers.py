@@ -96,3 +96,45 @@ def drag(page: Page, source: str, target: str) -> None:
 def moves_shown(page: Page) -> list[str]:
     """The notation of every entry in the page's move list."""
     return page.locator("[data-testid=moves] li .notation").all_inner_texts()
+
+
+_RECORD_RENDERS = """() => {
+    const room = window.gamehall.room;
+    const board = room.board;
+    if (board.__recorded) return;
+    board.__recorded = true;
+    window.__renders = [];
+    const update = board.update.bind(board);
+    const attrs = (sel, key, vals) => Object.fromEntries([...document.querySelectorAll(sel)]
+        .map((e) => [e.getAttribute(key), vals.map((v) => e.getAttribute(v))]));
+    board.update = (st) => {
+        update(st);
+        window.__renders.push({
+            version: st.version, to_move: st.to_move, seat: st.seat,
+            moves: st.moves.map((m) => m.move),
+            stacks: attrs("[data-stack]", "data-stack", ["data-height", "data-owner"]),
+            stones: attrs("[data-game=hula] [data-cell]", "data-cell", ["data-stone"]),
+            tiles: attrs(".tile[data-square]", "data-square", ["data-token", "class"]),
+            ships: attrs(".ship[data-ship]", "data-ship", ["data-field"]),
+            used_dice: document.querySelectorAll(".die.used").length,
+            pieces: (st.view.pieces || []).length,
+        });
+    };
+}"""
+
+
+def record_renders(page: Page) -> None:
+    """From now on keep what the board showed after each state it drew (version, pieces), so a
+    test can check the position right after its own move even if a bot answers at once."""
+    page.wait_for_function("() => window.gamehall && window.gamehall.room.board")
+    page.evaluate(_RECORD_RENDERS)
+
+
+def render_after(page: Page, version: int, timeout: float = 15000) -> dict[str, Any]:
+    """What the board showed for the first state after `version` (normally the test's own move;
+    the server may fold a bot's quick answer into it, which a test can see in `version`)."""
+    page.wait_for_function(
+        f"() => (window.__renders || []).some((r) => r.version > {version})", timeout=timeout)
+    snap = page.evaluate(f"window.__renders.find((r) => r.version > {version})")
+    assert isinstance(snap, dict)
+    return snap

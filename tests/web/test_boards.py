@@ -14,6 +14,8 @@ from tests.web.helpers import (
     drag,
     enter,
     moves_shown,
+    record_renders,
+    render_after,
     start_against_bot,
     state,
     wait_my_turn,
@@ -56,24 +58,24 @@ def test_haugaz_cake_place_and_move_by_drag_and_clicks(pages: Pages) -> None:
     enter(page)
     create_room(page, "haugaz", size=6)
     start_against_bot(page)
+    record_renders(page)
     # the cake: first (this page) places the black stack, then the white one, by clicks
     for colour in ("black", "white"):
         st = wait_my_turn(page)
         point = next(m.split()[1] for m in st["legal_moves"] if m.startswith(colour))
         page.click(f"[data-point={point}] .hit", force=True)
-        wait_version_above(page, st["version"])
-        expect(page.locator(f"[data-stack={point}]")).to_have_attribute("data-owner", colour)
+        shown = render_after(page, st["version"])
+        assert shown["stacks"][point] == ["1", colour]
+        assert shown["moves"][-1] == f"{colour} {point}"
     drags = clicks = 0
     while drags < 1 or clicks < 1:
         st = wait_my_turn(page)
         assert st["status"] == "playing", st["outcome"]
         legal = st["legal_moves"]
-        if any(m.startswith("play ") for m in legal):  # the bot seat would choose; we never do
-            page.click("[data-move='play black']")
-        elif any("-" in m for m in legal):
+        if any("-" in m for m in legal):
             move = legal[0]
             a, b = move.split("-")
-            height = int(page.locator(f"[data-stack={a}]").get_attribute("data-height") or 0)
+            height = page.locator(f"[data-stack={a}]").get_attribute("data-height")
             if drags == 0:
                 drag(page, f"[data-stack={a}]", f"[data-point={b}] .hit")
                 drags += 1
@@ -82,16 +84,15 @@ def test_haugaz_cake_place_and_move_by_drag_and_clicks(pages: Pages) -> None:
                 expect(page.locator(f"[data-point={b}].target")).to_have_count(1)
                 page.click(f"[data-point={b}] .hit", force=True)
                 clicks += 1
-            wait_version_above(page, st["version"])
-            assert move in moves_shown(page)
-            expect(page.locator(f"[data-stack={a}]")).to_have_count(0)
-            expect(page.locator(f"[data-stack={b}]")).to_have_attribute("data-height", str(height))
+            shown = render_after(page, st["version"])
+            assert move in shown["moves"]
+            assert a not in shown["stacks"] and shown["stacks"][b][0] == height
         else:
             point = next(m for m in legal if m != "pass")
             page.click(f"[data-point={point}] .hit", force=True)
-            wait_version_above(page, st["version"])
-            assert moves_shown(page)[-1] == point
-            expect(page.locator(f"[data-stack={point}]")).to_have_attribute("data-height", "1")
+            shown = render_after(page, st["version"])
+            assert shown["moves"][-1] == point and shown["stacks"][point][0] == "1"
+    assert moves_shown(page)[: len(shown["moves"])] == shown["moves"]
 
 
 def test_halali_flip_by_click_and_move_by_drag(pages: Pages) -> None:
@@ -99,6 +100,7 @@ def test_halali_flip_by_click_and_move_by_drag(pages: Pages) -> None:
     enter(page)
     create_room(page, "halali")
     start_against_bot(page)
+    record_renders(page)
     moved = flipped = 0
     while moved < 1 or flipped < 3:
         assert flipped < 24, "no move to make by drag came up"
@@ -107,21 +109,22 @@ def test_halali_flip_by_click_and_move_by_drag(pages: Pages) -> None:
         moves = [m for m in legal if re.fullmatch(r"[a-g][1-7][-x][a-g][1-7]", m)]
         if moves and flipped >= 2:
             move = moves[0]
+            token = page.locator(f".tile[data-square={move[:2]}]").get_attribute("data-token")
             drag(page, f".square[data-cell={move[:2]}]", f".square[data-cell={move[3:]}]")
-            st = wait_version_above(page, st["version"])
-            assert move in moves_shown(page)
-            expect(page.locator(f".tile[data-square={move[:2]}]")).to_have_count(0)
+            shown = render_after(page, st["version"])
+            assert move in shown["moves"]
+            assert move[:2] not in shown["tiles"] and shown["tiles"][move[3:]][0] == token
             moved += 1
         else:
             flip = next(m for m in legal if m.startswith("flip"))
             square = flip.split()[1]
             expect(page.locator(f".tile[data-square={square}]")).to_have_class(re.compile("down"))
             page.click(f".tile[data-square={square}]")
-            st = wait_version_above(page, st["version"])
-            assert flip in moves_shown(page)
-            tile = page.locator(f".tile[data-square={square}]")
-            expect(tile).not_to_have_class(re.compile("down"))
-            assert tile.get_attribute("data-token")
+            shown = render_after(page, st["version"])
+            at = shown["moves"].index(flip)
+            drawn = shown["moves"][at + 1]  # the chance outcome follows the flip in the list
+            token, cls = shown["tiles"][square]
+            assert "down" not in cls and token and token[0] == drawn[0].upper()
             flipped += 1
 
 
@@ -130,6 +133,7 @@ def test_halali_exit_by_drag_in_a_set_up_end_phase(pages: Pages) -> None:
     enter(page)
     create_room(page, "halali", setup="end_phase")
     start_against_bot(page)
+    record_renders(page)
     st = wait_my_turn(page)
     assert st["view"]["phase"] == "end"
     score = st["view"]["scores"]["humans"]
@@ -145,10 +149,10 @@ def test_halali_exit_by_drag_in_a_set_up_end_phase(pages: Pages) -> None:
     expect(page.locator("[data-exit].legal")).to_have_count(2)  # d1 and d7
     page.mouse.move(tx, ty, steps=6)
     page.mouse.up()
-    st = wait_version_above(page, st["version"])
-    assert "d2-exit-d1" in moves_shown(page)
+    shown = render_after(page, st["version"])
+    assert "d2-exit-d1" in shown["moves"] and "d2" not in shown["tiles"]
+    st = state(page)
     assert st["view"]["exited"]["humans"] == ["H^"]
-    expect(page.locator(".tile[data-square=d2]")).to_have_count(0)
     expect(page.locator("[data-score=humans]")).to_have_text(str(score + 5))  # a hunter: 5
     # the counter went down: 5 after this turn, 4 once the bot has answered
     expect(page.get_by_test_id("end-phase")).to_have_text(re.compile(r"End phase: [45] turns left"))
@@ -159,6 +163,7 @@ def test_hotu_matua_ship_then_field_and_end_turn(pages: Pages) -> None:
     enter(page)
     create_room(page, "hotu_matua")
     start_against_bot(page)
+    record_renders(page)
     steps_made = 0
     ended = False
     while steps_made < 3 or not ended:
@@ -166,21 +171,21 @@ def test_hotu_matua_ship_then_field_and_end_turn(pages: Pages) -> None:
         assert st["status"] == "playing"
         steps = st["view"]["steps"]
         used = page.locator(".die.used").count()
-        if steps and (steps_made < 3 or not st["legal_moves"].count("end")):
+        if steps and (steps_made < 3 or "end" not in st["legal_moves"]):
             step = steps[0]
             page.click(f".ship[data-ship={step['ship']}]")
             expect(page.locator(f"polygon[data-field={step['to']}].target")).to_have_count(1)
             page.click(f"polygon[data-field={step['to']}]", force=True)
-            wait_version_above(page, st["version"])
-            assert step["move"] in moves_shown(page)
-            expect(page.locator(f".ship[data-ship={step['ship']}]")).to_have_attribute(
-                "data-field", step["to"])
-            expect(page.locator(".die.used")).to_have_count(used + 1)
+            shown = render_after(page, st["version"])
+            assert step["move"] in shown["moves"]
+            assert shown["ships"][step["ship"]] == [step["to"]]
+            if shown["version"] == st["version"] + 1:  # still this turn: one more die greyed
+                assert shown["used_dice"] == used + 1
             steps_made += 1
         else:
             page.click("[data-move=end]")
-            wait_version_above(page, st["version"])
-            assert "end" in moves_shown(page)
+            shown = render_after(page, st["version"])
+            assert "end" in shown["moves"][st["version"]:]
             ended = True
     expect(page.locator(".pearl")).to_have_count(len(state(page)["view"]["pearls_left"]))
 
@@ -190,6 +195,7 @@ def test_hau_la_full_placement_through_the_3d_view(pages: Pages) -> None:
     enter(page)
     create_room(page, "hau_la")
     start_against_bot(page)
+    record_renders(page)
     st = wait_my_turn(page, timeout=30000)
     pieces = len(st["view"]["pieces"])
     assert st["view"]["pending"]["step"] == "kind"
@@ -213,9 +219,9 @@ def test_hau_la_full_placement_through_the_3d_view(pages: Pages) -> None:
     _click_3d(page, tag)
     expect(page.locator("[data-action=confirm]")).to_contain_text(tag)
     page.click("[data-action=confirm]")
-    st = wait_version_above(page, st["version"])
-    assert tag in moves_shown(page)
-    assert len(st["view"]["pieces"]) == pieces + 1
+    shown = render_after(page, st["version"])
+    assert tag in shown["moves"]
+    assert shown["pieces"] == pieces + 1
     expect(page.get_by_test_id("ranking")).to_contain_text("height")
 
 

@@ -179,6 +179,7 @@ def test_1280x800_shows_board_and_side_panel_together(pages: Pages) -> None:
     page = pages.new(width=1280, height=800)
     enter(page)
     create_room(page, "halali")
+    expect(page.locator("svg[data-game=halali]")).to_be_visible()
     board = page.locator("svg[data-game=halali]").bounding_box()
     seats = page.get_by_test_id("seats").bounding_box()
     assert board is not None and seats is not None

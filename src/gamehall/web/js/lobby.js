@@ -125,15 +125,17 @@ export function showLobby(root, ctx) {
       `${seat.name}: `, seat.player ? seat.player : "free"));
     const free = room.seats.some((seat) => !seat.player);
     const open = room.status !== "finished";
+    const mine = !!nickname && room.seats.some((seat) => seat.player === nickname && !seat.bot);
     return h("tr", { "data-room": room.id, "data-game": room.game },
       h("td", {}, h("strong", {}, room.title), h("div", { class: "muted small" }, optionText(room))),
       h("td", { class: "seats" }, seats),
       h("td", {}, h("span", { class: `status ${room.status}` }, room.status),
         room.outcome ? h("div", { class: "small muted" }, room.outcome) : null),
       h("td", { class: "actions" },
-        open && free && nickname
+        mine && open ? h("a", { class: "button primary", href: `#/room/${room.id}` }, "Back to it") : null,
+        !mine && open && free && nickname
           ? h("a", { class: "button primary", href: `#/room/${room.id}/join` }, "Join") : null,
-        h("a", { class: "button", href: `#/room/${room.id}` },
+        mine && open ? null : h("a", { class: "button", href: `#/room/${room.id}` },
           room.status === "finished" ? "Replay" : "Watch")));
   }
 

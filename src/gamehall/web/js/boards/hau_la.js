@@ -151,7 +151,7 @@ class Scene3D {
       const isLast = piece.number === last && last > 3;
       const mat = new THREE.MeshLambertMaterial({
         color: KIND_COLOURS[piece.kind] || 0xdddddd,
-        emissive: isLast ? 0x6a1030 : 0x000000,
+        emissive: isLast ? 0x8a1a48 : 0x000000,
       });
       const obj = tube(piece.points, piece.radius, mat);
       obj.userData.piece = piece.number;
