@@ -18,6 +18,7 @@ export function showRoom(root, roomId, ctx, autoJoin) {
   let state = null;      // the latest state message
   let board = null;      // the mounted board module instance
   let boardGame = null;
+  let boardReady = null;  // a promise of the board once its module has loaded
   let pendingMove = null;
   let joinWanted = autoJoin && !!nickname;
   let replay = null;     // a Replay while stepping through the record
@@ -129,16 +130,23 @@ export function showRoom(root, roomId, ctx, autoJoin) {
     await showBoard(msg);
   }
 
+  /** Draw a state on the board, loading the game's board module the first time (once, even
+   * when several states arrive while it loads; they are drawn in order). */
   async function showBoard(boardState) {
-    if (!board || boardGame !== boardState.game) {
-      if (board) board.destroy();
+    if (boardGame !== boardState.game) {
       boardGame = boardState.game;
-      const factory = await loadBoard(boardState.game);
-      if (!alive) return;
-      fill(boardHost);
-      board = factory(boardHost, { submit, toast: ctx.toast });
+      if (board) board.destroy();
+      board = null;
+      boardReady = loadBoard(boardState.game).then((factory) => {
+        if (!alive) return null;
+        fill(boardHost);
+        board = factory(boardHost, { submit, toast: ctx.toast });
+        return board;
+      });
     }
-    board.update(boardState);
+    const ready = await boardReady;
+    if (!ready || !alive || (replay && !boardState.replay)) return;
+    ready.update(boardState);
   }
 
   function submit(move) {
