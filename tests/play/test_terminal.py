@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from gamehall.ai import RandomBot
 from gamehall.cli import app
 from gamehall.core import GameRecord, load_game, register_game, unregister_game
-from gamehall.play.terminal import Seat, play_game
+from gamehall.play.terminal import Seat, play_game, read_turn
 from tests.core.toy import ToyGame
 
 
@@ -74,3 +74,19 @@ def test_cli_play_replay_and_errors(tmp_path: Path) -> None:
     rec.write_text('{"game": "toy", "actions": ["roll", "+9"]}')
     result = runner.invoke(app, ["replay", str(rec)])
     assert result.exit_code == 2 and "move 2" in result.output
+
+
+def test_several_steps_of_one_turn_on_one_line() -> None:
+    state = load_game("haugaz", size=6, cake=False).new_initial_state()
+    rng = __import__("random").Random(0)
+    while True:
+        a = rng.choice(state.legal_actions())
+        probe = state.clone()
+        probe.apply_action(a)
+        if probe.current_player() == state.current_player():
+            b = probe.legal_actions()[0]
+            line = f"{state.action_to_string(a)} {probe.action_to_string(b)}"
+            assert read_turn(state, line) == [a, b]
+            assert read_turn(state, state.action_to_string(a)) == [a]
+            return
+        state = probe

@@ -103,5 +103,7 @@ def test_render_text_shows_board_scores_rifles_and_end_phase() -> None:
     text = state.game.render_text(state, 0)
     assert "H>" in text and "end phase: 7 turns left" in text and "10[/] points" in text
     assert " 4 " in text and "a  b  c  d  e  f  g" in text
+    last = position(board(c3="H>", c6="F", a1="L", d4="T"), end=1)
+    assert "end phase: 1 turn left" in last.game.render_text(last, 0)
     start = load_game("halali").new_initial_state(seed=1)
     assert start.game.render_text(start, None).count("░░") >= 48

@@ -28,8 +28,10 @@ class HalaliGame(Game):
 
     @property
     def seat_names(self) -> tuple[str, ...]:
-        """Seat 0 plays the humans (in a match's second game, the beasts); seat 1 the other."""
-        return ("humans", "beasts")
+        """Seat 0 plays the humans, seat 1 the beasts. In a match the roles swap for the second
+        game, so the seats are named by when they joined (`first`, `second`) instead: a role name
+        would call a seat by the role it does not play half of the time."""
+        return ("first", "second") if self.options["match"] else ("humans", "beasts")
 
     @property
     def num_distinct_actions(self) -> int:

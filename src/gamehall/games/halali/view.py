@@ -126,8 +126,10 @@ def _status_lines(state: HalaliState, seat: int | None) -> list[str]:
     for s, name in enumerate(SIDE_NAMES):
         who = " (you)" if seat is not None and state.side_of_seat(seat) == s else ""
         seat_no = state.seat_of(s)
+        seat_name = f" ({state.game.seat_names[seat_no]})" if state.match else ""
         lines.append(
-            f"  [{STYLE[s]}]{name}[/]{who} seat {seat_no}: [bold]{state.score(s)}[/] points, "
+            f"  [{STYLE[s]}]{name}[/]{who} seat {seat_no}{seat_name}: "
+            f"[bold]{state.score(s)}[/] points, "
             f"{state.taken(s)} tiles · took {_tile_list(state.captured[s])}"
             f" · out {_tile_list(state.exited[s])}")
     if state.first_game is not None:
@@ -135,7 +137,8 @@ def _status_lines(state: HalaliState, seat: int | None) -> list[str]:
         lines.append(f"  match totals: seat 0 {scores[0]} ({taken[0]} tiles), "
                      f"seat 1 {scores[1]} ({taken[1]} tiles)")
     if state.end_left is not None and not state.over:
-        lines.append(f"  [bold yellow]end phase: {state.end_left} turns left[/] — "
+        turns = f"{state.end_left} turn{'' if state.end_left == 1 else 's'} left"
+        lines.append(f"  [bold yellow]end phase: {turns}[/] — "
                      "your own tiles may leave through the exits ▲▼◀▶")
     else:
         lines.append(f"  face down: {state.hidden}")
