@@ -156,6 +156,13 @@ export function showRoom(root, roomId, ctx, autoJoin) {
   }
 
   // --- seats and administration --------------------------------------------------------------
+  /** Whether this page may set up the table (bots, options, start): the server lets anyone
+   * seated do it, and anyone while no person sits (the room's creator too; its commands work). */
+  function manager() {
+    if (!nickname || !state) return false;
+    return state.seat !== null || !state.seats.some((x) => x.player && !x.bot);
+  }
+
   function drawSeats() {
     const finished = state.status === "finished";
     fill(seatsBox, h("ul", { class: "seat-list" }, state.seats.map((seat) => {
@@ -169,12 +176,12 @@ export function showRoom(root, roomId, ctx, autoJoin) {
         buttons.push(h("button", { type: "button", "data-action": "join",
           onclick: () => send({ type: "join", seat: seat.index }) }, "Sit here"));
       }
-      if (!finished && (!seat.player || (seat.bot && state.status === "waiting")) && nickname) {
+      if (!finished && (!seat.player || (seat.bot && state.status === "waiting")) && manager()) {
         buttons.push(h("button", { type: "button", "data-action": "bot",
           onclick: () => send({ type: "bot", seat: seat.index, level: botLevel.value }) },
         seat.bot ? "Change bot" : "Seat bot"));
       }
-      if (seat.bot && state.status === "waiting" && nickname) {
+      if (seat.bot && state.status === "waiting" && manager()) {
         buttons.push(h("button", { type: "button", "data-action": "remove-bot",
           onclick: () => send({ type: "leave", seat: seat.index }) }, "Remove"));
       }
@@ -210,8 +217,8 @@ export function showRoom(root, roomId, ctx, autoJoin) {
     const st = state.status;
     const seated = state.seat !== null;
     const buttons = [];
-    if (st !== "finished" && nickname) buttons.push(botLevel);
-    if (st === "waiting" && nickname) {
+    if (st !== "finished" && manager()) buttons.push(botLevel);
+    if (st === "waiting" && manager()) {
       buttons.push(h("button", { type: "button", class: "primary", "data-action": "start",
         onclick: () => send({ type: "start" }) }, "Start"));
     }
@@ -242,7 +249,7 @@ export function showRoom(root, roomId, ctx, autoJoin) {
       fill(optionsBox);
       return;
     }
-    if (state.status !== "waiting" || !nickname) {
+    if (state.status !== "waiting" || !manager()) {
       fill(optionsBox, h("p", { class: "small muted" },
         entries.map(([k, v]) => `${k} ${v === "" ? "default" : v}`).join(" · ")));
       return;
