@@ -1,11 +1,16 @@
 """Random playouts per second, through the public contract and the engine's own fast path.
 
     python -m benchmarks.playouts GAME [--seconds 5] [--seed 1] [--option key=value ...]
+                                       [--rounds 1] [--cpu]
 
 Prints games/s and moves/s (moves = actions, chance outcomes included) for:
 - the public contract: a Python loop over ``legal_actions()`` / ``apply_action()``;
 - the engine's own ``random_playout(rng)`` where the state has one (what bot rollouts use);
 - a peer from another project, where one exists (see PEERS), measured in the same run.
+
+On a shared machine, ``--rounds N`` interleaves the contenders (each runs N slices of
+``seconds / N`` in turn, so load from other jobs hits all of them alike) and ``--cpu`` counts
+this process's CPU time instead of wall-clock time. Both are off by default.
 """
 
 from __future__ import annotations
@@ -40,17 +45,32 @@ class Figure:
 
 
 def timed(label: str, one_game: Callable[[random.Random], int], seconds: float,
-          seed: int) -> Figure:
-    """Run `one_game` (returns its move count) repeatedly for about `seconds`."""
-    rng = random.Random(seed)
+          seed: int, clock: Callable[[], float] = time.perf_counter,
+          rng: random.Random | None = None) -> Figure:
+    """Run `one_game` (returns its move count) repeatedly for about `seconds` of `clock`."""
+    rng = rng or random.Random(seed)
     games = moves = 0
-    start = time.perf_counter()
+    start = clock()
     while True:
         moves += one_game(rng)
         games += 1
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
         if elapsed >= seconds:
             return Figure(label, games, moves, elapsed)
+
+
+def interleaved(runners: list[tuple[str, Callable[[random.Random], int]]], seconds: float,
+                seed: int, rounds: int, clock: Callable[[], float]) -> list[Figure]:
+    """Time every runner for `seconds` in all, in `rounds` alternating slices."""
+    totals = [Figure(label, 0, 0, 0.0) for label, _ in runners]
+    rngs = [random.Random(seed) for _ in runners]
+    for _ in range(rounds):
+        for total, (label, run), rng in zip(totals, runners, rngs, strict=True):
+            part = timed(label, run, seconds / rounds, seed, clock, rng)
+            total.games += part.games
+            total.moves += part.moves
+            total.seconds += part.seconds
+    return totals
 
 
 def contract_playout(make: Callable[[], State]) -> Callable[[random.Random], int]:
@@ -114,25 +134,29 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--option", "-o", action="append", default=[],
                         help="game option key=value")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="interleave the contenders in this many slices each")
+    parser.add_argument("--cpu", action="store_true",
+                        help="count this process's CPU time, not wall-clock time")
     args = parser.parse_args(argv)
     options = dict(o.split("=", 1) for o in args.option)
     game = load_game(args.game, **options)
     make = game.new_initial_state
-    figures = [timed(f"gamehall {game.name} contract loop", contract_playout(make),
-                     args.seconds, args.seed)]
+    runners = [(f"gamehall {game.name} contract loop", contract_playout(make))]
     fast = engine_playout(make)
     if fast is not None:
-        figures.append(timed(f"gamehall {game.name} random_playout()", fast, args.seconds,
-                             args.seed))
+        runners.append((f"gamehall {game.name} random_playout()", fast))
     peer = PEERS.get(game.name, lambda: None)()
-    print(f"{game!r}")
+    if peer is not None:
+        runners.append(peer)
+    clock = time.process_time if args.cpu else time.perf_counter
+    figures = interleaved(runners, args.seconds, args.seed, max(1, args.rounds), clock)
+    print(f"{game!r}" + ("  (CPU time)" if args.cpu else ""))
     for f in figures:
         print(f.line())
     if peer is not None:
-        label, runner = peer
-        p = timed(label, runner, args.seconds, args.seed)
-        print(p.line())
-        for f in figures:
+        p = figures[-1]
+        for f in figures[:-1]:
             print(f"ratio {f.label} / peer (moves/s): {f.moves_per_s / p.moves_per_s:.2f}x")
 
 

@@ -95,6 +95,30 @@ def _seat_specs(game: Game, vs: str, first: str, seats: str | None) -> list[str]
     return specs
 
 
+@app.command(context_settings=EXTRA)
+@friendly
+def selfplay(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help="Game name: see `gamehall games`.")],
+    bots: Annotated[str, typer.Option(help="Bots, comma-separated (e.g. mcts:hard,random); "
+                                           "seats rotate between games.")] = "mcts:hard,random",
+    games: Annotated[int, typer.Option(help="Number of games.")] = 200,
+    seed: Annotated[int, typer.Option(help="Master seed (games, seats and bots derive from it).")]
+    = 1,
+    jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    records: Annotated[Path | None, typer.Option(help="Save every game record in this folder.")]
+    = None,
+) -> None:
+    """Bots play a tournament of GAME; prints win rates, 95% intervals and Elo.
+
+    Game options follow as flags (`--size 7`) or as `--option key=value`.
+    """
+    from gamehall.play.selfplay import selfplay_command
+
+    specs = [s.strip().lower() for s in bots.split(",") if s.strip()]
+    selfplay_command(console, _load(game, ctx.args), specs, games, seed, jobs, records)
+
+
 @app.command()
 @friendly
 def replay(

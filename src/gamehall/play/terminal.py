@@ -1,11 +1,18 @@
-"""Terminal play: people at one keyboard and bots, with a readable board and forgiving input."""
+"""Terminal play: people at one keyboard and bots, with a readable board and forgiving input.
+
+The whole board is drawn when a person's turn starts. Between two steps of one person's
+multi-step turn (several actions in a row by the same seat, nothing else in between), a game
+that offers `render_step` (see `StepRenderer`) shows a compact status instead; other games
+redraw the whole board as before. Consecutive chance outcomes are printed on one line.
+"""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol, runtime_checkable
 
 from rich.console import Console
 from rich.markup import escape
@@ -17,6 +24,31 @@ HELP = (
     "Type a move in the game's notation. Other commands: [bold]moves[/] lists the legal moves, "
     "[bold]board[/] redraws the board, [bold]help[/] shows this, [bold]quit[/] ends the game."
 )
+
+
+@runtime_checkable
+class StepRenderer(Protocol):
+    """Optional for a game: a compact status between the steps of a turn under way."""
+
+    def render_step(self, state: State, seat: int | None) -> str | None:
+        """Rich markup for `seat` in the middle of its own turn; None: draw the whole board."""
+        ...
+
+
+@dataclass
+class _Chance:
+    """Chance outcomes not printed yet (printed together on one line)."""
+
+    console: Console
+    texts: list[str] = field(default_factory=list)
+
+    def add(self, text: str) -> None:
+        self.texts.append(text)
+
+    def flush(self) -> None:
+        if self.texts:
+            self.console.print("  chance: [cyan]" + escape(" · ".join(self.texts)) + "[/]")
+            self.texts = []
 
 
 @dataclass
@@ -45,25 +77,31 @@ def play_game(
     console.print(HELP)
     shown_board = True
     _show(console, game, state, viewer)
+    chance = _Chance(console)
+    continuing: int | None = None
+    """The seat whose own action was the last one (its turn may go on), else None."""
     try:
         while not state.is_terminal():
             player = state.current_player()
             if state.is_chance_node():
                 action = state.sample_chance()
-                console.print(f"  chance: [cyan]{escape(state.action_to_string(action))}[/]")
+                chance.add(state.action_to_string(action))
                 state.apply_action(action)
-                shown_board = False
+                shown_board, continuing = False, None
                 continue
+            chance.flush()
             seat = seats[player]
             if seat.bot is not None:
                 action = seat.bot.choose(state)
                 console.print(f"  {escape(game.seat_names[player])} ({escape(seat.label)}) plays "
                               f"[bold]{escape(state.action_to_string(action))}[/]")
                 state.apply_action(action)
-                shown_board = False
+                shown_board, continuing = False, None
                 continue
             if not shown_board:
-                _show(console, game, state, viewer if viewer is not None else player)
+                who = viewer if viewer is not None else player
+                if continuing != player or not _show_step(console, game, state, who):
+                    _show(console, game, state, who)
                 shown_board = True
             chosen = _ask_move(console, state, game.seat_names[player], ask)
             if chosen is None:
@@ -71,8 +109,9 @@ def play_game(
                 return state
             for action in chosen:
                 state.apply_action(action)
-            shown_board = False
+            shown_board, continuing = False, player
     finally:
+        chance.flush()
         if record_path is not None:
             _save(console, state, [s.label for s in seats], seed, record_path)
     _show(console, game, state, viewer)
@@ -109,6 +148,17 @@ def read_turn(state: State, text: str) -> list[int]:
             except NotationError:
                 continue
         raise whole
+
+
+def _show_step(console: Console, game: Game, state: State, seat: int | None) -> bool:
+    """Print the game's compact status for a turn under way; False if it offers none."""
+    if not isinstance(game, StepRenderer):
+        return False
+    text = game.render_step(state, seat)
+    if text is None:
+        return False
+    console.print(text)
+    return True
 
 
 def _ask_move(console: Console, state: State, seat_name: str,

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from gamehall.core import IllegalActionError, StateFormatError, load_game
+from gamehall.core import IllegalActionError, NotationError, StateFormatError, load_game
 from gamehall.games.hau_la.building import Building
 from gamehall.games.hau_la.data import Preparation, model
 from gamehall.games.hau_la.notation import layout
@@ -364,3 +364,47 @@ def test_json_round_trip_at_bonus_and_hand_over() -> None:
         data = state.to_json()
         again = state.game.state_from_json(json.loads(json.dumps(data)))
         assert again.to_json() == data and again.legal_actions() == state.legal_actions()
+
+
+def test_typed_occupied_hole_says_what_holds_it() -> None:
+    state = new_state(4, seed=2)
+    t = state.table
+    state.apply_action(state.string_to_action("BE"))
+    assert t.step() == FIRST
+    with pytest.raises(NotationError, match=r"g1 is occupied \(plug 1\)"):
+        state.string_to_action("g1")
+    with pytest.raises(NotationError, match=r"zz is not a legal move here \(choose the first"):
+        state.string_to_action("zz")
+
+
+def test_compact_step_status_only_inside_a_placement() -> None:
+    state = new_state(3, seed=4)
+    game = state.game
+    state.apply_action(state.string_to_action("take BE"))
+    state.apply_action(state.string_to_action("take SJ"))
+    assert game.render_step(state, 0) is None  # red's placement starts: the whole view is due
+    state.apply_action(state.string_to_action("3c"))
+    line = game.render_step(state, 0)
+    assert line is not None and "\n" not in line
+    assert "big end, from 3c" in line and "now choose a rotation: r0 r45 r90 r135" in line
+    while state.current_player() == 0:
+        state.apply_action(state.legal_actions()[0])
+    assert game.render_step(state, 1) is None  # blue's placement has not begun
+
+
+@pytest.mark.parametrize(("culprit", "receiver"), [("yellow", "blue"), ("blue", "yellow")])
+def test_hand_over_follows_live_heights_not_seat_order(culprit: str, receiver: str) -> None:
+    # red 1a (3.3), blue 3c (8.5), yellow 3b (6.2), orange none: blue is topmost, yellow second,
+    # red is first in this round's order. A touch goes to blue, or to yellow when blue is culprit.
+    state = new_state(4, seed=0)
+    data = state.to_json()
+    for tag, hole in zip(data["tags"], ["1a", "3c", "3b"], strict=False):
+        tag.update(state="board", hole=hole, face="u")
+    data.update(turn=["red", "blue", "yellow", "orange"].index(culprit), to_move=culprit,
+                pending={})
+    state = state.game.state_from_json(data)
+    t = state.table
+    assert [t.names[s] for s in t.live_ranking()] == ["blue", "yellow", "red", "orange"]
+    play(state, touching)
+    assert t.phase == "handover" and t.names[t.placer] == receiver
+    assert t.names[t.culprit] == culprit

@@ -39,6 +39,8 @@ def test_step_end_and_roll_notation_read_back() -> None:
     ("N1>f40", "f40 is not next to N1 (on f13)"),
     ("roll 2", "the dice are rolled already"),
     ("fly away", "is not a move here"),
+    ("N1>", "N1> is not a move here: a move is like N1>f12, or end"),
+    (">f18", ">f18 is not a move here: a move is like N1>f12, or end"),
 ])
 def test_bad_moves_say_why(typed: str, message: str) -> None:
     state = position({"N1": "f13"}, unused=[1, 2])

@@ -75,6 +75,12 @@ class HauLa(Game):
 
         return render_text(state, seat)
 
+    def render_step(self, state: State, seat: int | None = None) -> str | None:
+        """A compact status between the steps of one placement (terminal play)."""
+        from gamehall.games.hau_la.view import render_step
+
+        return render_step(state, seat)
+
     def render_svg(self, state: State | None = None) -> str:
         from gamehall.games.hau_la.svg import render_svg
 

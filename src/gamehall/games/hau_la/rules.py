@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from gamehall.core import TERMINAL, NotationError, State, normalise_notation
+from gamehall.games.hau_la.building import PlanError
 from gamehall.games.hau_la.notation import layout, sides_text, tag_text
 from gamehall.games.hau_la.placements import FIRST, KIND, ROT, SECOND, TAG
 from gamehall.games.hau_la.placements import SIDES as SIDES_STEP
@@ -143,7 +144,20 @@ class HauLaState(State):
                              for a in self.legal_actions()}
         if wanted in self._by_text:
             return self._by_text[wanted]
+        hole = self._typed_hole(text)
+        if hole is not None:
+            raise NotationError(self.explain_illegal(self._layout["hole"] + hole))
         raise NotationError(f"{text.strip()} is not a legal move here ({self.expecting()})")
+
+    def _typed_hole(self, text: str) -> int | None:
+        """The hole `text` names while a hole is being chosen (None otherwise)."""
+        t = self.table
+        if t.phase == EXTRAS or t.step() not in (FIRST, SECOND):
+            return None
+        try:
+            return t.building.hole_id(text)
+        except PlanError:
+            return None
 
     def expecting(self) -> str:
         """What the player to move is choosing now, in words."""

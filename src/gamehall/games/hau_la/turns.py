@@ -288,6 +288,10 @@ class Table:
             return all(self.building.is_board(h) for h in holes)
         return False
 
+    def chosen(self) -> int:
+        """How many steps of the pending placement the placer chose (forced ones not counted)."""
+        return sum(1 for s in self.pending if not self._forced(s))
+
     def choose(self, value: int) -> None:
         """Set the current step to `value` (already known legal), then fill forced steps."""
         step = self.step()

@@ -11,12 +11,14 @@ from gamehall.core import State
 from gamehall.games.hau_la.notation import sides_text
 from gamehall.games.hau_la.placements import FIRST, KIND, ROT, SECOND
 from gamehall.games.hau_la.placements import SIDES as SIDES_STEP
-from gamehall.games.hau_la.turns import EXTRAS, HAND, OVER, Table
+from gamehall.games.hau_la.turns import EXTRAS, HAND, OVER, PLACING, Table
 
 COLOUR_STYLE = {"red": "bold red", "blue": "bold blue", "yellow": "bold yellow",
                 "orange": "bold dark_orange"}
 SKETCH_COLS = 66
 X_RANGE = 11.0
+STEP_MOVES_WIDTH = 80
+"""Longest list of choices the compact step status spells out."""
 
 
 def render_text(state: State, seat: int | None = None) -> str:
@@ -30,6 +32,22 @@ def render_text(state: State, seat: int | None = None) -> str:
         lines.append("[dim]" + escape(" · ".join(t.events[-4:])) + "[/]")
     lines.append(sketch(t))
     return "\n".join(lines)
+
+
+def render_step(state: State, seat: int | None = None) -> str | None:
+    """One line between the steps of a placement already begun: what is chosen, what comes
+    next and the choices (the building has not changed, so it is not drawn again). None at a
+    placement's start, when the whole view is due."""
+    t: Table = state.table  # type: ignore[attr-defined]
+    if t.phase not in PLACING or t.placements is None or t.chosen() == 0:
+        return None
+    moves = [state.action_to_string(a) for a in state.legal_actions()]
+    listed = " ".join(moves)
+    choices = (escape(listed) if len(listed) <= STEP_MOVES_WIDTH
+               else f"{len(moves)} choices, [bold]moves[/] lists them")
+    expecting = state.expecting()  # type: ignore[attr-defined]
+    return (f"{_colour(t, t.names[t.placer])} — {_pending(t)} — now {escape(expecting)}: "
+            f"{choices}  [dim]([bold]board[/] draws the building)[/]")
 
 
 def _colour(t: Table, name: str) -> str:

@@ -36,7 +36,7 @@ def read_move(state: HotuMatuaState, text: str) -> int:
     if wanted.startswith("roll"):
         raise NotationError("the dice are rolled already: move a ship or end the turn")
     step = split_step_text(text)
-    if step is not None and (parse_ship(step[0]) is not None or ">" in text):
+    if step is not None and all(step) and (parse_ship(step[0]) is not None or ">" in text):
         label, target = step
         for action in legal:
             if action < END and normalise_notation(

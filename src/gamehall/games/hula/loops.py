@@ -114,15 +114,25 @@ def _search(geo: Geometry, cover: _Cover, allowed: int, neutral: int, start: int
     return None
 
 
-def shortest_loop(geo: Geometry, own: int, neutral: int, max_len: int = 1 << 30) -> Score | None:
+def _starts(geo: Geometry, allowed: int, through: int | None) -> tuple[_Cover, int]:
+    """The cover to search and the cells to start from: the one cell every loop goes through,
+    when the caller knows it, else the emptiest side of a cut."""
+    if through is not None:
+        return _cover(geo, 0), geo.bit[through] & allowed
+    d, starts = _best_cut(geo, allowed)
+    return _cover(geo, d), starts
+
+
+def shortest_loop(geo: Geometry, own: int, neutral: int, max_len: int = 1 << 30,
+                  through: int | None = None) -> Score | None:
     """The smallest (length, neutrals) over the loops of `own` stones plus `neutral` stones.
 
     None when there is no loop of length at most `max_len`. Polynomial: at most ``size - 1``
-    breadth-first searches over ``2 · cells`` states.
+    breadth-first searches over ``2 · cells`` states. `through`: a cell that every loop is known
+    to use (the stone that just closed them), searched from alone.
     """
     allowed = own | neutral
-    d, starts = _best_cut(geo, allowed)
-    cover = _cover(geo, d)
+    cover, starts = _starts(geo, allowed, through)
     best: Score | None = None
     limit = max_len
     for u in geo.cells_of(starts):
@@ -221,11 +231,12 @@ def _walk_length(geo: Geometry, cover: _Cover, allowed: int, start: int,
     return None
 
 
-def loop_length(geo: Geometry, own: int, neutral: int, max_len: int = 1 << 30) -> int | None:
-    """The length of the shortest loop of `own` plus `neutral` stones, if at most `max_len`."""
+def loop_length(geo: Geometry, own: int, neutral: int, max_len: int = 1 << 30,
+                through: int | None = None) -> int | None:
+    """The length of the shortest loop of `own` plus `neutral` stones, if at most `max_len`
+    (`through`: as for `shortest_loop`)."""
     allowed = own | neutral
-    d, starts = _best_cut(geo, allowed)
-    cover = _cover(geo, d)
+    cover, starts = _starts(geo, allowed, through)
     best = None
     for u in geo.cells_of(starts):
         bit = geo.bit[u]
@@ -237,21 +248,24 @@ def loop_length(geo: Geometry, own: int, neutral: int, max_len: int = 1 << 30) -
     return best
 
 
-def double_loop_winner(geo: Geometry, first: int, second: int, neutral: int) -> int:
+def double_loop_winner(geo: Geometry, first: int, second: int, neutral: int,
+                       closing: int | None = None) -> int:
     """The colour (0 first, 1 second) that wins when both have a loop: the tie-break ladder.
 
     1. the shorter shortest loop wins; 2. on equal length, the loop with fewer neutrals (each
-    player's best among their shortest loops); 3. otherwise the second colour.
+    player's best among their shortest loops); 3. otherwise the second colour. `closing`: the
+    neutral stone that gave both their loops at once, if known; every loop then goes through it
+    (a loop without it would have ended the game before), so the searches start there.
     """
-    length_first = loop_length(geo, first, neutral)
+    length_first = loop_length(geo, first, neutral, through=closing)
     if length_first is None:
         return 1
-    length_second = loop_length(geo, second, neutral, length_first)
+    length_second = loop_length(geo, second, neutral, length_first, through=closing)
     if length_second is None:
         return 0
     if length_second < length_first:
         return 1
-    best_first = shortest_loop(geo, first, neutral)
-    best_second = shortest_loop(geo, second, neutral)
+    best_first = shortest_loop(geo, first, neutral, through=closing)
+    best_second = shortest_loop(geo, second, neutral, through=closing)
     assert best_first is not None and best_second is not None
     return 0 if best_first < best_second else 1

@@ -60,7 +60,7 @@ def random_playout(state: HulaState, rng: random.Random) -> int:
     if end_a == end_b:
         first, second = (ma, mb) if a == 0 else (mb, ma)
         state.double = True
-        winner = double_loop_winner(geo, first, second, mn)
+        winner = double_loop_winner(geo, first, second, mn, closing=order[end - 1])
     else:
         winner = a if end_a < end_b else a ^ 1
     moves = order[:end]

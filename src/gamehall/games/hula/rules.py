@@ -344,15 +344,20 @@ class HulaState(State):
                 return
             inner[p] |= group
         own = stones[p] = stones[p] | b
-        if b & self.esc[p]:
+        esc = self.esc[p]
+        if b & esc:
             neutral = self.neutral
-            esc = self._mend(self.paths[p], self.esc[p], c, own | neutral,
+            esc = self._mend(self.paths[p], esc, c, own | neutral,
                              geo.playable ^ (stones[0] | stones[1] | neutral))
             if esc < 0:
                 self.winner = p
                 return
             self.esc[p] = esc
-        self._watch(p)
+        m = inner[p]
+        x = m << 1
+        y = m >> 1
+        W = geo.W
+        self.watch[p] = x | y | ((m | x) >> W) | ((m | y) << W) | esc  # as `_watch` does
 
     def _watch(self, colour: int) -> None:
         """Recompute `watch[colour]`: the cells where a stone of that colour needs `_settle`."""
@@ -378,7 +383,7 @@ class HulaState(State):
         if len(looped) == 2:
             self.double = True
             self.winner = double_loop_winner(self.geo, self.stones[0], self.stones[1],
-                                             self.neutral)
+                                             self.neutral, closing=c)
         elif looped:
             self.winner = looped[0]
 

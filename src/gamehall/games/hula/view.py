@@ -109,7 +109,8 @@ def render_text(state: HulaState, seat: int | None) -> str:
     lines.extend(_legend(state, seat))
     if loop_cells:
         names = " ".join(geo.names[c] for c in loop_cells)
-        lines.append(f"loop ({len(loop_cells)} stones): {escape(names)}")
+        neutrals = sum(1 for c in loop_cells if state.neutral & geo.bit[c])
+        lines.append(f"loop ({len(loop_cells)} stones, {neutrals} neutral): {escape(names)}")
     return "\n".join(lines)
 
 
@@ -126,8 +127,8 @@ def _legend(state: HulaState, seat: int | None) -> list[str]:
         out.append(f"[bold green]{escape(outcome_text(state))}[/]")
     else:
         mover = state.current_player()
-        out.append(f"{SEATS[mover]} to move ({COLOUR_WORDS[state.turn]} {STONE_NAMES[state.turn]}"
-                   " colour)")
+        out.append(f"{SEATS[mover]} to move, playing the {STONE_NAMES[state.turn]} colour "
+                   f"({COLOUR_WORDS[state.turn]})")
         if state.swap_open:
             out.append("the answer [bold]swap[/] is allowed: take over the first stone and colour")
     return out
