@@ -40,7 +40,7 @@ WEB_DIR = Path(__file__).resolve().parents[1] / "web"
 _STATUS = {"not_identified": 401, "unknown_room": 404, "not_seated": 403, "not_your_seat": 403,
            "bad_json": 400, "bad_message": 400, "unknown_type": 400, "unknown_command": 400,
            "bad_nickname": 400, "bad_game": 400, "bad_option": 400, "bad_bot": 400,
-           "too_large": 413, "storage_error": 503, "bad_step": 400}
+           "too_large": 413, "bad_step": 400, "storage_error": 503}
 
 
 class SessionIn(BaseModel):
@@ -169,8 +169,7 @@ def _routes(app: FastAPI, hall: Hall) -> None:
         return game_record(await hall.get_room(room_id))
 
     @app.get("/api/rooms/{room_id}/replay/{step}",
-             summary="The spectator's view after the first `step` moves (for stepping through "
-                     "a game)")
+             summary="The spectator's view after `step` moves of the record (for replays)")
     async def replay(room_id: str, step: int) -> dict[str, Any]:
         return await replay_step(await hall.get_room(room_id), step, replays)
 
