@@ -94,6 +94,8 @@ def _token(request: Request | WebSocket) -> str | None:
 
 
 def _routes(app: FastAPI, hall: Hall) -> None:
+    replays = ReplayCache()
+
     @app.exception_handler(RoomError)
     async def room_error(_r: Request, exc: RoomError) -> JSONResponse:
         return _error(exc.code, exc.message)
@@ -165,8 +167,6 @@ def _routes(app: FastAPI, hall: Hall) -> None:
     @app.get("/api/rooms/{room_id}/record", summary="The game record (never the seed)")
     async def record(room_id: str) -> dict[str, Any]:
         return game_record(await hall.get_room(room_id))
-
-    replays = ReplayCache()
 
     @app.get("/api/rooms/{room_id}/replay/{step}",
              summary="The spectator's view after `step` moves of the record (for replays)")
