@@ -95,6 +95,30 @@ def _seat_specs(game: Game, vs: str, first: str, seats: str | None) -> list[str]
     return specs
 
 
+@app.command(context_settings=EXTRA)
+@friendly
+def selfplay(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help="Game name: see `gamehall games`.")],
+    bots: Annotated[str, typer.Option(help="Bots, comma-separated (e.g. mcts:hard,random); "
+                                           "seats rotate between games.")] = "mcts:hard,random",
+    games: Annotated[int, typer.Option(help="Number of games.")] = 200,
+    seed: Annotated[int, typer.Option(help="Master seed (games, seats and bots derive from it).")]
+    = 1,
+    jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    records: Annotated[Path | None, typer.Option(help="Save every game record in this folder.")]
+    = None,
+) -> None:
+    """Bots play a tournament of GAME; prints win rates, 95% intervals and Elo.
+
+    Game options follow as flags (`--size 7`) or as `--option key=value`.
+    """
+    from gamehall.play.selfplay import selfplay_command
+
+    specs = [s.strip().lower() for s in bots.split(",") if s.strip()]
+    selfplay_command(console, _load(game, ctx.args), specs, games, seed, jobs, records)
+
+
 @app.command()
 @friendly
 def replay(
@@ -155,6 +179,36 @@ def board(
         raise GamehallError(f"the file holds a {g.name} position, not {game}")
     svg.write_text(g.render_svg(pos))
     console.print(f"wrote {escape(str(svg))}")
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[str | None, typer.Option(
+        help="Database: a SQLAlchemy URL (postgresql+psycopg://user:pw@host/db) or a SQLite "
+             "file path. Default: gamehall.db in the current directory.")] = None,
+    bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before it moves.")]
+    = 0.5,
+    bot_workers: Annotated[int, typer.Option(help="Worker processes for thinking bots.")] = 2,
+    rate: Annotated[float, typer.Option(help="Messages per second per connection.")] = 20.0,
+    burst: Annotated[int, typer.Option(help="Messages a connection may send at once.")] = 40,
+    max_message_bytes: Annotated[int, typer.Option(help="Largest client message.")] = 4096,
+    plugin: Annotated[list[str] | None, typer.Option(
+        help="Import this module first (e.g. one that registers extra games).")] = None,
+    sqlite_sync: Annotated[str, typer.Option(
+        help="SQLite durability: normal (a commit survives any crash of the server, kill -9 "
+             "included) or full (also a power loss; one fsync per commit batch).")] = "normal",
+    log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+) -> None:
+    """Run the online hall: HTTP API, WebSocket play, and the browser page when installed."""
+    from gamehall.server.hall import Settings
+    from gamehall.server.serve import serve as run
+
+    settings = Settings(max_message_bytes=max_message_bytes, rate=rate, burst=burst,
+                        bot_delay=bot_delay, bot_workers=bot_workers,
+                        plugins=tuple(plugin or ()), sqlite_sync=sqlite_sync.lower())
+    run(host, port, db, settings, log_level, say=typer.echo)
 
 
 def main() -> None:

@@ -1,7 +1,28 @@
 """Bots for every registered game: they use only the game contract, never a specific game."""
 
 from gamehall.ai.bot import Bot
+from gamehall.ai.evaluators import Evaluator, RandomRollout, register_evaluator
 from gamehall.ai.factory import bot_kinds, make_bot, register_bot
+from gamehall.ai.heuristics import HeightEvaluator
+from gamehall.ai.levels import LEVELS, make_mcts, parse_level
+from gamehall.ai.mcts import MCTSBot, SearchStats
 from gamehall.ai.random_bot import RandomBot
 
-__all__ = ["Bot", "RandomBot", "bot_kinds", "make_bot", "register_bot"]
+register_bot("mcts", make_mcts)
+register_evaluator("hau_la", HeightEvaluator)
+
+__all__ = [
+    "LEVELS",
+    "Bot",
+    "Evaluator",
+    "MCTSBot",
+    "RandomBot",
+    "RandomRollout",
+    "SearchStats",
+    "bot_kinds",
+    "make_bot",
+    "make_mcts",
+    "parse_level",
+    "register_bot",
+    "register_evaluator",
+]

@@ -1,0 +1,108 @@
+"""Leaf evaluators for MCTS: random rollouts by default, game-specific plug-ins by game name.
+
+An evaluator estimates every seat's return from a non-terminal position. The search hands it a
+scratch copy of the position, so it may play the game forward on it. Plug-ins come from
+`register_evaluator` or from the ``gamehall.evaluators`` entry-point group (name: the game's
+registry name; value: a callable taking the `Game` and returning an evaluator), so a game package
+can ship one without importing `gamehall.ai` (the interface is structural).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from functools import cache
+from importlib.metadata import entry_points
+from typing import Any, Protocol
+
+from gamehall.core import CHANCE, TERMINAL, Game, State
+
+GROUP = "gamehall.evaluators"
+
+
+class Evaluator(Protocol):
+    """Estimates returns at a leaf of the search tree."""
+
+    def evaluate(self, state: State, rng: random.Random,
+                 deadline: float | None = None) -> Sequence[float] | None:
+        """Every seat's estimated return (in the game's utility range) from `state`.
+
+        `state` is a scratch copy and may be changed. `deadline` is a `time.perf_counter()`
+        value; an evaluator that cannot finish by then may return None (the simulation is then
+        dropped). Evaluators that are always quick may ignore it.
+        """
+        ...
+
+
+class RandomRollout:
+    """Plays uniformly random moves to the end (chance sampled with its probabilities).
+
+    Uses the engine's own ``state.random_playout(rng)`` when the state offers it (it plays to the
+    end in place and returns the number of moves); otherwise loops over the public contract, which
+    is slower but works for every game and can stop at the deadline.
+    """
+
+    def __init__(self, rollouts: int = 1) -> None:
+        if rollouts < 1:
+            raise ValueError("rollouts must be at least 1")
+        self.rollouts = rollouts
+
+    def evaluate(self, state: State, rng: random.Random,
+                 deadline: float | None = None) -> Sequence[float] | None:
+        if self.rollouts == 1:
+            return playout(state, rng, deadline)
+        total: list[float] | None = None
+        for _ in range(self.rollouts):
+            result = playout(state.clone(), rng, deadline)
+            if result is None:
+                return None
+            total = list(result) if total is None else [t + r for t, r in zip(total, result,
+                                                                                strict=True)]
+        assert total is not None
+        return [t / self.rollouts for t in total]
+
+
+def playout(state: State, rng: random.Random, deadline: float | None = None) -> list[float] | None:
+    """Play `state` to the end at random, in place; its returns, or None past `deadline`."""
+    fast = getattr(state, "random_playout", None)
+    if fast is not None:
+        fast(rng)
+        return state.returns()
+    choice = rng.choice
+    clock = time.perf_counter
+    while True:
+        player = state.current_player()
+        if player == TERMINAL:
+            return state.returns()
+        if player == CHANCE:
+            state.apply_action(state.sample_chance(rng))
+        else:
+            state.apply_action(choice(state.legal_actions()))
+        if deadline is not None and clock() > deadline:
+            return None
+
+
+EvaluatorFactory = Callable[[Game], Evaluator]
+_registered: dict[str, EvaluatorFactory] = {}
+
+
+def register_evaluator(game_name: str, factory: EvaluatorFactory) -> None:
+    """Use `factory(game)` as the default MCTS evaluator for `game_name`."""
+    _registered[game_name] = factory
+
+
+@cache
+def _declared() -> dict[str, Any]:
+    return {ep.name: ep for ep in entry_points(group=GROUP)}
+
+
+def default_evaluator(game: Game) -> Evaluator:
+    """The game's registered evaluator if there is one, else one random rollout."""
+    factory = _registered.get(game.name)
+    if factory is None and game.name in _declared():
+        factory = _declared()[game.name].load()
+    if factory is None:
+        return RandomRollout()
+    evaluator: Evaluator = factory(game)
+    return evaluator

@@ -1,0 +1,322 @@
+"""Monte Carlo tree search (UCT) for every game of the contract.
+
+- Each decision node maximises the return of the seat to move there; a node's statistics are the
+  normalised return of the seat that chose the edge into it, so 2, 3 or 4 players and multi-step
+  turns (the same seat moving again) need nothing special.
+- Chance nodes sample an outcome with its probability; each outcome has its own child.
+- Leaves are valued by an evaluator (default: one random rollout, through the engine's own
+  ``random_playout`` where it exists).
+- Terminal nodes are exact. In 2-player constant-sum games proven values are backed up
+  MCTS-Solver style through decision nodes (never through chance nodes).
+- The budget is a number of simulations, a wall time, or both (whichever ends first).
+- The tree is kept between moves: the next search starts from the child reached by the actions
+  played since, when that position is verified to be the one asked about.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from bisect import bisect_right
+from dataclasses import dataclass
+from itertools import accumulate
+
+from gamehall.ai.bot import Bot
+from gamehall.ai.evaluators import Evaluator, default_evaluator
+from gamehall.core import CHANCE, TERMINAL, Game, GamehallError, State
+
+
+class Node:
+    """A position in the tree, reached from its parent by `action`."""
+
+    __slots__ = ("action", "owner", "player", "n", "w", "q", "isq", "children", "untried",
+                 "proven", "proven_norm", "outcomes", "cumulative")
+
+    def __init__(self, action: int, owner: int, player: int) -> None:
+        self.action = action
+        self.owner = owner
+        """The seat that chose `action` (whose return `w` sums), or -1 under a chance node."""
+        self.player = player
+        """The seat to move here, or CHANCE, or TERMINAL."""
+        self.n = 0
+        self.w = 0.0
+        self.q = math.inf
+        """Mean of `w` (exact value once proven); infinite while unvisited, so tried first."""
+        self.isq = 0.0
+        """1/sqrt(n), kept up to date by the backup (0 once proven: no exploration bonus)."""
+        self.children: dict[int, Node] = {}
+        self.untried: list[int] = []
+        self.proven: list[float] | None = None
+        """Exact returns of this position when known (terminal, or solved)."""
+        self.proven_norm: list[float] = []
+        self.outcomes: list[int] = []
+        self.cumulative: list[float] = []
+
+    def size(self) -> int:
+        """Number of nodes in this subtree."""
+        return 1 + sum(c.size() for c in self.children.values())
+
+
+@dataclass
+class SearchStats:
+    """What the last `choose` did, for benchmarks and tests."""
+
+    simulations: int = 0
+    seconds: float = 0.0
+    reused_visits: int = 0
+    """Visits the root already had from earlier searches (tree reuse)."""
+    root_visits: int = 0
+    solved: bool = False
+
+
+class MCTSBot(Bot):
+    """UCT with chance sampling, n-player returns, a solver, time or simulation budgets."""
+
+    name = "mcts"
+
+    def __init__(self, seed: int | None = None, *, simulations: int | None = 1000,
+                 seconds: float | None = None, uct_c: float = 1.0,
+                 evaluator: Evaluator | None = None, solve: bool = True,
+                 reuse: bool = True) -> None:
+        super().__init__(seed)
+        if simulations is None and seconds is None:
+            raise GamehallError("an MCTS budget needs simulations, seconds, or both")
+        if simulations is not None and simulations < 1:
+            raise GamehallError("simulations must be at least 1")
+        if seconds is not None and seconds <= 0:
+            raise GamehallError("seconds must be positive")
+        self.simulations = simulations
+        self.seconds = seconds
+        self.uct_c = uct_c
+        self.solve = solve
+        self.reuse = reuse
+        self._evaluator = evaluator
+        self._evaluator_game: Game | None = None
+        self.stats = SearchStats()
+        self._root: Node | None = None
+        self._root_state: State | None = None
+        self._root_history: list[int] = []
+
+    # --- the Bot interface ---------------------------------------------------------------------
+    def reset(self) -> None:
+        self._root = None
+        self._root_state = None
+        self._root_history = []
+
+    def choose(self, state: State) -> int:
+        start = time.perf_counter()
+        legal = state.legal_actions()
+        if len(legal) == 1:  # a forced step (common in multi-step turns): nothing to search
+            self.stats = SearchStats(seconds=time.perf_counter() - start)
+            return legal[0]
+        deadline = start + self.seconds if self.seconds is not None else None
+        root = self.search(state, deadline)
+        action = self._best_action(root, state)
+        self.stats.seconds = time.perf_counter() - start
+        return action
+
+    # --- search --------------------------------------------------------------------------------
+    def search(self, state: State, deadline: float | None = None) -> Node:
+        """Run the budgeted search from `state`; return the root (kept for reuse)."""
+        if state.current_player() < 0:
+            raise GamehallError("MCTS chooses only for a seat to move")
+        game = state.game
+        self._setup(game)
+        root = self._reused_root(state)
+        if root is None:
+            root = self._new_node(state, -1, -1)
+        stats = SearchStats(reused_visits=root.n)
+        limit = self.simulations if self.simulations is not None else math.inf
+        done = 0
+        clock = time.perf_counter
+        slowest = 0.0
+        while done < limit and root.proven is None:
+            began = clock()
+            # stop when the next simulation, if as slow as the slowest so far, would end late
+            if deadline is not None and began + slowest >= deadline:
+                break
+            if self._simulate(root, state, deadline):
+                done += 1
+            slowest = max(slowest, clock() - began)
+        stats.simulations = done
+        stats.root_visits = root.n
+        stats.solved = root.proven is not None
+        self.stats = stats
+        self._root = root
+        self._root_state = state.clone()
+        self._root_history = state.history()
+        return root
+
+    def _setup(self, game: Game) -> None:
+        if self._evaluator_game != game:
+            if self._evaluator_game is not None:
+                self.reset()
+            self._evaluator_game = game
+            self.evaluator = self._evaluator or default_evaluator(game)
+            self._lo = game.min_utility
+            span = game.max_utility - game.min_utility
+            self._scale = 1.0 / span if span > 0 else 1.0
+            self._max_utility = game.max_utility
+            self._solving = (self.solve and game.num_players == 2
+                             and game.utility_sum is not None)
+
+    def _new_node(self, state: State, action: int, owner: int) -> Node:
+        player = state.current_player()
+        node = Node(action, owner, player)
+        if player == TERMINAL:
+            self._set_proven(node, state.returns())
+        elif player == CHANCE:
+            outcomes = state.chance_outcomes()
+            node.outcomes = [a for a, _ in outcomes]
+            node.cumulative = list(accumulate(p for _, p in outcomes))
+        else:
+            node.untried = list(state.legal_actions())  # a copy: we consume it
+        return node
+
+    def _set_proven(self, node: Node, returns: list[float]) -> None:
+        node.proven = list(returns)
+        lo, scale = self._lo, self._scale
+        node.proven_norm = [(r - lo) * scale for r in returns]
+        if node.owner >= 0:
+            node.q = node.proven_norm[node.owner]
+            node.isq = 0.0
+
+    def _simulate(self, root: Node, root_state: State, deadline: float | None) -> bool:
+        """One selection–expansion–evaluation–backup pass; False if cut off by the deadline."""
+        state = root_state.clone()
+        node = root
+        path = [root]
+        rng = self.rng
+        while node.proven is None:
+            player = node.player
+            if player == CHANCE:
+                action = node.outcomes[
+                    bisect_right(node.cumulative, rng.random() * node.cumulative[-1])
+                    if len(node.outcomes) > 1 else 0]
+                state.apply_action(action)
+                child = node.children.get(action)
+                if child is None:
+                    child = self._new_node(state, action, -1)
+                    node.children[action] = child
+                    path.append(child)
+                    node = child
+                    break
+            elif node.untried:
+                if deadline is not None and time.perf_counter() > deadline:
+                    return False  # expanding may be costly (a new position's legal actions)
+                untried = node.untried
+                last = len(untried) - 1
+                pick = int(rng.random() * (last + 1))  # a random untried action, O(1)
+                action = untried[pick]
+                untried[pick] = untried[last]
+                untried.pop()
+                state.apply_action(action)
+                child = self._new_node(state, action, player)
+                node.children[action] = child
+                path.append(child)
+                node = child
+                break
+            else:
+                child = self._select(node)
+                state.apply_action(child.action)
+            path.append(child)
+            node = child
+        if node.proven is not None:
+            values = node.proven_norm
+        else:
+            estimate = self.evaluator.evaluate(state, rng, deadline)
+            if estimate is None:
+                return False
+            lo, scale = self._lo, self._scale
+            values = [(r - lo) * scale for r in estimate]
+        sqrt = math.sqrt
+        for visited in path:
+            n = visited.n = visited.n + 1
+            owner = visited.owner
+            if owner >= 0:
+                w = visited.w = visited.w + values[owner]
+                if visited.proven is None:
+                    visited.q = w / n
+                    visited.isq = 1.0 / sqrt(n)
+        if self._solving and node.proven is not None:
+            self._propagate_proof(path)
+        return True
+
+    def _select(self, node: Node) -> Node:
+        """The child with the best UCT value for the seat to move at `node`.
+
+        Children keep their own mean `q` and `1/sqrt(n)` (a proven child: its exact value and no
+        bonus), so the loop is one multiply-add per child.
+        """
+        c_log = self.uct_c * math.sqrt(math.log(node.n)) if node.n > 1 else 0.0
+        best: Node | None = None
+        best_value = -math.inf
+        for child in node.children.values():
+            value = child.q + c_log * child.isq
+            if value > best_value:
+                best_value = value
+                best = child
+        assert best is not None
+        return best
+
+    def _propagate_proof(self, path: list[Node]) -> None:
+        """Back a proven value up through decision nodes (2-player constant-sum games only)."""
+        for i in range(len(path) - 1, 0, -1):
+            child, parent = path[i], path[i - 1]
+            player = parent.player
+            if parent.proven is not None or player < 0 or child.proven is None:
+                return
+            if child.proven[player] >= self._max_utility:
+                self._set_proven(parent, child.proven)
+                continue
+            if parent.untried:
+                return
+            best: list[float] | None = None
+            for sibling in parent.children.values():
+                if sibling.proven is None:
+                    return
+                if best is None or sibling.proven[player] > best[player]:
+                    best = sibling.proven
+            assert best is not None
+            self._set_proven(parent, best)
+
+    # --- choosing and reuse ----------------------------------------------------------------
+    def _best_action(self, root: Node, state: State) -> int:
+        """An immediate or proven win; else the most visited child not proven to lose."""
+        player = root.player
+        children = list(root.children.values())
+        if not children:
+            return self.rng.choice(state.legal_actions())
+        proven = [c for c in children if c.proven is not None]
+        if proven:
+            top = max(c.proven_norm[player] for c in proven)
+            if top >= 1.0 or root.proven is not None:
+                return max((c for c in proven if c.proven_norm[player] == top),
+                           key=lambda c: c.n).action
+            losing = {id(c) for c in proven if c.proven_norm[player] <= 0.0}
+            alive = [c for c in children if id(c) not in losing]
+            if alive:
+                children = alive
+        return max(children, key=lambda c: c.n).action
+
+    def _reused_root(self, state: State) -> Node | None:
+        """The kept subtree for `state`, if the actions since the last search lead to it."""
+        old, replay = self._root, self._root_state
+        if not self.reuse or old is None or replay is None or replay.game != state.game:
+            return None
+        history = state.history()
+        known = self._root_history
+        if len(history) < len(known) or history[:len(known)] != known:
+            return None
+        node = old
+        replay = replay.clone()
+        for action in history[len(known):]:
+            child = node.children.get(action)
+            if child is None or not replay.is_legal(action):
+                return None
+            replay.apply_action(action)
+            node = child
+        if node.player != state.current_player() or replay.to_json() != state.to_json():
+            return None
+        node.owner = -1
+        return node

@@ -1,0 +1,257 @@
+"""Self-play tournaments: bots play many seeded games with rotating seats, in one or N processes.
+
+Game `i` of a tournament is fully determined by (game, options, bots, seed, i): the seating, the
+game's chance seed and every bot's seed derive from them, so results do not depend on `--jobs`
+(bots with a time budget are the exception: they depend on the machine's speed and load).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from gamehall.ai import make_bot
+from gamehall.core import CHANCE, Game, GamehallError, GameRecord, OptionValue, load_game
+from gamehall.play.ratings import Standings, elo_from_score
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """What to play: a game with options, bot specs, how many games, and the master seed."""
+
+    game: str
+    options: dict[str, OptionValue]
+    bots: tuple[str, ...]
+    games: int
+    seed: int
+    keep_records: bool = False
+
+    def labels(self) -> list[str]:
+        """Bot names for tables; a spec listed twice gets ``#2``."""
+        seen: dict[str, int] = {}
+        out = []
+        for spec in self.bots:
+            seen[spec] = seen.get(spec, 0) + 1
+            out.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
+        return out
+
+
+@dataclass
+class GameResult:
+    """One finished game: who sat where, the returns, and how long the bots thought."""
+
+    index: int
+    seat_bots: list[int]
+    returns: list[float]
+    moves: int
+    seconds: float
+    think_total: list[float] = field(default_factory=list)
+    think_moves: list[int] = field(default_factory=list)
+    think_max: list[float] = field(default_factory=list)
+    record: dict[str, Any] | None = None
+
+
+def seating(index: int, bots: int, seats: int) -> list[int]:
+    """Bot index per seat in game `index`: every ordering in turn (or a rotation if too few)."""
+    if bots >= seats:
+        orders = list(itertools.permutations(range(bots), seats))
+        return list(orders[index % len(orders)])
+    return [(seat + index) % bots for seat in range(seats)]
+
+
+def derived_seed(seed: int, *parts: object) -> int:
+    """A seed for one game or bot, stable across processes and Python runs."""
+    return random.Random("/".join(str(p) for p in (seed, *parts))).randrange(2**31)
+
+
+def play_one(tour: Tournament, index: int) -> GameResult:
+    """Play game `index` of the tournament to the end."""
+    game = load_game(tour.game, **tour.options)
+    order = seating(index, len(tour.bots), game.num_players)
+    bots = [make_bot(tour.bots[b], derived_seed(tour.seed, index, "seat", s))
+            for s, b in enumerate(order)]
+    game_seed = derived_seed(tour.seed, index, "game")
+    state = game.new_initial_state(game_seed)
+    n = game.num_players
+    total, count, longest = [0.0] * n, [0] * n, [0.0] * n
+    start = time.perf_counter()
+    moves = 0
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == CHANCE:
+            action = state.sample_chance()
+        else:
+            t0 = time.perf_counter()
+            action = bots[player].choose(state)
+            spent = time.perf_counter() - t0
+            total[player] += spent
+            count[player] += 1
+            longest[player] = max(longest[player], spent)
+        state.apply_action(action)
+        moves += 1
+        if moves > game.max_game_length:
+            raise GamehallError(f"game {index} ran past max_game_length")
+    labels = tour.labels()
+    record = None
+    if tour.keep_records:
+        record = GameRecord.from_state(state, players=[labels[b] for b in order],
+                                       seed=game_seed).to_dict()
+    return GameResult(index, order, state.returns(), moves, time.perf_counter() - start,
+                      total, count, longest, record)
+
+
+def run_tournament(tour: Tournament, jobs: int = 1,
+                   on_result: Callable[[GameResult], None] | None = None) -> list[GameResult]:
+    """Play every game, in this process or in `jobs` worker processes; results by index."""
+    results: list[GameResult] = []
+    if jobs <= 1:
+        for i in range(tour.games):
+            result = play_one(tour, i)
+            results.append(result)
+            if on_result:
+                on_result(result)
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(play_one, tour, i) for i in range(tour.games)]
+            for future in as_completed(futures):
+                result = future.result()
+                results.append(result)
+                if on_result:
+                    on_result(result)
+    return sorted(results, key=lambda r: r.index)
+
+
+def standings(tour: Tournament, game: Game, results: Sequence[GameResult]) -> Standings:
+    table = Standings(tour.labels(), lo=game.min_utility, hi=game.max_utility)
+    for r in results:
+        table.add_game(r.seat_bots, r.returns)
+    return table
+
+
+class RateColumn(ProgressColumn):
+    """Games per minute (or seconds per game when slower than one a minute)."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        if not speed:
+            return Text("-- games/min", style="progress.data.speed")
+        if speed * 60 >= 1:
+            return Text(f"{speed * 60:.1f} games/min", style="progress.data.speed")
+        return Text(f"{1 / speed:.0f} s/game", style="progress.data.speed")
+
+
+def run_with_progress(tour: Tournament, jobs: int, console: Console,
+                      records: Path | None = None) -> list[GameResult]:
+    """Run the tournament under a Rich progress bar, saving records as games finish."""
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("games"), RateColumn(), TimeElapsedColumn(), TextColumn("left"),
+               TimeRemainingColumn())
+    with Progress(*columns, console=console) as progress:
+        task = progress.add_task(escape(f"{tour.game} {' vs '.join(tour.bots)}"),
+                                 total=tour.games)
+
+        def done(result: GameResult) -> None:
+            if records is not None and result.record is not None:
+                path = records / f"{tour.game}-{result.index + 1:04d}.json"
+                path.write_text(json.dumps(result.record, indent=1) + "\n")
+            progress.advance(task)
+
+        return run_tournament(tour, jobs, done)
+
+
+def results_table(tour: Tournament, game: Game, results: Sequence[GameResult]) -> Table:
+    """Per bot: wins-draws-losses, win rate, score and Elo with 95% CIs, thinking time per move.
+
+    Elo's interval (2 bots only) maps the pairwise score's Wilson interval through the Elo curve.
+    """
+    st = standings(tour, game, results)
+    labels = tour.labels()
+    anchor = next((i for i, spec in enumerate(tour.bots) if spec == "random"), None)
+    elo = st.elo(anchor)
+    opts = " ".join(f"{k}={v}" for k, v in game.options.items())
+    table = Table(title=f"{game.title}{' ' + opts if opts else ''}: {len(results)} games, "
+                        f"seed {tour.seed}")
+    for col in ("bot", "games", "W-D-L", "win %", "score (95% CI)", "Elo (95% CI)", "s/move",
+                "max s"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for i, tally in enumerate(st.tallies):
+        low, high = tally.interval()
+        mine = [(r, s) for r in results for s, b in enumerate(r.seat_bots) if b == i]
+        think = sum(r.think_total[s] for r, s in mine)
+        moves = sum(r.think_moves[s] for r, s in mine)
+        longest = max((r.think_max[s] for r, s in mine), default=0.0)
+        table.add_row(
+            escape(labels[i]), str(tally.seat_games),
+            f"{tally.wins}-{tally.draws}-{tally.losses}", f"{tally.win_rate:.1%}",
+            f"{tally.score:.3f} ({low:.2f}–{high:.2f})", f"{elo[i]:+.0f}{_elo_interval(st, i)}",
+            f"{think / moves:.3f}" if moves else "-", f"{longest:.2f}")
+    return table
+
+
+def _elo_interval(st: Standings, bot: int) -> str:
+    """Elo CI against the only opponent, from the score's Wilson interval (2 bots only)."""
+    if len(st.labels) != 2:
+        return ""
+    pair = st.pair_interval(bot, 1 - bot)
+    if pair is None:
+        return ""
+    low, _, high = pair
+    return f" ({_fmt_elo(elo_from_score(low))}…{_fmt_elo(elo_from_score(high))})"
+
+
+def _fmt_elo(value: float) -> str:
+    if value == float("inf"):
+        return "+∞"
+    if value == float("-inf"):
+        return "−∞"
+    return f"{value:+.0f}"
+
+
+def selfplay_command(console: Console, game: Game, bots: Sequence[str], games: int, seed: int,
+                     jobs: int, records: Path | None) -> list[GameResult]:
+    """What ``gamehall selfplay`` does: validate, run with progress, print the table."""
+    if games < 1:
+        raise GamehallError("--games must be at least 1")
+    if jobs < 1:
+        raise GamehallError("--jobs must be at least 1")
+    if not bots:
+        raise GamehallError("--bots needs at least one bot, e.g. mcts:hard,random")
+    for spec in bots:
+        make_bot(spec)  # fail early on a bad spec
+    tour = Tournament(game.name, dict(game.options), tuple(bots), games, seed,
+                      keep_records=records is not None)
+    start = time.perf_counter()
+    results = run_with_progress(tour, jobs, console, records)
+    console.print(results_table(tour, game, results))
+    moves = sum(r.moves for r in results) / len(results)
+    console.print(f"{len(results)} games in {time.perf_counter() - start:.1f} s with {jobs} "
+                  f"process{'es' if jobs > 1 else ''}; {moves:.1f} actions per game on average. "
+                  "Score: win 1, draw ½ (returns scaled to 0..1); Elo from pairwise results with "
+                  "one virtual draw per pair" + ("; `random` is 0." if "random" in bots else "."))
+    if records is not None:
+        console.print(f"records saved in {escape(str(records))}")
+    return results

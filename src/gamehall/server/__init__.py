@@ -1,0 +1,9 @@
+"""The online hall: rooms, seats, chat commands, bots, storage and pub/sub behind an ASGI app.
+
+Start it with `gamehall serve`; the protocol is described in docs/protocol.md.
+"""
+
+from gamehall.server.app import create_app
+from gamehall.server.hall import Hall, Settings
+
+__all__ = ["Hall", "Settings", "create_app"]

@@ -1,0 +1,332 @@
+"""The ASGI application: HTTP API (lobby, identity, records, room actions) and a WebSocket per room.
+
+Both layers only translate: every request goes through `Hall.execute`, so a WebSocket message,
+a typed chat command and an HTTP call with the same meaning behave identically.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Body, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from gamehall.core import GamehallError, GameRecord, load_game
+from gamehall.core.registry import list_games
+from gamehall.server import protocol as proto
+from gamehall.server.bots import BotPool
+from gamehall.server.hall import Hall, Player, Settings
+from gamehall.server.protocol import ProtocolError, RateLimiter
+from gamehall.server.pubsub import InProcessPubSub, PubSub
+from gamehall.server.replay import ReplayCache, replay_step
+from gamehall.server.rooms import WAITING, Room, RoomError
+from gamehall.server.storage import SqlStorage, Storage
+
+log = logging.getLogger("gamehall.server")
+
+COOKIE = "gamehall_token"
+TOKEN_HEADER = "x-gamehall-token"
+WEB_DIR = Path(__file__).resolve().parents[1] / "web"
+
+_STATUS = {"not_identified": 401, "unknown_room": 404, "not_seated": 403, "not_your_seat": 403,
+           "bad_json": 400, "bad_message": 400, "unknown_type": 400, "unknown_command": 400,
+           "bad_nickname": 400, "bad_game": 400, "bad_option": 400, "bad_bot": 400,
+           "too_large": 413, "bad_step": 400, "storage_error": 503}
+
+
+class SessionIn(BaseModel):
+    nickname: str = Field(max_length=40, examples=["ann"])
+
+
+class RoomIn(BaseModel):
+    game: str = Field(max_length=64, examples=["hula"])
+    options: dict[str, str | int | bool] = Field(default_factory=dict, examples=[{"size": 6}])
+
+
+def create_app(db_url: str, settings: Settings | None = None, storage: Storage | None = None,
+               pubsub: PubSub | None = None, web_dir: Path = WEB_DIR) -> FastAPI:
+    """The hall as an ASGI app; storage is opened (and migrated) when the app starts. The browser
+    page is served at ``/`` from `web_dir` when it holds an index.html."""
+    settings = settings or Settings()
+    store = storage or SqlStorage(db_url, sqlite_sync=settings.sqlite_sync)
+    hall = Hall(store, pubsub or InProcessPubSub(), BotPool(settings.bot_workers,
+                                                           settings.plugins), settings)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await store.open()
+        await hall.start()
+        yield
+        await hall.stop()
+        await store.close()
+
+    app = FastAPI(title="gamehall", version="1", lifespan=lifespan,
+                  description="The online hall: rooms, seats, chat commands, bots. "
+                              "Play happens over the WebSocket at /ws/rooms/{id} "
+                              "(see docs/protocol.md).")
+    app.state.hall = hall
+    _routes(app, hall)
+    _websocket(app, hall, settings)
+    if (web_dir / "index.html").is_file():
+        app.mount("/", StaticFiles(directory=web_dir, html=True), name="web")
+    return app
+
+
+def _error(code: str, message: str) -> JSONResponse:
+    return JSONResponse(proto.error(code, message), status_code=_STATUS.get(code, 409))
+
+
+def _token(request: Request | WebSocket) -> str | None:
+    auth = request.headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip()
+    return (request.headers.get(TOKEN_HEADER) or request.query_params.get("token")
+            or request.cookies.get(COOKIE))
+
+
+def _routes(app: FastAPI, hall: Hall) -> None:
+    replays = ReplayCache()
+
+    @app.exception_handler(RoomError)
+    async def room_error(_r: Request, exc: RoomError) -> JSONResponse:
+        return _error(exc.code, exc.message)
+
+    @app.exception_handler(ProtocolError)
+    async def protocol_error(_r: Request, exc: ProtocolError) -> JSONResponse:
+        return _error(exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_r: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        return _error(proto.BAD_MESSAGE, f"{where}: {first.get('msg', 'invalid request')}")
+
+    async def who(request: Request, required: bool = True) -> Player | None:
+        player = await hall.identify(_token(request))
+        if player is None and required:
+            raise ProtocolError(proto.NOT_IDENTIFIED, "choose a nickname first (POST /api/session)")
+        return player
+
+    @app.get("/api/health", summary="Liveness and load: rooms, connections, storage commits")
+    async def health() -> dict[str, Any]:
+        return hall.health()
+
+    @app.get("/api/games", summary="Every installed game: seats and options with defaults")
+    async def games() -> list[dict[str, Any]]:
+        out = []
+        for name in list_games():
+            try:
+                game = load_game(name)
+            except GamehallError:
+                continue
+            out.append({"name": name, "title": game.title, "seats": list(game.seat_names),
+                        "has_chance": game.has_chance, "options": game.describe_options()})
+        return out
+
+    @app.post("/api/session", summary="Pick a nickname; returns a token (also set as a cookie)")
+    async def new_session(body: SessionIn) -> JSONResponse:
+        player, token = await hall.register(body.nickname)
+        resp = JSONResponse({"nickname": player.nickname, "token": token})
+        resp.set_cookie(COOKIE, token, httponly=True, samesite="lax", max_age=365 * 86400)
+        return resp
+
+    @app.get("/api/session", summary="Who the token belongs to")
+    async def session(request: Request) -> dict[str, Any]:
+        player = await who(request)
+        assert player is not None
+        return {"nickname": player.nickname}
+
+    @app.get("/api/rooms", summary="Rooms, most recently active first")
+    async def rooms(status: Annotated[str | None, Query(pattern="^(waiting|playing|finished)$")]
+                    = None, limit: Annotated[int, Query(ge=1, le=500)] = 100,
+                    ) -> list[dict[str, Any]]:
+        return await hall.list_rooms(status, limit)
+
+    @app.post("/api/rooms", status_code=201, summary="Create a room for a game with options")
+    async def create(body: RoomIn, request: Request) -> dict[str, Any]:
+        player = await who(request)
+        assert player is not None
+        room = await hall.create_room(player, body.game, body.options)
+        return room.summary()
+
+    @app.get("/api/rooms/{room_id}", summary="The room as the caller sees it (a state message)")
+    async def room(room_id: str, request: Request) -> Response:
+        r = await hall.get_room(room_id)
+        player = await who(request, required=False)
+        return Response(hall.render(r, hall.seat_for(r, player)), media_type="application/json")
+
+    @app.get("/api/rooms/{room_id}/record", summary="The game record (never the seed)")
+    async def record(room_id: str) -> dict[str, Any]:
+        return game_record(await hall.get_room(room_id))
+
+    @app.get("/api/rooms/{room_id}/replay/{step}",
+             summary="The spectator's view after `step` moves of the record (for replays)")
+    async def replay(room_id: str, step: int) -> dict[str, Any]:
+        return await replay_step(await hall.get_room(room_id), step, replays)
+
+    @app.post("/api/rooms/{room_id}/{kind}",
+              summary="Any room action: join, leave, spectate, start, bot, option, resign, "
+                      "move, chat, who, help (body: the WebSocket message's fields)")
+    async def act(room_id: str, kind: str, request: Request,
+                  body: Annotated[dict[str, Any] | None, Body()] = None) -> dict[str, Any]:
+        r = await hall.get_room(room_id)
+        player = await who(request, required=False)
+        req = proto.parse_request({**(body or {}), "type": kind})
+        replies = [m for m in await hall.execute(r, player, req) if m["type"] != "sync"]
+        r = await hall.get_room(room_id)
+        return {"replies": replies, "state": json.loads(hall.render(r, hall.seat_for(r, player)))}
+
+
+def game_record(room: Room) -> dict[str, Any]:
+    """The room's record in the `gamehall replay` format: moves with notation, players, result.
+
+    The seed is never included. Every action in the record has already been played, and every
+    chance outcome is public once drawn, so the record holds nothing a player could not see.
+    """
+    players = [o.nickname if o else "" for o in room.seats]
+    rec = GameRecord(game=room.game_name, options=dict(room.options), players=players,
+                     actions=[(m.action, m.move) for m in room.moves], seed=None,
+                     result=room.result if room.ended_by == "rules" else None,
+                     outcome=room.outcome)
+    data = rec.to_dict()
+    data.update({"room": room.id, "status": room.status, "ended_by": room.ended_by,
+                 "final_result": room.result})
+    if room.status == WAITING:
+        data["actions"] = []
+    return data
+
+
+def _websocket(app: FastAPI, hall: Hall, settings: Settings) -> None:
+    @app.websocket("/ws/rooms/{room_id}")
+    async def ws_room(ws: WebSocket, room_id: str) -> None:
+        token = _token(ws)
+        player = await hall.identify(token)
+        await ws.accept()
+        try:
+            room = await hall.get_room(room_id)
+        except RoomError as exc:
+            await ws.send_text(proto.dumps(proto.error(exc.code, exc.message)))
+            await ws.close(4404)
+            return
+        await Connection(ws, hall, settings, room, player, token).run()
+
+
+class Connection:
+    """One WebSocket: a reader (requests) and a writer (events and replies), one queue between."""
+
+    def __init__(self, ws: WebSocket, hall: Hall, settings: Settings, room: Room,
+                 player: Player | None, token: str | None) -> None:
+        self.ws, self.hall, self.settings, self.player = ws, hall, settings, player
+        self.room_id = room.id
+        self.token = token
+        self.sub = hall.pubsub.subscribe(room.id)
+        self.limiter = RateLimiter(settings.rate, settings.burst)
+        self.last_state: tuple[int, int, int | None, int] | None = None
+        self.moves_sent = 0
+        """How many moves this connection has been sent: later states carry only the rest."""
+
+    def _send(self, message: dict[str, Any]) -> None:
+        self.sub.deliver({"event": "message", "message": message})
+
+    async def run(self) -> None:
+        room = await self.hall.get_room(self.room_id)
+        history = await self.hall.chat_history(room.id)
+        self._send({"type": "welcome", "protocol": proto.PROTOCOL_VERSION, "room": room.id,
+                    "you": self.player.nickname if self.player else None,
+                    "limits": {"max_message_bytes": self.settings.max_message_bytes,
+                               "rate": self.settings.rate, "burst": self.settings.burst}})
+        if self.token and self.player is None:
+            self._send(proto.error(proto.NOT_IDENTIFIED, "that token is unknown: you are watching"))
+        for line in history:
+            self._send(line)
+        self.sub.deliver({"event": "state"})
+        await self.hall.connected(room, self.player)
+        writer = asyncio.create_task(self._writer())
+        try:
+            await self._reader()
+        except WebSocketDisconnect:
+            pass
+        finally:
+            writer.cancel()
+            self.sub.close()
+            with contextlib.suppress(RoomError):
+                await self.hall.disconnected(await self.hall.get_room(self.room_id),
+                                             self.player)
+
+    async def _reader(self) -> None:
+        strikes = 0
+        while True:
+            msg = await self.ws.receive()
+            if msg["type"] == "websocket.disconnect":
+                return
+            raw = msg.get("text")
+            if raw is None:
+                raw = msg.get("bytes") or b""
+            if not self.limiter.allow():
+                strikes += 1
+                if strikes > 10 * self.settings.burst:
+                    await self.ws.close(1008, "too many messages")
+                    return
+                self._send(proto.error(proto.RATE_LIMITED, "too many messages: slow down"))
+                continue
+            strikes = 0
+            await self._handle(raw)
+
+    async def _handle(self, raw: str | bytes) -> None:
+        ref: str | int | None = None
+        try:
+            req = proto.parse_message(raw, self.settings.max_message_bytes)
+            ref = req.ref
+            room = await self.hall.get_room(self.room_id)
+            for reply in await self.hall.execute(room, self.player, req):
+                if reply["type"] == "sync":
+                    self.sub.deliver({"event": "sync"})
+                else:
+                    self._send(reply)
+        except ProtocolError as exc:
+            self._send(proto.error(exc.code, exc.message, exc.ref if exc.ref is not None else ref))
+        except RoomError as exc:
+            self._send(proto.error(exc.code, exc.message, ref))
+        except Exception:
+            log.exception("request failed")
+            self._send(proto.error("server_error", "the server failed on that; sorry", ref))
+
+    async def _send_state(self, full: bool) -> None:
+        """The room for this connection's seat, with only the moves it has not been sent yet
+        (all of them on the first state and on `sync`); nothing if nothing changed for it."""
+        room = await self.hall.get_room(self.room_id)
+        seat = self.hall.seat_for(room, self.player)
+        sent = 0 if full or self.moves_sent > room.version else self.moves_sent
+        key = (id(room), room.rev, seat, room.version)
+        if not full and key == self.last_state:
+            return
+        text = self.hall.render(room, seat, sent)
+        self.last_state, self.moves_sent = key, room.version
+        await self.ws.send_text(text)
+
+    async def _writer(self) -> None:
+        """Send events in order; a state event renders the room for this connection's seat."""
+        try:
+            while True:
+                event = await self.sub.get()
+                kind = event.get("event")
+                if kind == "overflow":
+                    await self.ws.close(1013, "too far behind")
+                    return
+                if kind == "message":
+                    await self.ws.send_text(proto.dumps(event["message"]))
+                elif kind in ("state", "sync"):
+                    await self._send_state(full=kind == "sync")
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            return
+        except Exception:  # a closed socket shows up as various errors across servers
+            log.debug("writer stopped", exc_info=True)

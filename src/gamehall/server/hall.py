@@ -1,0 +1,447 @@
+"""The hall: rooms in memory, the one path every request takes (validate, apply, persist, publish),
+identities, presence, and the bots' turns.
+
+Order of every change: mutate the room under its lock, commit to storage, then publish. If the
+commit fails the room is reloaded from storage, so memory never runs ahead of what is stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import hashlib
+import logging
+import random
+import re
+import secrets
+from collections import Counter, deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from gamehall.core import GamehallError, game_class
+from gamehall.server import protocol as proto
+from gamehall.server.bots import BotPool, bot_spec
+from gamehall.server.commands import help_text, parse_command
+from gamehall.server.protocol import ProtocolError, Request
+from gamehall.server.pubsub import PubSub
+from gamehall.server.rooms import FINISHED, PLAYING, WAITING, Move, Room, RoomError, now
+from gamehall.server.storage import ChatLine, NicknameTaken, Storage
+
+log = logging.getLogger("gamehall.server")
+
+MANAGING = {"option", "bot", "start"}
+"""Requests that set up the table (see `Hall._check_may_manage`)."""
+
+SYSTEM_RANDOM = random.SystemRandom()
+"""Chance is drawn from the operating system's generator: nothing a client saw predicts it."""
+
+NICKNAME = re.compile(r"^[^\W][\w.\-]{0,19}$")
+
+
+@dataclass(frozen=True)
+class Player:
+    id: int
+    nickname: str
+
+
+@dataclass
+class Settings:
+    """Server knobs (the `gamehall serve` flags)."""
+
+    max_message_bytes: int = 4096
+    rate: float = 20.0
+    """Messages per second a connection may send, on average."""
+    burst: int = 40
+    """Messages a connection may send at once before the rate applies."""
+    bot_delay: float = 0.5
+    """Seconds a bot waits before moving, so people can follow an all-bot game."""
+    bot_workers: int = 2
+    plugins: tuple[str, ...] = field(default_factory=tuple)
+    chat_history: int = 50
+    max_waiting_rooms: int = 10
+    """Rooms one visitor may have waiting for players at once."""
+    sqlite_sync: str = "normal"
+    """SQLite durability: normal (survives any crash of the server) or full (also power loss)."""
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Hall:
+    """Everything the HTTP and WebSocket layers ask for."""
+
+    def __init__(self, storage: Storage, pubsub: PubSub, bots: BotPool,
+                 settings: Settings) -> None:
+        self.storage, self.pubsub, self.bots, self.settings = storage, pubsub, bots, settings
+        self.rooms: dict[str, Room] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._load_lock = asyncio.Lock()
+        self._online: dict[str, Counter[int]] = {}
+        self._watchers: dict[str, Counter[str]] = {}
+        self._chat: dict[str, deque[ChatLine]] = {}
+        self._render: dict[str, tuple[int, dict[int | None, str]]] = {}
+        self._bot_tasks: dict[str, asyncio.Task[None]] = {}
+        self._players: dict[str, Player] = {}
+        self._closing = False
+        self._lags: deque[float] = deque(maxlen=1200)
+        self._watcher: asyncio.Task[None] | None = None
+
+    # --- lifecycle -------------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Load every unfinished room from storage and let bots whose turn it is play on."""
+        self._watcher = asyncio.create_task(self._watch_loop(), name="gamehall-loop-lag")
+        for room_id in await self.storage.active_room_ids():
+            room = await self.storage.load_room(room_id)
+            if room is None:
+                continue
+            self.rooms[room.id] = room
+            if room.status == PLAYING and room.state is not None and room.state.is_chance_node():
+                async with self._lock(room.id):
+                    await self._commit(room, room.resolve_chance(SYSTEM_RANDOM))
+            self._schedule_bot(room)
+        gc.freeze()  # what start-up loaded stays: keep it out of every later collection
+
+    async def stop(self) -> None:
+        self._closing = True
+        if self._watcher is not None:
+            self._watcher.cancel()
+        for task in list(self._bot_tasks.values()):
+            task.cancel()
+        for task in list(self._bot_tasks.values()):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.bots.close()
+
+    def _lock(self, room_id: str) -> asyncio.Lock:
+        lock = self._locks.get(room_id)
+        if lock is None:
+            lock = self._locks[room_id] = asyncio.Lock()
+        return lock
+
+    async def _watch_loop(self) -> None:
+        """Measure how late the event loop wakes up (its lag): the hall's own responsiveness."""
+        loop = asyncio.get_running_loop()
+        while True:
+            t = loop.time()
+            await asyncio.sleep(0.05)
+            self._lags.append(loop.time() - t - 0.05)
+
+    def health(self) -> dict[str, Any]:
+        """Figures for operators: rooms in memory, connections, bots thinking, storage, and the
+        event loop's lag over the last minute or so (p50, p99, max, in ms)."""
+        lags = sorted(self._lags)
+
+        def ms(q: float) -> float:
+            return round(1000 * lags[min(len(lags) - 1, int(q * len(lags)))], 1) if lags else 0.0
+
+        return {
+            "loop_lag_ms": {"p50": ms(0.5), "p99": ms(0.99), "max": ms(1.0)},
+            "rooms_in_memory": len(self.rooms),
+            "connections": sum(sum(c.values()) for c in self._watchers.values()),
+            "bots_thinking": len(self._bot_tasks),
+            "storage": dict(getattr(self.storage, "stats", {})),
+        }
+
+    # --- identity --------------------------------------------------------------------------------
+    async def register(self, nickname: str) -> tuple[Player, str]:
+        """A new visitor: (player, token). The token is shown once; only its hash is stored."""
+        nickname = nickname.strip()
+        if not NICKNAME.match(nickname):
+            raise RoomError("bad_nickname", "a nickname is 1 to 20 letters, digits, '.', '-' or "
+                                            "'_', starting with a letter or digit")
+        if nickname.lower() in ("chance", "server") or nickname.lower().endswith("bot"):
+            raise RoomError("bad_nickname", f"{nickname!r} is reserved")
+        token = secrets.token_urlsafe(24)
+        try:
+            pid = await self.storage.add_player(nickname, token_hash(token))
+        except NicknameTaken:
+            raise RoomError("nickname_taken", f"the nickname {nickname} is taken") from None
+        player = Player(pid, nickname)
+        self._players[token_hash(token)] = player
+        return player, token
+
+    async def identify(self, token: str | None) -> Player | None:
+        if not token or len(token) > 100:
+            return None
+        key = token_hash(token)
+        player = self._players.get(key)
+        if player is None:
+            found = await self.storage.player_by_token(key)
+            if found is None:
+                return None
+            player = self._players[key] = Player(*found)
+        return player
+
+    # --- rooms -----------------------------------------------------------------------------------
+    async def create_room(self, player: Player, game: str, options: dict[str, Any]) -> Room:
+        waiting = sum(1 for r in self.rooms.values()
+                      if r.status == WAITING and r.created_by == player.nickname)
+        if waiting >= self.settings.max_waiting_rooms:
+            raise RoomError("too_many_rooms", f"you already have {waiting} rooms waiting for "
+                                              "players; start or use one of them")
+        try:
+            game_class(game)
+            room = Room(id=secrets.token_urlsafe(6), game_name=game.strip().lower(),
+                        options=dict(options), created_by=player.nickname,
+                        seed=secrets.randbits(63))
+        except GamehallError as exc:
+            raise RoomError("bad_game", str(exc)) from None
+        await self.storage.save_room(room)
+        self.rooms[room.id] = room
+        return room
+
+    async def get_room(self, room_id: str) -> Room:
+        room = self.rooms.get(room_id)
+        if room is not None:
+            return room
+        if len(room_id) > 32:
+            raise RoomError("unknown_room", "no such room")
+        async with self._load_lock:
+            room = self.rooms.get(room_id) or await self.storage.load_room(room_id)
+        if room is None:
+            raise RoomError("unknown_room", f"no room {room_id[:32]!r}")
+        self.rooms.setdefault(room.id, room)
+        return self.rooms[room.id]
+
+    async def list_rooms(self, status: str | None, limit: int) -> list[dict[str, Any]]:
+        """Lobby lines, newest first; rooms in memory are fresher than their stored row."""
+        out = []
+        for stored in await self.storage.list_rooms(status, limit):
+            live = self.rooms.get(stored.id)
+            if live is not None and (status is None or live.status == status):
+                out.append(live.summary(set(self._online.get(live.id, ()))))
+            else:
+                out.append(stored.summary())
+        return out
+
+    # --- rendering -------------------------------------------------------------------------------
+    def render(self, room: Room, seat: int | None, moves_from: int = 0) -> str:
+        """The `state` message for `seat` as JSON text, with the moves from `moves_from` on.
+
+        Everything but the move list is rendered once per change of the room and seat."""
+        cached = self._render.get(room.id)
+        if cached is None or cached[0] != room.rev:
+            cached = (room.rev, {})
+            self._render[room.id] = cached
+        head = cached[1].get(seat)
+        if head is None:
+            online = set(self._online.get(room.id, ()))
+            head = cached[1][seat] = room.render_head(seat, online)
+        return room.render(seat, set(), moves_from, head)
+
+    def seat_for(self, room: Room, player: Player | None) -> int | None:
+        return room.seat_of(player.id) if player is not None else None
+
+    async def chat_history(self, room_id: str) -> list[dict[str, Any]]:
+        lines = self._chat.get(room_id)
+        if lines is None:
+            stored = await self.storage.recent_chat(room_id, self.settings.chat_history)
+            lines = self._chat.setdefault(room_id, deque(stored,
+                                                         maxlen=self.settings.chat_history))
+        return [proto.chat(c.sender, c.text, c.at) for c in lines]
+
+    # --- presence --------------------------------------------------------------------------------
+    async def connected(self, room: Room, player: Player | None) -> None:
+        if player is None:
+            self._watchers.setdefault(room.id, Counter())["?"] += 1
+            return
+        online = self._online.setdefault(room.id, Counter())
+        online[player.id] += 1
+        self._watchers.setdefault(room.id, Counter())[player.nickname] += 1
+        if online[player.id] == 1 and room.seat_of(player.id) is not None:
+            room.rev += 1
+            await self.pubsub.publish(room.id, {"event": "state"})
+
+    async def disconnected(self, room: Room, player: Player | None) -> None:
+        watchers = self._watchers.get(room.id, Counter())
+        watchers[player.nickname if player else "?"] -= 1
+        watchers += Counter()  # drop zero counts
+        self._watchers[room.id] = watchers
+        if player is not None:
+            online = self._online.get(room.id, Counter())
+            online[player.id] -= 1
+            if online[player.id] <= 0:
+                del online[player.id]
+                if room.seat_of(player.id) is not None:
+                    room.rev += 1
+                    await self.pubsub.publish(room.id, {"event": "state"})
+        self._maybe_evict(room)
+
+    def _maybe_evict(self, room: Room) -> None:
+        """Forget a finished room nobody watches (storage still has it)."""
+        if room.status == FINISHED and not self._watchers.get(room.id) \
+                and room.id not in self._bot_tasks:
+            self.rooms.pop(room.id, None)
+            self._locks.pop(room.id, None)
+            self._online.pop(room.id, None)
+            self._watchers.pop(room.id, None)
+            self._chat.pop(room.id, None)
+            self._render.pop(room.id, None)
+
+    # --- requests --------------------------------------------------------------------------------
+    async def execute(self, room: Room, player: Player | None,
+                      req: Request) -> list[dict[str, Any]]:
+        """Carry out one request; return the replies for the requester (broadcasts go out too).
+
+        Raises ProtocolError or RoomError for a refused request, which then changed nothing.
+        """
+        if req.kind == "chat" and req.args["text"].lstrip().startswith("/"):
+            req = parse_command(req.args["text"], req.ref)
+        if req.kind == "ping":
+            return [{"type": "pong", **({"id": req.ref} if req.ref is not None else {})}]
+        if req.kind == "help":
+            return [proto.info(help_text(), req.ref)]
+        if req.kind == "who":
+            return [proto.info(self._who(room), req.ref)]
+        if req.kind == "options":
+            opts = ", ".join(f"{k}={v}" for k, v in room.options.items()) or "none"
+            return [proto.info(f"options: {opts}", req.ref)]
+        if req.kind == "sync":
+            return [{"type": "sync"}]
+        if player is None:
+            raise ProtocolError(proto.NOT_IDENTIFIED,
+                                "choose a nickname first (POST /api/session)", req.ref)
+        if req.kind == "chat":
+            await self._chat_line(room, player, req.args["text"])
+            return []
+        async with self._lock(room.id):
+            if self.rooms.get(room.id) is not room:
+                room = await self.get_room(room.id)
+            notice = await self._change(room, player, req)
+        if notice:
+            await self.pubsub.publish(room.id, {"event": "message", "message": proto.info(notice)})
+        self._schedule_bot(room)
+        self._maybe_evict(room)
+        return []
+
+    async def _change(self, room: Room, player: Player, req: Request) -> str | None:
+        """Apply a state-changing request under the room's lock, commit, publish the state."""
+        a = req.args
+        names = room.game.seat_names
+        if req.kind in MANAGING or (req.kind == "leave" and a.get("seat") is not None
+                                    and (occ := room.seats[room.seat_index(a["seat"])])
+                                    and occ.bot is not None):
+            self._check_may_manage(room, player)
+        moves: list[Move] = []
+        notice: str | None
+        if req.kind == "move":
+            seat, action = room.check_move(player.id, a["move"], a["version"])
+            moves = [room.apply(seat, action), *room.resolve_chance(SYSTEM_RANDOM)]
+            notice = None
+        elif req.kind == "join":
+            seat = room.join(player.id, player.nickname, a.get("seat"))
+            notice = f"{player.nickname} sits as {names[seat]}"
+        elif req.kind in ("leave", "spectate"):
+            if req.kind == "spectate" and room.seat_of(player.id) is None:
+                return None
+            seat = room.leave(player.id, a.get("seat"))
+            notice = f"{player.nickname} freed the seat of {names[seat]}"
+        elif req.kind == "bot":
+            spec = bot_spec(a.get("level"))
+            seat = room.set_bot(spec, f"{spec} bot", a.get("seat"))
+            notice = f"{player.nickname} seated a {spec} bot as {names[seat]}"
+        elif req.kind == "option":
+            value = room.set_option(a["key"], a["value"])
+            notice = f"{player.nickname} set {a['key'].strip()}={value}"
+        elif req.kind == "start":
+            room.start()
+            moves = room.resolve_chance(SYSTEM_RANDOM)
+            notice = f"{player.nickname} started the game"
+        elif req.kind == "resign":
+            notice = f"{player.nickname} resigned as {names[room.resign(player.id)]}"
+        else:
+            raise ProtocolError(proto.UNKNOWN_TYPE, f"{req.kind} is not a room action", req.ref)
+        await self._commit(room, moves)
+        return notice
+
+    @staticmethod
+    def _check_may_manage(room: Room, player: Player) -> None:
+        """Options, bots and the start belong to the people at the table: anyone seated, the
+        room's creator, or anyone at all while no person sits (an all-bot table)."""
+        people = [o for o in room.seats if o is not None and o.player_id is not None]
+        if room.seat_of(player.id) is None and player.nickname != room.created_by and people:
+            raise RoomError("not_seated", "take a seat first (/join): only the players and the "
+                                          "room's creator set up the table")
+
+    async def _commit(self, room: Room, moves: list[Move]) -> None:
+        """Store the room and its new moves, then tell every connection; undo on failure."""
+        try:
+            await self.storage.save_room(room, moves)
+        except Exception:
+            log.exception("could not store room %s; reloading it", room.id)
+            fresh = await self.storage.load_room(room.id)
+            if fresh is not None:
+                self.rooms[room.id] = fresh
+            raise RoomError("storage_error", "the server could not save that; try again") \
+                from None
+        await self.pubsub.publish(room.id, {"event": "state"})
+
+    async def _chat_line(self, room: Room, player: Player, text: str) -> None:
+        text = " ".join(text.split())
+        if not text:
+            raise ProtocolError(proto.BAD_MESSAGE, "say something")
+        line = ChatLine(player.nickname, text, now())
+        await self.storage.add_chat(room.id, line)
+        await self.chat_history(room.id)
+        self._chat[room.id].append(line)
+        message = proto.chat(line.sender, line.text, line.at)
+        await self.pubsub.publish(room.id, {"event": "message", "message": message})
+
+    def _who(self, room: Room) -> str:
+        online = self._online.get(room.id, Counter())
+        parts = []
+        for i, name in enumerate(room.game.seat_names):
+            occ = room.seats[i]
+            if occ is None:
+                parts.append(f"{name}: free")
+            elif occ.bot is not None:
+                parts.append(f"{name}: {occ.nickname}")
+            else:
+                state = "online" if occ.player_id in online else "away"
+                parts.append(f"{name}: {occ.nickname} ({state})")
+        seated = {o.nickname for o in room.seats if o is not None}
+        watchers = self._watchers.get(room.id, Counter())
+        names = sorted(n for n in watchers if n != "?" and n not in seated)
+        if watchers.get("?"):
+            names.append(f"{watchers['?']} anonymous")
+        parts.append(f"watching: {', '.join(names) if names else 'nobody'}")
+        return "; ".join(parts)
+
+    # --- bots ------------------------------------------------------------------------------------
+    def _schedule_bot(self, room: Room) -> None:
+        if not self._closing and room.bot_to_move() and room.id not in self._bot_tasks:
+            self._bot_tasks[room.id] = asyncio.create_task(self._bot_loop(room.id),
+                                                           name=f"bot-{room.id}")
+
+    async def _bot_loop(self, room_id: str) -> None:
+        """Play the bots' turns in one room until a person is to move or the game ends."""
+        try:
+            while True:
+                room = self.rooms.get(room_id)
+                spec = room.bot_to_move() if room is not None else None
+                if room is None or spec is None or room.state is None:
+                    return
+                await asyncio.sleep(self.settings.bot_delay)
+                version, seat = room.version, room.to_move()
+                if room.bot_to_move() != spec or room.state is None:
+                    continue
+                chosen = await self.bots.choose(spec, room.state, secrets.randbits(32))
+                async with self._lock(room_id):
+                    if self.rooms.get(room_id) is not room or room.version != version \
+                            or room.to_move() != seat or room.bot_to_move() != spec:
+                        continue
+                    if chosen is None or not room.state.is_legal(chosen):
+                        chosen = SYSTEM_RANDOM.choice(room.state.legal_actions())
+                    moves = [room.apply(seat, chosen), *room.resolve_chance(SYSTEM_RANDOM)]
+                    await self._commit(room, moves)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot loop of room %s stopped", room_id)
+        finally:
+            self._bot_tasks.pop(room_id, None)
+            room = self.rooms.get(room_id)
+            if room is not None:
+                self._maybe_evict(room)

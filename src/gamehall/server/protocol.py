@@ -1,0 +1,188 @@
+"""The WebSocket protocol: validating what clients send, and building what the server sends.
+
+Every client message is a JSON object with a ``type``; each type has a fixed set of fields with
+fixed JSON types. Anything else is refused with a `ProtocolError` whose code a program can test
+and whose message a person can read. docs/protocol.md describes every message.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+PROTOCOL_VERSION = 1
+
+# Error codes: stable strings that clients may switch on.
+BAD_JSON = "bad_json"
+BAD_MESSAGE = "bad_message"
+UNKNOWN_TYPE = "unknown_type"
+TOO_LARGE = "too_large"
+RATE_LIMITED = "rate_limited"
+BINARY = "binary_not_supported"
+NOT_IDENTIFIED = "not_identified"
+UNKNOWN_COMMAND = "unknown_command"
+
+MAX_TEXT = 500
+"""Longest chat line (characters)."""
+MAX_FIELD = 200
+"""Longest value of any other text field (moves, seat names, option values)."""
+MAX_REF = 64
+"""Longest client-chosen ``id`` echoed back in replies."""
+
+
+class ProtocolError(Exception):
+    """A refused client message: `code` for programs, the text for people."""
+
+    def __init__(self, code: str, message: str, ref: str | int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.ref = ref
+
+
+SeatRef = str | int
+"""A seat: its index (JSON integer, from 0) or its name (text, any case)."""
+
+# field name -> (accepted JSON types, required)
+_Fields = dict[str, tuple[tuple[type, ...], bool]]
+_SEAT: tuple[tuple[type, ...], bool] = ((str, int), False)
+
+REQUESTS: dict[str, _Fields] = {
+    "chat": {"text": ((str,), True)},
+    "move": {"move": ((str,), True), "version": ((int,), True)},
+    "join": {"seat": _SEAT},
+    "leave": {"seat": _SEAT},
+    "spectate": {},
+    "start": {},
+    "bot": {"level": ((str,), False), "seat": _SEAT},
+    "option": {"key": ((str,), True), "value": ((str, int, bool), True)},
+    "resign": {},
+    "who": {},
+    "help": {},
+    "sync": {},
+    "ping": {},
+}
+"""Every client message type and its fields (``id`` is accepted on all of them)."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """One validated client request: a message type with its fields."""
+
+    kind: str
+    args: dict[str, Any] = field(default_factory=dict)
+    ref: str | int | None = None
+
+
+def parse_message(raw: str | bytes, max_bytes: int) -> Request:
+    """Validate one WebSocket text frame; raise ProtocolError for anything malformed."""
+    if isinstance(raw, bytes):
+        raise ProtocolError(BINARY, "send JSON as text frames, not binary ones")
+    if len(raw) > max_bytes or len(raw.encode("utf-8", "surrogatepass")) > max_bytes:
+        raise ProtocolError(TOO_LARGE, f"messages are limited to {max_bytes} bytes")
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise ProtocolError(BAD_JSON, "that is not valid JSON") from None
+    return parse_request(data)
+
+
+def parse_request(data: object) -> Request:
+    """Validate a decoded JSON value as a request (shared by WebSocket and HTTP)."""
+    if not isinstance(data, dict):
+        raise ProtocolError(BAD_MESSAGE, "a message is a JSON object with a \"type\"")
+    ref = _ref(data.get("id"))
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError(BAD_MESSAGE, "a message needs a \"type\" (text)", ref)
+    spec = REQUESTS.get(kind)
+    if spec is None:
+        known = ", ".join(REQUESTS)
+        raise ProtocolError(UNKNOWN_TYPE, f"unknown message type {kind[:40]!r} (types: {known})",
+                            ref)
+    return Request(kind, check_fields(kind, spec, data, ref), ref)
+
+
+def check_fields(kind: str, spec: _Fields, data: dict[str, Any],
+                 ref: str | int | None = None) -> dict[str, Any]:
+    """The declared fields of `data`, type-checked; unknown fields are ignored."""
+    args: dict[str, Any] = {}
+    for name, (types, required) in spec.items():
+        if name not in data or data[name] is None:
+            if required:
+                raise ProtocolError(BAD_MESSAGE, f"{kind} needs a \"{name}\"", ref)
+            continue
+        value = data[name]
+        if isinstance(value, bool) and bool not in types:
+            value = None  # JSON true/false is not a number here
+        if value is None or not isinstance(value, types):
+            want = " or ".join(_JSON_NAMES[t] for t in types)
+            raise ProtocolError(BAD_MESSAGE, f"\"{name}\" of {kind} must be {want}", ref)
+        limit = MAX_TEXT if name == "text" else MAX_FIELD
+        if isinstance(value, str) and len(value) > limit:
+            raise ProtocolError(BAD_MESSAGE, f"\"{name}\" is limited to {limit} characters", ref)
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:
+            raise ProtocolError(BAD_MESSAGE, f"\"{name}\" is out of range", ref)
+        args[name] = value
+    return args
+
+
+_JSON_NAMES = {str: "text", int: "a whole number", bool: "true or false"}
+
+
+def _ref(value: object) -> str | int | None:
+    """The client's ``id`` if it is a short text or a whole number, else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) and abs(value) <= 2**53:
+        return value
+    if isinstance(value, str) and len(value) <= MAX_REF:
+        return value
+    return None
+
+
+# --- server messages ------------------------------------------------------------------------
+def error(code: str, message: str, ref: str | int | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if ref is not None:
+        out["id"] = ref
+    return out
+
+
+def info(text: str, ref: str | int | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "info", "text": text}
+    if ref is not None:
+        out["id"] = ref
+    return out
+
+
+def chat(sender: str, text: str, at: str) -> dict[str, Any]:
+    return {"type": "chat", "from": sender, "text": text, "at": at}
+
+
+def dumps(message: dict[str, Any]) -> str:
+    """Compact JSON as sent on the wire."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+class RateLimiter:
+    """A token bucket: `burst` messages at once, then `rate` per second on average."""
+
+    def __init__(self, rate: float, burst: int,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens = float(burst)
+        self.clock = clock
+        self.last = self.clock()
+
+    def allow(self) -> bool:
+        t = self.clock()
+        self.tokens = min(self.burst, self.tokens + (t - self.last) * self.rate)
+        self.last = t
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False

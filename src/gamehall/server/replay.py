@@ -1,0 +1,72 @@
+"""Replaying a room's record for the browser: the spectator's view after any number of moves.
+
+The browser has no game engines, so to step through a finished game it asks for the position
+after move `step` (``GET /api/rooms/{id}/replay/{step}``). The answer is `view(None)` — what a
+spectator may see — so it tells nothing a spectator of the live game could not have seen. Chance
+outcomes are actions in the record, so replaying the actions reproduces every position.
+
+Stepping forward is the common case, so the last replayed position of a few rooms is kept and
+the next step costs one action instead of a replay from the start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from gamehall.core import State
+from gamehall.server.rooms import WAITING, Room, RoomError
+
+CACHED_ROOMS = 16
+
+
+class ReplayCache:
+    """The last replayed position per room (a few rooms), so stepping forward is cheap."""
+
+    def __init__(self, size: int = CACHED_ROOMS) -> None:
+        self.size = size
+        self._positions: OrderedDict[str, tuple[int, State]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def position(self, room: Room, actions: list[int], step: int) -> State:
+        """The state after the first `step` of `actions` (a fresh state the caller owns)."""
+        with self._lock:
+            cached = self._positions.get(room.id)
+        if cached is not None and cached[0] <= step:
+            at, state = cached[0], cached[1].clone()
+        else:
+            at, state = 0, room.game.new_initial_state(room.seed)
+        for action in actions[at:step]:
+            state.apply_action(action)
+        with self._lock:
+            self._positions[room.id] = (step, state.clone())
+            self._positions.move_to_end(room.id)
+            while len(self._positions) > self.size:
+                self._positions.popitem(last=False)
+        return state
+
+
+async def replay_step(room: Room, step: int, cache: ReplayCache) -> dict[str, Any]:
+    """The JSON answer for `GET /api/rooms/{id}/replay/{step}`."""
+    if room.status == WAITING:
+        raise RoomError("not_started", "the game has not started yet: there is nothing to replay")
+    moves = list(room.moves)
+    if not 0 <= step <= len(moves):
+        raise RoomError("bad_step", f"a replay step is a number from 0 to {len(moves)}")
+    live = room.state
+    if step == len(moves) and live is not None:
+        state = live
+    else:
+        actions = [m.action for m in moves]
+        state = await asyncio.to_thread(cache.position, room, actions, step)
+    seat = state.current_player()
+    return {
+        "room": room.id,
+        "step": step,
+        "total": len(moves),
+        "move": moves[step - 1].move if step else None,
+        "to_move": seat if seat >= 0 else None,
+        "view": state.view(None),
+    }

@@ -1,0 +1,88 @@
+// The hall's HTTP API and this tab's identity.
+//
+// The token is kept per tab (sessionStorage) and sent explicitly with every request, so two
+// windows of one browser can be two different players. A new tab starts from the identity last
+// chosen in this browser (localStorage) until the person picks another nickname.
+
+const TOKEN = "gamehall.token";
+const NICK = "gamehall.nickname";
+
+export class ApiError extends Error {
+  constructor(code, message, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+export const identity = {
+  get token() {
+    return sessionStorage.getItem(TOKEN) || localStorage.getItem(TOKEN);
+  },
+  get nickname() {
+    return sessionStorage.getItem(NICK) || localStorage.getItem(NICK);
+  },
+  set(nickname, token) {
+    for (const store of [sessionStorage, localStorage]) {
+      store.setItem(TOKEN, token);
+      store.setItem(NICK, nickname);
+    }
+  },
+  forget() {
+    for (const store of [sessionStorage, localStorage]) {
+      store.removeItem(TOKEN);
+      store.removeItem(NICK);
+    }
+  },
+};
+
+/** fetch() with the token, JSON in and out; an ApiError carrying the server's words on failure. */
+export async function api(path, { method = "GET", body } = {}) {
+  const headers = { Accept: "application/json" };
+  if (identity.token) headers["X-Gamehall-Token"] = identity.token;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  let resp;
+  try {
+    resp = await fetch(path, {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (_) {
+    throw new ApiError("offline", "the server cannot be reached", 0);
+  }
+  let data = null;
+  try {
+    data = await resp.json();
+  } catch (_) { /* an empty or non-JSON body */ }
+  if (!resp.ok) {
+    const message = (data && (data.message || data.detail)) || `${resp.status} ${resp.statusText}`;
+    throw new ApiError((data && data.code) || "http_" + resp.status, String(message), resp.status);
+  }
+  return data;
+}
+
+/** Register a nickname for this tab. */
+export async function chooseNickname(nickname) {
+  const data = await api("/api/session", { method: "POST", body: { nickname } });
+  identity.set(data.nickname, data.token);
+  return data.nickname;
+}
+
+/** The nickname the stored token belongs to, or null (an unknown token is forgotten). */
+export async function whoAmI() {
+  if (!identity.token) return null;
+  try {
+    const data = await api("/api/session");
+    return data.nickname;
+  } catch (err) {
+    if (err.status === 401) identity.forget();
+    return null;
+  }
+}
+
+let gamesCache = null;
+
+/** GET /api/games, fetched once per page load. */
+export async function games() {
+  if (!gamesCache) gamesCache = api("/api/games").catch((err) => { gamesCache = null; throw err; });
+  return gamesCache;
+}

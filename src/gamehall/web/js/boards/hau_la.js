@@ -1,0 +1,468 @@
+// Hau La: the building in 3D (three.js): the round board with its holes, the pieces as tubes
+// along their centre lines, their holes, the coloured tags; orbit with the mouse (or a finger),
+// zoom with the wheel (or a pinch). A placement is chosen step by step, as the engine asks:
+// piece (buttons), holes (click them in the 3D view; the free ones that may be chosen glow),
+// side or rotation (buttons, each previewed as a ghost), tag hole (click a ghost tag); a chosen
+// side, rotation or tag is previewed and confirmed, with a warning when the preview touches.
+// Heights and the ranking are listed beside the view.
+
+import * as THREE from "../../vendor/three.module.js";
+import { OrbitControls } from "../../vendor/OrbitControls.js";
+import { h, fill } from "../dom.js";
+import { myTurn } from "./index.js";
+import { touches } from "./hau_la_touch.js";
+
+const TAG_COLOURS = { red: 0xd33a2c, blue: 0x2f62d0, yellow: 0xf2c200, orange: 0xf07a12 };
+const KIND_COLOURS = { BJ: 0xe9d7ad, SJ: 0xcdb8e8, BE: 0xa9dcc8, SE: 0xf3bea4 };
+const KIND_NAMES = { BJ: "big joint", SJ: "small joint", BE: "big end", SE: "small end" };
+
+/** The legal moves of the current step, sorted by what the player does with them. */
+export function classify(legal, step) {
+  const out = { kinds: [], extras: [], holes: [], choices: [], tags: [], other: [] };
+  for (const m of legal) {
+    if (/^(BJ|SJ|BE|SE)$/.test(m)) out.kinds.push(m);
+    else if (m.startsWith("take ")) out.extras.push(m);
+    else if (m.startsWith("tag ")) out.tags.push(m);
+    else if (/^r\d+$/.test(m) || /^[ud]{1,2}$/.test(m)) out.choices.push(m);
+    else if (step === "first" || step === "second" || /^(g\d+|\d+[a-z])$/.test(m)) out.holes.push(m);
+    else out.other.push(m);
+  }
+  return out;
+}
+
+/** The ghost (a preview shape from the view) that shows the choice `m` of the current step. */
+export function ghostFor(pending, m) {
+  const ghosts = (pending && pending.ghosts) || [];
+  if (!ghosts.length) return null;
+  if (pending.step === "tag") return ghosts[0];
+  return ghosts.find((g) => g.choice === m)
+    || ghosts.find((g) => g.choice.startsWith(`${m} `))
+    || ghosts.find((g) => g.choice.endsWith(` ${m}`))
+    || null;
+}
+
+function vec(p) {
+  return new THREE.Vector3(p[0], p[1], p[2]);
+}
+
+function tube(points, radius, material) {
+  const curve = new THREE.CatmullRomCurve3(points.map(vec), false, "centripetal");
+  const geo = new THREE.TubeGeometry(curve, Math.max(8, points.length * 3), radius, 10, false);
+  const mesh = new THREE.Mesh(geo, material);
+  const caps = [points[0], points[points.length - 1]].map((p) => {
+    const cap = new THREE.Mesh(new THREE.SphereGeometry(radius, 10, 8), material);
+    cap.position.copy(vec(p));
+    return cap;
+  });
+  const group = new THREE.Group();
+  group.add(mesh, ...caps);
+  return group;
+}
+
+function holeMarker(position, axis, colour) {
+  const geo = new THREE.CylinderGeometry(0.15, 0.15, 0.78, 12);
+  const mesh = new THREE.Mesh(geo, new THREE.MeshLambertMaterial({ color: colour }));
+  mesh.position.copy(vec(position));
+  mesh.quaternion.setFromUnitVectors(new THREE.Vector3(0, 1, 0), vec(axis).normalize());
+  return mesh;
+}
+
+function disposeTree(obj) {
+  obj.traverse((o) => {
+    if (o.geometry) o.geometry.dispose();
+    if (o.material) o.material.dispose();
+  });
+}
+
+/** The 3D scene: built from a view, redrawn on demand (no animation loop). */
+class Scene3D {
+  constructor(container, onPick) {
+    this.container = container;
+    this.onPick = onPick;
+    this.pickables = [];     // invisible spheres: {mesh, key, position}
+    this.labels = [];        // HTML labels: {el, position}
+    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+    container.append(this.renderer.domElement);
+    this.scene = new THREE.Scene();
+    this.scene.background = new THREE.Color(0xdfe8ee);
+    this.camera = new THREE.PerspectiveCamera(42, 4 / 3, 0.1, 500);
+    this.camera.up.set(0, 0, 1);
+    this.camera.position.set(13, -19, 15);
+    this.controls = new OrbitControls(this.camera, this.renderer.domElement);
+    this.controls.target.set(0, 0, 4);
+    this.controls.minDistance = 6;
+    this.controls.maxDistance = 80;
+    this.controls.maxPolarAngle = Math.PI * 0.495;
+    this.controls.addEventListener("change", () => this.render());
+    this.controls.update();
+    this.scene.add(new THREE.HemisphereLight(0xffffff, 0x8a7f6a, 1.6));
+    const sun = new THREE.DirectionalLight(0xffffff, 1.6);
+    sun.position.set(10, -14, 30);
+    this.scene.add(sun);
+    const board = new THREE.Mesh(new THREE.CylinderGeometry(10, 10, 0.4, 64),
+      new THREE.MeshLambertMaterial({ color: 0xc9b48a }));
+    board.rotation.x = Math.PI / 2;
+    board.position.z = -0.2;
+    this.scene.add(board);
+    this.building = new THREE.Group();
+    this.scene.add(this.building);
+    this.overlay = new THREE.Group();
+    this.scene.add(this.overlay);
+    this.labelBox = h("div", { class: "labels" });
+    container.append(this.labelBox);
+    this.raycaster = new THREE.Raycaster();
+    this.pointerDown = null;
+    const el = this.renderer.domElement;
+    el.addEventListener("pointerdown", (ev) => { this.pointerDown = [ev.clientX, ev.clientY]; });
+    el.addEventListener("pointerup", (ev) => {
+      const d = this.pointerDown;
+      this.pointerDown = null;
+      if (!d || Math.hypot(ev.clientX - d[0], ev.clientY - d[1]) > 5) return;  // an orbit drag
+      const key = this.pick(ev.clientX, ev.clientY);
+      if (key) this.onPick(key);
+    });
+    this.resizer = new ResizeObserver(() => this.resize());
+    this.resizer.observe(container);
+    this.resize();
+  }
+
+  resize() {
+    const w = this.container.clientWidth || 640;
+    const hgt = this.container.clientHeight || 480;
+    this.renderer.setSize(w, hgt, false);
+    this.camera.aspect = w / hgt;
+    this.camera.updateProjectionMatrix();
+    this.render();
+  }
+
+  clear(group) {
+    for (const child of [...group.children]) {
+      group.remove(child);
+      disposeTree(child);
+    }
+  }
+
+  /** Draw the building: pieces, their free holes, tags; `lastPiece` is highlighted. */
+  setBuilding(view) {
+    this.clear(this.building);
+    const last = view.pieces.reduce((m, p) => Math.max(m, p.number), 0);
+    for (const piece of view.pieces) {
+      const isLast = piece.number === last && last > 3;
+      const mat = new THREE.MeshLambertMaterial({
+        color: KIND_COLOURS[piece.kind] || 0xdddddd,
+        emissive: isLast ? 0x8a1a48 : 0x000000,
+      });
+      const obj = tube(piece.points, piece.radius, mat);
+      obj.userData.piece = piece.number;
+      this.building.add(obj);
+      for (const hole of piece.holes) {
+        if (!hole.occupant) this.building.add(holeMarker(hole.position, hole.axis, 0x3b3326));
+      }
+    }
+    for (const hole of view.board.holes) {
+      const ring = new THREE.Mesh(new THREE.CircleGeometry(0.3, 20),
+        new THREE.MeshBasicMaterial({ color: hole.occupant ? 0x6b5a3c : 0x2b2418 }));
+      ring.position.set(hole.position[0], hole.position[1], 0.01);
+      this.building.add(ring);
+    }
+    for (const tag of view.tags) {
+      if (!tag.position) continue;
+      const ball = new THREE.Mesh(new THREE.SphereGeometry(tag.radius, 20, 14),
+        new THREE.MeshLambertMaterial({ color: TAG_COLOURS[tag.colour] || 0x888888 }));
+      ball.position.copy(vec(tag.position));
+      this.building.add(ball);
+    }
+  }
+
+  /** Clickable spots (free holes or ghost tags) with labels; `picked` is highlighted. */
+  setPickables(spots, picked) {
+    this.clear(this.overlay);
+    this.pickables = [];
+    this.labels = [];
+    fill(this.labelBox);
+    for (const spot of spots) {
+      const chosen = spot.key === picked;
+      const marker = new THREE.Mesh(new THREE.SphereGeometry(spot.radius || 0.42, 16, 12),
+        new THREE.MeshBasicMaterial({ color: chosen ? 0x2e9d4f : (spot.colour || 0xffd21f),
+          transparent: !!spot.faint, opacity: spot.faint ? 0.55 : 1 }));
+      marker.position.copy(vec(spot.position));
+      this.overlay.add(marker);
+      const hit = new THREE.Mesh(new THREE.SphereGeometry(0.55, 10, 8),
+        new THREE.MeshBasicMaterial({ transparent: true, opacity: 0, depthWrite: false }));
+      hit.position.copy(vec(spot.position));
+      hit.userData.key = spot.key;
+      this.overlay.add(hit);
+      this.pickables.push({ mesh: hit, key: spot.key, position: spot.position });
+      if (spot.label) {
+        const el = h("span", { class: "label", "data-label": spot.key }, spot.label);
+        this.labelBox.append(el);
+        this.labels.push({ el, position: spot.position });
+      }
+    }
+  }
+
+  /** A translucent ghost of the previewed piece (red when it touches) and its tag. */
+  setGhost(ghost, { touching, tagPosition, tagColour } = {}) {
+    if (this.ghost) {
+      this.scene.remove(this.ghost);
+      disposeTree(this.ghost);
+    }
+    this.ghost = null;
+    if (!ghost) return;
+    const group = new THREE.Group();
+    const mat = new THREE.MeshLambertMaterial({ color: touching ? 0xe53935 : 0x4caf50, transparent: true,
+      opacity: 0.55, depthWrite: false });
+    group.add(tube(ghost.points, 0.35, mat));
+    for (const hole of ghost.holes || []) group.add(holeMarker(hole.position, hole.axis, 0x335533));
+    if (tagPosition) {
+      const ball = new THREE.Mesh(new THREE.SphereGeometry(0.5, 20, 14),
+        new THREE.MeshLambertMaterial({ color: TAG_COLOURS[tagColour] || 0x888888, transparent: true, opacity: 0.8 }));
+      ball.position.copy(vec(tagPosition));
+      group.add(ball);
+    }
+    this.ghost = group;
+    this.scene.add(group);
+  }
+
+  pick(clientX, clientY) {
+    const rect = this.renderer.domElement.getBoundingClientRect();
+    const ndc = new THREE.Vector2(((clientX - rect.left) / rect.width) * 2 - 1,
+      -((clientY - rect.top) / rect.height) * 2 + 1);
+    this.raycaster.setFromCamera(ndc, this.camera);
+    const hits = this.raycaster.intersectObjects(this.pickables.map((p) => p.mesh), false);
+    return hits.length ? hits[0].object.userData.key : null;
+  }
+
+  /** Where a 3D point is on the screen (client pixels), for labels and tests. */
+  screen(position) {
+    const p = vec(position).project(this.camera);
+    const rect = this.renderer.domElement.getBoundingClientRect();
+    return { x: rect.left + (p.x + 1) / 2 * rect.width, y: rect.top + (1 - p.y) / 2 * rect.height,
+      visible: p.z < 1 };
+  }
+
+  render() {
+    this.renderer.render(this.scene, this.camera);
+    const rect = this.renderer.domElement.getBoundingClientRect();
+    for (const label of this.labels) {
+      const at = this.screen(label.position);
+      label.el.style.left = `${at.x - rect.left}px`;
+      label.el.style.top = `${at.y - rect.top}px`;
+      label.el.hidden = !at.visible;
+    }
+  }
+
+  destroy() {
+    this.resizer.disconnect();
+    this.controls.dispose();
+    this.clear(this.building);
+    this.clear(this.overlay);
+    this.setGhost(null);
+    this.renderer.dispose();
+  }
+}
+
+function webglAvailable() {
+  try {
+    const canvas = document.createElement("canvas");
+    return !!(canvas.getContext("webgl2") || canvas.getContext("webgl"));
+  } catch (_) {
+    return false;
+  }
+}
+
+export function createBoard(host, { submit }) {
+  const viewBox = h("div", { class: "haula-view", "data-testid": "haula-view" });
+  const overlay = h("div", { class: "overlay" }, "drag to turn · wheel to zoom");
+  const steps = h("div", { class: "haula-steps", "data-testid": "haula-steps" });
+  fill(host, h("div", { class: "haula" }, h("div", {}, viewBox), steps));
+  let scene = null;
+  if (webglAvailable()) {
+    scene = new Scene3D(viewBox, (key) => pick(key));
+    viewBox.append(overlay);
+  } else {
+    fill(viewBox, h("p", { class: "error" }, "The 3D view needs WebGL, which this browser does not "
+      + "offer: choose holes by name below."));
+  }
+  let current = null;
+  let chosen = null;   // a previewed choice (side/rotation or tag) awaiting confirmation
+
+  function offer() {
+    const mine = current && myTurn(current);
+    return classify(mine ? current.legal_moves : [], current?.view?.pending?.step);
+  }
+
+  function pick(key) {
+    const o = offer();
+    if (o.holes.includes(key)) {
+      chosen = null;
+      submit(key);
+    } else if (o.tags.includes(key)) {
+      chosen = key;
+      draw();
+    }
+  }
+
+  function preview() {
+    const view = current.view;
+    const pending = view.pending;
+    if (!myTurn(current) || !pending) return { ghost: null };
+    const o = offer();
+    if (o.tags.length) {
+      const ghost = ghostFor(pending, null);
+      const tag = chosen ? (ghost?.tags || []).find((t) => t.choice === chosen) : null;
+      return { ghost, tagPosition: tag ? tag.position : null };
+    }
+    if (o.choices.length && chosen) return { ghost: ghostFor(pending, chosen) };
+    return { ghost: null };
+  }
+
+  function draw() {
+    const view = current.view;
+    const o = offer();
+    if (chosen && !o.choices.includes(chosen) && !o.tags.includes(chosen)) chosen = null;
+    const { ghost, tagPosition } = preview();
+    const mover = view.to_move;
+    let warning = null;
+    if (ghost) {
+      const found = ghost.touches !== undefined
+        ? (ghost.touches ? ["the building"] : [])
+        : touches(view, { points: ghost.points, tagPosition });
+      warning = found;
+    }
+    if (scene) {
+      scene.setBuilding(view);
+      const spots = [];
+      if (o.holes.length) {
+        for (const name of o.holes) {
+          const info = findHole(view, name);
+          if (info) spots.push({ key: name, position: info.position, label: name });
+        }
+      } else if (o.tags.length && ghost) {
+        for (const t of ghost.tags || []) {
+          if (o.tags.includes(t.choice)) {
+            spots.push({ key: t.choice, position: t.position, label: t.choice.replace(/^tag /, ""),
+              colour: TAG_COLOURS[mover], radius: 0.3, faint: t.choice !== chosen });
+          }
+        }
+      }
+      scene.setPickables(spots, chosen);
+      scene.setGhost(ghost, { touching: warning && warning.length > 0, tagPosition, tagColour: mover });
+      scene.render();
+    }
+    drawSteps(o, warning);
+  }
+
+  function drawSteps(o, warning) {
+    const view = current.view;
+    const pending = view.pending || {};
+    const mine = myTurn(current);
+    const heights = view.heights || {};
+    const ranking = (view.ranking || []).map((name) => h("li", { "data-rank": name },
+      h("span", { class: "swatch", style: `background:#${(TAG_COLOURS[name] || 0x888888).toString(16).padStart(6, "0")}` }),
+      ` ${name}${playerOf(name)}: `,
+      heights[name] === null || heights[name] === undefined ? "no tag up" : `height ${heights[name].toFixed(2)}`));
+    const hands = Object.entries(view.hands || {}).map(([name, hand]) => h("li", {},
+      `${name}: ${["BJ", "SJ", "BE", "SE"].filter((k) => hand[k]).map((k) => `${hand[k]}×${k}`).join(" ") || "nothing"}`
+      + `${hand.first_turn ? ` (+${hand.first_turn} first turn)` : ""}`));
+    const parts = [
+      h("div", {}, h("strong", {}, "Ranking"), h("ol", { class: "ranking", "data-testid": "ranking" }, ranking)),
+      h("div", { class: "small" }, `Round ${view.round} · bonus stock ${view.stock} · `
+        + `${view.pieces.length} pieces in the building`),
+      h("details", {}, h("summary", { class: "small" }, "Pieces in hand"), h("ul", { class: "small" }, hands)),
+    ];
+    if (view.phase !== "over" && view.to_move) {
+      parts.push(h("p", { class: "small" }, `${view.to_move}${playerOf(view.to_move)}: ${view.expecting || ""}`));
+    }
+    if (mine) parts.push(stepControls(o, pending, warning));
+    if (view.events && view.events.length) {
+      parts.push(h("details", {}, h("summary", { class: "small" }, "What happened"),
+        h("ul", { class: "small" }, view.events.slice(-6).map((e) => h("li", {}, e)))));
+    }
+    fill(steps, parts);
+  }
+
+  function stepControls(o, pending, warning) {
+    const box = h("div", { class: "step-box", "data-step": pending.step || "" });
+    const chosenSoFar = [pending.kind && KIND_NAMES[pending.kind], pending.first && `from ${pending.first}`,
+      pending.second && `to ${pending.second}`, pending.rotation !== null && pending.rotation !== undefined
+        ? `turned ${pending.rotation}°` : null, pending.sides && `sides ${pending.sides}`].filter(Boolean);
+    if (chosenSoFar.length) box.append(h("p", { class: "small" }, `Chosen: ${chosenSoFar.join(", ")}`));
+    if (o.kinds.length || o.extras.length) {
+      box.append(h("p", { class: "hint" }, o.extras.length ? "Take your first-turn piece:" : "Choose a piece:"),
+        h("div", { class: "choices" }, [...o.kinds, ...o.extras].map((m) => h("button", {
+          type: "button", "data-move": m, onclick: () => submit(m),
+        }, m.startsWith("take ") ? `take ${KIND_NAMES[m.slice(5)] || m.slice(5)}` : KIND_NAMES[m] || m))));
+    }
+    if (o.holes.length) {
+      box.append(h("p", { class: "hint" }, pending.step === "second"
+        ? "Click the hole for the other plug (lit in the 3D view)."
+        : "Click a lit hole in the 3D view for the plug."),
+      h("details", {}, h("summary", { class: "small" }, "or choose by name"),
+        h("div", { class: "choices" }, o.holes.map((m) => h("button", { type: "button", "data-hole": m,
+          onclick: () => submit(m) }, m)))));
+    }
+    if (o.choices.length) {
+      box.append(h("p", { class: "hint" }, pending.step === "rotation"
+        ? "Choose the rotation (previewed in the view), then confirm."
+        : "Choose the plug side(s) (u: upper face, d: lower face), then confirm."),
+      h("div", { class: "choices" }, o.choices.map((m) => h("button", {
+        type: "button", "data-choice": m, class: m === chosen ? "chosen" : "",
+        onclick: () => { chosen = m; draw(); },
+      }, m))));
+    }
+    if (o.tags.length) {
+      box.append(h("p", { class: "hint" }, "Click a ghost tag in the 3D view (or below), then confirm."),
+        h("div", { class: "choices" }, o.tags.map((m) => h("button", {
+          type: "button", "data-choice": m, class: m === chosen ? "chosen" : "",
+          onclick: () => { chosen = m; draw(); },
+        }, m.replace(/^tag /, "")))));
+    }
+    if (warning) {
+      box.append(warning.length
+        ? h("p", { class: "touch-warning", "data-testid": "touch-warning" },
+          `Careful: this preview touches ${warning.join(", ")}. A touching placement is taken back `
+          + "and the piece goes to another player.")
+        : h("p", { class: "no-touch", "data-testid": "no-touch" }, "This preview touches nothing."));
+    }
+    if (chosen) {
+      box.append(h("button", { type: "button", class: "primary", "data-action": "confirm",
+        onclick: () => { const m = chosen; chosen = null; submit(m); } }, `Confirm ${chosen}`));
+    }
+    return box;
+  }
+
+  function playerOf(seatName) {
+    const seat = current.seats.find((x) => x.name === seatName);
+    return seat && seat.player ? ` (${seat.player})` : "";
+  }
+
+  return {
+    update(state) {
+      const sameStep = current && current.version === state.version;
+      current = state;
+      if (!sameStep) chosen = null;
+      draw();
+    },
+    refused() {
+      chosen = null;
+      if (current) draw();
+    },
+    /** Client coordinates of a hole or ghost tag in the 3D view (for tests and tooling). */
+    screenOf(key) {
+      if (!scene) return null;
+      const spot = scene.pickables.find((p) => p.key === key);
+      return spot ? scene.screen(spot.position) : null;
+    },
+    destroy() {
+      if (scene) scene.destroy();
+    },
+  };
+}
+
+function findHole(view, name) {
+  for (const hole of view.board.holes) if (hole.name === name) return hole;
+  for (const piece of view.pieces) for (const hole of piece.holes) if (hole.name === name) return hole;
+  return null;
+}

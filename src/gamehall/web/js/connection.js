@@ -1,0 +1,110 @@
+// A room's WebSocket that reconnects by itself: backoff 0.5 s doubling to 8 s, a ping every 20 s
+// so a dead connection is noticed, and a `sync` after every (re)connect (the server also sends
+// the state on connect; asking again costs little and covers a missed frame).
+
+import { identity } from "./api.js";
+
+export class RoomConnection {
+  /**
+   * @param {string} roomId
+   * @param {{onMessage: Function, onStatus: Function}} handlers
+   *   onStatus("connecting" | "open" | "closed", detail)
+   */
+  constructor(roomId, handlers) {
+    this.roomId = roomId;
+    this.handlers = handlers;
+    this.ws = null;
+    this.delay = 500;
+    this.closed = false;
+    this.timer = null;
+    this.pinger = null;
+    this.lastHeard = 0;
+    this.nextId = 1;
+    this.connect();
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const q = identity.token ? `?token=${encodeURIComponent(identity.token)}` : "";
+    return `${scheme}://${location.host}/ws/rooms/${encodeURIComponent(this.roomId)}${q}`;
+  }
+
+  connect() {
+    if (this.closed) return;
+    this.handlers.onStatus("connecting");
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.onopen = () => {
+      this.delay = 500;
+      this.lastHeard = Date.now();
+      this.handlers.onStatus("open");
+      this.startPinging();
+    };
+    ws.onmessage = (ev) => {
+      this.lastHeard = Date.now();
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch (_) {
+        return;
+      }
+      this.handlers.onMessage(msg);
+    };
+    ws.onclose = (ev) => {
+      this.stopPinging();
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.closed) return;
+      if (ev.code === 4404) {
+        this.closed = true;
+        this.handlers.onStatus("gone", "there is no such room");
+        return;
+      }
+      this.handlers.onStatus("closed", `connection lost; retrying in ${this.delay / 1000} s`);
+      this.timer = setTimeout(() => this.connect(), this.delay);
+      this.delay = Math.min(this.delay * 2, 8000);
+    };
+    ws.onerror = () => { /* onclose follows and schedules the retry */ };
+  }
+
+  startPinging() {
+    this.stopPinging();
+    this.pinger = setInterval(() => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+      if (Date.now() - this.lastHeard > 45000) {
+        this.ws.close();  // nothing heard for a long time: assume the link is dead
+        return;
+      }
+      this.send({ type: "ping" });
+    }, 20000);
+  }
+
+  stopPinging() {
+    if (this.pinger) clearInterval(this.pinger);
+    this.pinger = null;
+  }
+
+  get isOpen() {
+    return !!this.ws && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  /** Send a message; returns false (and sends nothing) while disconnected. */
+  send(message) {
+    if (!this.isOpen) return false;
+    this.ws.send(JSON.stringify({ id: this.nextId++, ...message }));
+    return true;
+  }
+
+  /** Drop the current socket (the reconnect logic takes over); used by tests and on wake-up. */
+  drop() {
+    if (this.ws) this.ws.close();
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.stopPinging();
+    if (this.ws) this.ws.close();
+    this.ws = null;
+  }
+}

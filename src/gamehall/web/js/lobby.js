@@ -1,0 +1,189 @@
+// The lobby: pick a nickname, see the rooms (refreshed every 2 s), create a room with options.
+
+import { h, fill } from "./dom.js";
+import { api, chooseNickname, games } from "./api.js";
+
+const POLL_MS = 2000;
+
+export function showLobby(root, ctx) {
+  let nickname = ctx.nickname;
+  let timer = null;
+  let alive = true;
+  let filter = "";
+  let createButton = null;
+
+  const nickBox = h("section", { class: "card nick", "aria-label": "nickname" });
+  const createBox = h("section", { class: "card create", "aria-label": "new room" });
+  const listBody = h("tbody");
+  const empty = h("p", { class: "muted empty" }, "No rooms yet: create one.");
+  const statusSelect = h("select", { "aria-label": "show rooms", onchange: () => {
+    filter = statusSelect.value;
+    refresh();
+  } },
+  h("option", { value: "" }, "all rooms"),
+  h("option", { value: "waiting" }, "waiting for players"),
+  h("option", { value: "playing" }, "playing"),
+  h("option", { value: "finished" }, "finished"));
+  const listBox = h("section", { class: "card rooms", "aria-label": "rooms" },
+    h("div", { class: "row spread" }, h("h2", {}, "Rooms"), statusSelect),
+    h("div", { class: "table-wrap" },
+      h("table", { class: "room-list" },
+        h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Seats"),
+          h("th", {}, "Status"), h("th", {}, ""))),
+        listBody)),
+    empty);
+
+  fill(root, h("div", { class: "lobby" }, nickBox, createBox, listBox));
+  drawNick();
+  drawCreate();
+  refresh();
+
+  function drawNick() {
+    if (nickname) {
+      fill(nickBox, h("p", {}, "Welcome, ", h("strong", {}, nickname),
+        ". Create a room or open one below; invite a friend by sending them the room's address."));
+      return;
+    }
+    const input = h("input", {
+      name: "nickname", placeholder: "your nickname", maxlength: 20, autocomplete: "nickname",
+      required: true, "aria-label": "nickname",
+    });
+    const form = h("form", { class: "row", onsubmit: async (ev) => {
+      ev.preventDefault();
+      try {
+        nickname = await chooseNickname(input.value.trim());
+        ctx.renderWho(nickname);
+        drawNick();
+        if (createButton) createButton.disabled = false;
+        refresh();
+      } catch (err) {
+        ctx.toast(err.message, "error");
+      }
+    } }, input, h("button", { type: "submit", class: "primary" }, "Enter the hall"));
+    fill(nickBox, h("h2", {}, "Pick a nickname"), form);
+  }
+
+  async function drawCreate() {
+    let list;
+    try {
+      list = await games();
+    } catch (err) {
+      fill(createBox, h("p", { class: "error" }, `Games could not be loaded: ${err.message}`));
+      return;
+    }
+    const select = h("select", { name: "game", "aria-label": "game" },
+      list.map((g) => h("option", { value: g.name }, g.title)));
+    const optionsBox = h("div", { class: "options" });
+    const drawOptions = () => {
+      const game = list.find((g) => g.name === select.value);
+      fill(optionsBox, game.options.map(optionField));
+    };
+    select.addEventListener("change", drawOptions);
+    drawOptions();
+    createButton = h("button", { type: "submit", class: "primary", disabled: !nickname },
+      "Create room");
+    const form = h("form", { class: "create-form", onsubmit: async (ev) => {
+      ev.preventDefault();
+      if (!nickname) {
+        ctx.toast("pick a nickname first", "error");
+        return;
+      }
+      const game = list.find((g) => g.name === select.value);
+      try {
+        const room = await api("/api/rooms", {
+          method: "POST", body: { game: game.name, options: readOptions(optionsBox, game) },
+        });
+        location.hash = `#/room/${room.id}/join`;
+      } catch (err) {
+        ctx.toast(err.message, "error");
+      }
+    } },
+    h("div", { class: "row" }, h("label", {}, "Game ", select),
+      createButton),
+    optionsBox);
+    fill(createBox, h("h2", {}, "New room"), form);
+  }
+
+  async function refresh() {
+    clearTimeout(timer);
+    if (!alive) return;
+    try {
+      const q = filter ? `?status=${filter}` : "";
+      const rooms = await api(`/api/rooms${q}`);
+      if (!alive) return;
+      fill(listBody, rooms.map(roomRow));
+      empty.hidden = rooms.length > 0;
+      listBox.classList.remove("stale");
+    } catch (err) {
+      listBox.classList.add("stale");
+    }
+    if (alive) timer = setTimeout(refresh, POLL_MS);
+  }
+
+  function roomRow(room) {
+    const seats = room.seats.map((seat) => h("span", { class: "seat-chip" + (seat.player ? "" : " free") },
+      `${seat.name}: `, seat.player ? seat.player : "free"));
+    const free = room.seats.some((seat) => !seat.player);
+    const open = room.status !== "finished";
+    const mine = !!nickname && room.seats.some((seat) => seat.player === nickname && !seat.bot);
+    return h("tr", { "data-room": room.id, "data-game": room.game },
+      h("td", {}, h("strong", {}, room.title), h("div", { class: "muted small" }, optionText(room))),
+      h("td", { class: "seats" }, seats),
+      h("td", {}, h("span", { class: `status ${room.status}` }, room.status),
+        room.outcome ? h("div", { class: "small muted" }, room.outcome) : null),
+      h("td", { class: "actions" },
+        mine && open ? h("a", { class: "button primary", href: `#/room/${room.id}` }, "Back to it") : null,
+        !mine && open && free && nickname
+          ? h("a", { class: "button primary", href: `#/room/${room.id}/join` }, "Join") : null,
+        mine && open ? null : h("a", { class: "button", href: `#/room/${room.id}` },
+          room.status === "finished" ? "Replay" : "Watch")));
+  }
+
+  return {
+    destroy() {
+      alive = false;
+      clearTimeout(timer);
+    },
+  };
+}
+
+function optionText(room) {
+  const parts = Object.entries(room.options || {}).map(([k, v]) => `${k} ${v === "" ? "default" : v}`);
+  return parts.join(", ");
+}
+
+/** A form field for one option description from GET /api/games. */
+export function optionField(opt) {
+  const id = `opt-${opt.name}`;
+  let input;
+  if (opt.type === "bool") {
+    input = h("input", { type: "checkbox", id, name: opt.name, checked: !!opt.default });
+  } else if (opt.choices) {
+    input = h("select", { id, name: opt.name },
+      opt.choices.map((c) => h("option", { value: String(c), selected: c === opt.default }, String(c))));
+  } else if (opt.type === "int") {
+    input = h("input", { type: "number", id, name: opt.name, value: opt.default, step: 1,
+      min: opt.min ?? undefined, max: opt.max ?? undefined });
+  } else {
+    input = h("input", { type: "text", id, name: opt.name, value: opt.default, maxlength: 200 });
+  }
+  return h("div", { class: "option" },
+    h("label", { for: id }, opt.name), input,
+    opt.doc ? h("span", { class: "doc" }, opt.doc) : null);
+}
+
+/** The options a form holds, typed as the game declares them (only those that differ). */
+export function readOptions(box, game) {
+  const out = {};
+  for (const opt of game.options) {
+    const el = box.querySelector(`[name="${opt.name}"]`);
+    if (!el) continue;
+    let value;
+    if (opt.type === "bool") value = el.checked;
+    else if (opt.type === "int") value = el.value.trim() === "" ? opt.default : Number(el.value);
+    else value = el.value;
+    if (opt.type === "int" && opt.choices) value = Number(value);
+    if (value !== opt.default) out[opt.name] = value;
+  }
+  return out;
+}

@@ -1,0 +1,77 @@
+// Stepping back and forth through a game's record. The server replays the record and sends the
+// spectator's view after any number of moves (GET /api/rooms/ID/replay/STEP); views already seen
+// are kept, so stepping back costs nothing.
+
+import { h, fill } from "./dom.js";
+import { api } from "./api.js";
+
+export class Replay {
+  constructor(roomId, state, hooks) {
+    this.roomId = roomId;
+    this.state = state;          // the room's state message when the replay started
+    this.hooks = hooks;
+    this.total = state.moves.length;
+    this.step = this.total;
+    this.cache = new Map();
+    this.token = 0;
+    this.onKey = (ev) => {
+      if (ev.target && /input|textarea|select/i.test(ev.target.tagName)) return;
+      if (ev.key === "ArrowLeft") this.go(this.step - 1);
+      else if (ev.key === "ArrowRight") this.go(this.step + 1);
+      else if (ev.key === "Home") this.go(0);
+      else if (ev.key === "End") this.go(this.total);
+      else return;
+      ev.preventDefault();
+    };
+    document.addEventListener("keydown", this.onKey);
+  }
+
+  mount(bar) {
+    this.label = h("span", { class: "replay-step", "data-testid": "replay-step" });
+    const button = (text, title, action, step) => h("button", {
+      type: "button", title, "data-replay": action, onclick: () => this.go(step()),
+    }, text);
+    fill(bar,
+      button("|◀", "first position", "first", () => 0),
+      button("◀", "one move back", "back", () => this.step - 1),
+      this.label,
+      button("▶", "one move forward", "forward", () => this.step + 1),
+      button("▶|", "last position", "last", () => this.total),
+      h("button", { type: "button", class: "primary", "data-replay": "close",
+        onclick: () => this.close() }, "Back to the game"));
+  }
+
+  async go(step) {
+    step = Math.max(0, Math.min(this.total, step));
+    const token = ++this.token;
+    let data = this.cache.get(step);
+    if (!data) {
+      try {
+        data = await api(`/api/rooms/${encodeURIComponent(this.roomId)}/replay/${step}`);
+      } catch (err) {
+        this.hooks.error(`replay: ${err.message}`);
+        return;
+      }
+      this.cache.set(step, data);
+    }
+    if (token !== this.token) return;  // a later click overtook this one
+    this.step = step;
+    if (this.label) this.label.textContent = `${step} / ${this.total}`;
+    const st = this.state;
+    await this.hooks.show({
+      type: "state", replay: true, room: st.room, game: st.game, title: st.title,
+      options: st.options, status: "replay", version: -1, seat: null, seats: st.seats,
+      to_move: data.to_move, legal_moves: [], moves: st.moves.slice(0, step), view: data.view,
+      result: null, outcome: null,
+    });
+  }
+
+  close() {
+    this.destroy();
+    this.hooks.close();
+  }
+
+  destroy() {
+    document.removeEventListener("keydown", this.onKey);
+  }
+}

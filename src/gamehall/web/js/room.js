@@ -1,0 +1,373 @@
+// A room: the board, seats, game administration buttons, move list, chat, result and replay.
+//
+// Everything a button does is a protocol message (join, bot, start, ...); typed slash commands go
+// to the server as chat text and take the same path there. The board gets the server's state
+// message and calls submit(notation) for a move.
+
+import { h, fill } from "./dom.js";
+import { chooseNickname, games } from "./api.js";
+import { RoomConnection } from "./connection.js";
+import { loadBoard } from "./boards/index.js";
+import { optionField } from "./lobby.js";
+import { Replay } from "./replay.js";
+
+const BOT_LEVELS = ["random", "easy", "medium", "hard"];
+
+export function showRoom(root, roomId, ctx, autoJoin) {
+  let nickname = ctx.nickname;
+  let state = null;      // the latest state message
+  let board = null;      // the mounted board module instance
+  let boardGame = null;
+  let boardReady = null;  // a promise of the board once its module has loaded
+  let pendingMove = null;
+  let joinWanted = autoJoin && !!nickname;
+  let replay = null;     // a Replay while stepping through the record
+  let alive = true;
+
+  const title = h("h1", { class: "room-title" }, "Room");
+  const statusLine = h("p", { class: "status-line", "data-testid": "status", "aria-live": "polite" });
+  const link = h("span", { class: "conn", "data-testid": "connection" }, "connecting…");
+  const resultBox = h("div", { class: "result", "data-testid": "result", hidden: true });
+  const boardHost = h("div", { class: "board-host", "data-testid": "board" });
+  const replayBar = h("div", { class: "replay-bar", hidden: true, "data-testid": "replay-bar" });
+  const seatsBox = h("div", { class: "seats", "data-testid": "seats" });
+  const adminBox = h("div", { class: "admin", "data-testid": "admin" });
+  const optionsBox = h("div", { class: "room-options" });
+  const movesList = h("ol", { class: "moves", "data-testid": "moves" });
+  const chatLog = h("div", { class: "chat-log", "data-testid": "chat-log", "aria-live": "polite" });
+  const chatInput = h("input", {
+    name: "chat", placeholder: "say something, or /help", maxlength: 500, autocomplete: "off",
+    "aria-label": "chat message",
+  });
+  const chatForm = h("form", { class: "chat-form", onsubmit: (ev) => {
+    ev.preventDefault();
+    const text = chatInput.value.trim();
+    if (!text) return;
+    if (send({ type: "chat", text })) chatInput.value = "";
+  } }, chatInput, h("button", { type: "submit" }, "Send"));
+  const botLevel = h("select", { "aria-label": "bot level", class: "bot-level" },
+    BOT_LEVELS.map((l) => h("option", { value: l, selected: l === "random" }, `${l} bot`)));
+
+  fill(root, h("div", { class: "room" },
+    h("section", { class: "play-area" },
+      h("div", { class: "room-head" },
+        h("a", { href: "#/", class: "back" }, "← lobby"), title, link),
+      statusLine, resultBox, boardHost, replayBar),
+    h("aside", { class: "side" },
+      h("section", { class: "card" }, h("h2", {}, "Seats"), seatsBox, adminBox, optionsBox),
+      h("section", { class: "card" }, h("h2", {}, "Moves"), movesList),
+      h("section", { class: "card chat" }, h("h2", {}, "Chat"), chatLog, chatForm))));
+
+  const conn = new RoomConnection(roomId, { onMessage, onStatus });
+  window.gamehall = { room: { conn, get state() { return state; }, get board() { return board; } } };
+
+  function send(message) {
+    if (conn.send(message)) return true;
+    ctx.toast("not connected: your message was not sent (reconnecting…)", "error");
+    return false;
+  }
+
+  function onStatus(kind, detail) {
+    link.className = `conn ${kind}`;
+    link.textContent = { connecting: "connecting…", open: "online", closed: "offline",
+      gone: "no such room" }[kind] || kind;
+    if (detail) link.title = detail;
+    if (kind === "closed") addLine("info", detail);
+    if (kind === "gone") {
+      statusLine.textContent = "There is no such room.";
+    }
+  }
+
+  function onMessage(msg) {
+    switch (msg.type) {
+      case "state": onState(msg); break;
+      case "chat": addLine("chat", msg.text, msg.from); break;
+      case "info": addLine("info", msg.text); break;
+      case "error":
+        pendingMove = null;
+        addLine("error", msg.message);
+        ctx.toast(msg.message, "error");
+        if (board && board.refused) board.refused(msg);
+        break;
+      case "welcome":
+        if (msg.you === null && nickname) {
+          addLine("info", "you are watching (the server does not know your nickname)");
+        }
+        break;
+      default: break;
+    }
+  }
+
+  async function onState(msg) {
+    const first = state === null;
+    // Later states carry only the moves this connection has not been sent (from `moves_from`).
+    const from = msg.moves_from || 0;
+    if (from > 0) {
+      if (!state || state.moves.length < from) {
+        send({ type: "sync" });  // a gap: ask for the whole list again
+        return;
+      }
+      msg.moves = state.moves.slice(0, from).concat(msg.moves);
+    }
+    state = msg;
+    pendingMove = null;
+    title.textContent = `${msg.title} · room ${msg.room}`;
+    document.title = `${msg.title} · gamehall`;
+    drawSeats();
+    drawAdmin();
+    drawOptions();
+    drawMoves();
+    drawStatus();
+    drawResult();
+    if (first && joinWanted) {
+      joinWanted = false;
+      history.replaceState(null, "", `#/room/${roomId}`);
+      if (msg.seat === null && msg.status !== "finished" && msg.seats.some((x) => !x.player)) {
+        send({ type: "join" });
+      }
+    }
+    if (replay) return;  // the board shows the replayed position until the replay is closed
+    await showBoard(msg);
+  }
+
+  /** Draw a state on the board, loading the game's board module the first time (once, even
+   * when several states arrive while it loads; they are drawn in order). */
+  async function showBoard(boardState) {
+    if (boardGame !== boardState.game) {
+      boardGame = boardState.game;
+      if (board) board.destroy();
+      board = null;
+      boardReady = loadBoard(boardState.game).then((factory) => {
+        if (!alive) return null;
+        fill(boardHost);
+        board = factory(boardHost, { submit, toast: ctx.toast });
+        return board;
+      });
+    }
+    const ready = await boardReady;
+    if (!ready || !alive || (replay && !boardState.replay)) return;
+    ready.update(boardState);
+  }
+
+  function submit(move) {
+    if (!state || replay) return;
+    if (pendingMove) return;
+    if (send({ type: "move", move, version: state.version })) pendingMove = move;
+  }
+
+  // --- seats and administration --------------------------------------------------------------
+  /** Whether this page may set up the table (bots, options, start): the server lets anyone
+   * seated do it, and anyone while no person sits (the room's creator too; its commands work). */
+  function manager() {
+    if (!nickname || !state) return false;
+    return state.seat !== null || !state.seats.some((x) => x.player && !x.bot);
+  }
+
+  function drawSeats() {
+    const finished = state.status === "finished";
+    fill(seatsBox, h("ul", { class: "seat-list" }, state.seats.map((seat) => {
+      const mine = state.seat === seat.index;
+      const toMove = state.to_move === seat.index && state.status === "playing";
+      const who = seat.player
+        ? h("span", { class: "occupant" }, seat.player, seat.bot ? h("span", { class: "tag" }, "bot") : null)
+        : h("span", { class: "occupant free" }, "free");
+      const buttons = [];
+      if (!finished && !seat.player && nickname) {
+        buttons.push(h("button", { type: "button", "data-action": "join",
+          onclick: () => send({ type: "join", seat: seat.index }) }, "Sit here"));
+      }
+      if (!finished && (!seat.player || (seat.bot && state.status === "waiting")) && manager()) {
+        buttons.push(h("button", { type: "button", "data-action": "bot",
+          onclick: () => send({ type: "bot", seat: seat.index, level: botLevel.value }) },
+        seat.bot ? "Change bot" : "Seat bot"));
+      }
+      if (seat.bot && state.status === "waiting" && manager()) {
+        buttons.push(h("button", { type: "button", "data-action": "remove-bot",
+          onclick: () => send({ type: "leave", seat: seat.index }) }, "Remove"));
+      }
+      return h("li", {
+        class: `seat${mine ? " mine" : ""}${toMove ? " to-move" : ""}`,
+        "data-seat": seat.index, "data-seat-name": seat.name,
+      },
+      h("span", { class: `dot ${seat.connected ? "on" : "off"}`,
+        title: seat.connected ? "connected" : "not connected" }),
+      h("span", { class: "seat-name" }, seat.name),
+      who,
+      mine ? h("span", { class: "tag you" }, "you") : null,
+      toMove ? h("span", { class: "tag turn" }, "to move") : null,
+      h("span", { class: "seat-buttons" }, buttons));
+    })));
+    if (!nickname) {
+      const input = h("input", { placeholder: "nickname", maxlength: 20, "aria-label": "nickname" });
+      seatsBox.append(h("form", { class: "row", onsubmit: async (ev) => {
+        ev.preventDefault();
+        try {
+          nickname = await chooseNickname(input.value.trim());
+          ctx.renderWho(nickname);
+          conn.close();
+          location.reload();
+        } catch (err) {
+          ctx.toast(err.message, "error");
+        }
+      } }, input, h("button", { type: "submit", class: "primary" }, "Play under this name")));
+    }
+  }
+
+  function drawAdmin() {
+    const st = state.status;
+    const seated = state.seat !== null;
+    const buttons = [];
+    if (st !== "finished" && manager()) buttons.push(botLevel);
+    if (st === "waiting" && manager()) {
+      buttons.push(h("button", { type: "button", class: "primary", "data-action": "start",
+        onclick: () => send({ type: "start" }) }, "Start"));
+    }
+    if (st !== "finished" && seated) {
+      buttons.push(h("button", { type: "button", "data-action": "leave",
+        onclick: () => send({ type: "leave" }) }, "Leave seat"));
+    }
+    if (st === "playing" && seated) {
+      buttons.push(h("button", { type: "button", class: "danger", "data-action": "resign",
+        onclick: () => {
+          if (confirm("Give up this game?")) send({ type: "resign" });
+        } }, "Resign"));
+    }
+    buttons.push(h("button", { type: "button", "data-action": "who",
+      onclick: () => send({ type: "who" }) }, "Who is here"));
+    buttons.push(h("button", { type: "button", "data-action": "help",
+      onclick: () => send({ type: "help" }) }, "Commands"));
+    if (st !== "waiting" && state.moves.length) {
+      buttons.push(h("button", { type: "button", "data-action": "replay",
+        onclick: () => startReplay() }, st === "finished" ? "Replay" : "Replay so far"));
+    }
+    fill(adminBox, buttons);
+  }
+
+  async function drawOptions() {
+    const entries = Object.entries(state.options || {});
+    if (!entries.length) {
+      fill(optionsBox);
+      return;
+    }
+    if (state.status !== "waiting" || !manager()) {
+      fill(optionsBox, h("p", { class: "small muted" },
+        entries.map(([k, v]) => `${k} ${v === "" ? "default" : v}`).join(" · ")));
+      return;
+    }
+    let spec = [];
+    try {
+      spec = (await games()).find((g) => g.name === state.game)?.options || [];
+    } catch (_) { /* leave the plain list */ }
+    const fields = spec.map((opt) => {
+      const field = optionField({ ...opt, default: state.options[opt.name] ?? opt.default });
+      const input = field.querySelector("[name]");
+      input.addEventListener("change", () => {
+        const value = opt.type === "bool" ? input.checked
+          : (opt.type === "int" ? Number(input.value) : input.value);
+        send({ type: "option", key: opt.name, value });
+      });
+      return field;
+    });
+    fill(optionsBox, h("details", {}, h("summary", {}, "Options"), fields));
+  }
+
+  // --- moves, status, result -----------------------------------------------------------------
+  function seatName(index) {
+    if (index === null || index === undefined) return "chance";
+    return state.seats[index] ? state.seats[index].name : `seat ${index + 1}`;
+  }
+
+  function drawMoves() {
+    const at = replay ? replay.step : state.moves.length;
+    fill(movesList, state.moves.map((m, i) => h("li", {
+      class: `${m.seat === null ? "chance" : ""}${i === at - 1 ? " current" : ""}`,
+      "data-index": i + 1, "data-move": m.move,
+      onclick: replay ? () => replay.go(i + 1) : undefined,
+    }, h("span", { class: "who" }, seatName(m.seat)), " ", h("span", { class: "notation" }, m.move))));
+    const current = movesList.querySelector(".current");
+    if (current) current.scrollIntoView({ block: "nearest" });
+    else movesList.scrollTop = movesList.scrollHeight;
+  }
+
+  function drawStatus() {
+    if (replay) {
+      statusLine.textContent = `Replay: after move ${replay.step} of ${replay.total}`;
+      return;
+    }
+    const st = state.status;
+    if (st === "waiting") {
+      const free = state.seats.filter((x) => !x.player).map((x) => x.name);
+      statusLine.textContent = free.length
+        ? `Waiting for players (${free.join(", ")}): sit down, seat a bot, then Start.`
+        : "Every seat is taken: press Start (or type /start).";
+    } else if (st === "playing") {
+      if (state.to_move === null || state.to_move === undefined) {
+        statusLine.textContent = "Chance is drawing…";
+      } else if (state.to_move === state.seat) {
+        statusLine.textContent = `Your move (${seatName(state.seat)}).`;
+      } else {
+        const seat = state.seats[state.to_move];
+        statusLine.textContent = `${seat.name} to move${seat.player ? ` (${seat.player})` : ""}.`;
+      }
+    } else {
+      statusLine.textContent = "Game over.";
+    }
+    statusLine.classList.toggle("your-turn", st === "playing" && state.to_move === state.seat);
+  }
+
+  function drawResult() {
+    if (state.status !== "finished") {
+      resultBox.hidden = true;
+      return;
+    }
+    resultBox.hidden = false;
+    const scores = (state.result || []).map((r, i) => h("li", {},
+      `${seatName(i)}${state.seats[i]?.player ? ` (${state.seats[i].player})` : ""}: ${r}`));
+    fill(resultBox, h("strong", {}, state.outcome || "The game is over."),
+      scores.length ? h("ul", { class: "returns" }, scores) : null);
+  }
+
+  // --- chat ----------------------------------------------------------------------------------
+  function addLine(kind, text, from) {
+    const atBottom = chatLog.scrollTop + chatLog.clientHeight >= chatLog.scrollHeight - 20;
+    chatLog.append(h("div", { class: `line ${kind}` },
+      from ? h("span", { class: "from" }, `${from}: `) : null,
+      h("span", { class: "text" }, text)));
+    while (chatLog.childElementCount > 300) chatLog.firstElementChild.remove();
+    if (atBottom) chatLog.scrollTop = chatLog.scrollHeight;
+  }
+
+  // --- replay --------------------------------------------------------------------------------
+  function startReplay() {
+    if (replay || !state) return;
+    replay = new Replay(roomId, state, {
+      show: async (boardState) => {
+        await showBoard(boardState);
+        drawMoves();
+        drawStatus();
+      },
+      error: (text) => ctx.toast(text, "error"),
+      close: () => {
+        replay = null;
+        replayBar.hidden = true;
+        drawMoves();
+        drawStatus();
+        if (state) showBoard(state);
+      },
+    });
+    replayBar.hidden = false;
+    replay.mount(replayBar);
+    replay.go(state.moves.length);
+  }
+
+  return {
+    destroy() {
+      alive = false;
+      conn.close();
+      if (board) board.destroy();
+      if (replay) replay.destroy();
+      delete window.gamehall;
+    },
+  };
+}
+

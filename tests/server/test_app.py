@@ -1,0 +1,38 @@
+"""The ASGI app in process: the browser page is mounted only when there is one to serve."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from gamehall.server.app import create_app
+
+
+def test_the_page_is_served_at_the_root_when_the_web_folder_has_an_index(tmp_path: Path) -> None:
+    web = tmp_path / "web"
+    web.mkdir()
+    (web / "index.html").write_text("<!doctype html><title>hall</title>")
+    (web / "app.js").write_text("export {};")
+    app = create_app(f"sqlite:///{tmp_path / 'a.db'}", web_dir=web)
+    with TestClient(app) as client:
+        assert "<title>hall</title>" in client.get("/").text
+        assert client.get("/app.js").status_code == 200
+        assert client.get("/api/games").status_code == 200
+        assert client.get("/docs").status_code == 200
+
+
+def test_without_a_page_only_the_api_answers(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'b.db'}", web_dir=tmp_path / "nothing")
+    with TestClient(app) as client:
+        assert client.get("/").status_code == 404
+        assert client.get("/api/rooms").json() == []
+
+
+def test_health_reports_load_and_storage(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'c.db'}", web_dir=tmp_path)
+    with TestClient(app) as client:
+        client.post("/api/session", json={"nickname": "hannah"})
+        health = client.get("/api/health").json()
+        assert health["storage"]["writes"] >= 1 and health["connections"] == 0
+        assert set(health["loop_lag_ms"]) == {"p50", "p99", "max"}

@@ -1,0 +1,166 @@
+"""Room logic in process: seats, options, moves, chance, resignation, replay (no server needed)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from gamehall.server.hall import SYSTEM_RANDOM
+from gamehall.server.rooms import FINISHED, PLAYING, Move, Room, RoomError
+
+
+@pytest.fixture(autouse=True)
+def _games(test_games: None) -> None:
+    """Every test here needs the small test games registered."""
+
+
+def room(game: str = "testline", **options: object) -> Room:
+    return Room(id="r1", game_name=game, options=dict(options), created_by="t", seed=1234)
+
+
+def refused(code: str, fn: object, *args: object) -> None:
+    assert callable(fn)
+    with pytest.raises(RoomError) as info:
+        fn(*args)
+    assert info.value.code == code, info.value.message
+
+
+def test_first_come_first_seated_and_seat_references() -> None:
+    r = room()
+    assert r.join(1, "ann", None) == 0
+    assert r.join(2, "bob", None) == 1
+    refused("no_free_seat", r.join, 3, "cat", None)
+    refused("already_seated", r.join, 1, "ann", "o")
+    r.leave(1, None)
+    refused("no_such_seat", r.join, 3, "cat", "z")
+    refused("no_such_seat", r.join, 3, "cat", 5)
+    assert r.join(3, "cat", "X") == 0
+
+
+def test_bots_fill_seats_and_are_removed_only_before_the_start() -> None:
+    r = room()
+    r.join(1, "ann", "o")
+    assert r.set_bot("random", "random bot", None) == 0
+    refused("seat_taken", r.set_bot, "random", "random bot", "o")
+    assert r.set_bot("random", "random bot", "x") == 0  # re-level a bot
+    assert r.leave(1, "x") == 0
+    r.set_bot("random", "random bot", "x")
+    r.start()
+    refused("already_started", r.leave, 1, "x")
+    assert r.bot_to_move() == "random"
+
+
+def test_options_change_the_game_before_the_start_only() -> None:
+    r = room("testline")
+    assert r.set_option("size", "4") == 4 and r.game.num_distinct_actions == 16
+    assert r.set_option("misere", "on") is True
+    refused("bad_option", r.set_option, "size", "9")
+    refused("bad_option", r.set_option, "colour", "red")
+    assert r.options == {"size": 4, "misere": True}
+    refused("seats_empty", r.start)
+    r.join(1, "ann", None)
+    r.join(2, "bob", None)
+    r.start()
+    refused("already_started", r.set_option, "size", 3)
+
+
+def test_moves_are_checked_for_seat_turn_version_and_legality() -> None:
+    r = room()
+    r.join(1, "ann", None)
+    r.join(2, "bob", None)
+    refused("not_started", r.check_move, 1, "a1", 0)
+    r.start()
+    refused("not_your_turn", r.check_move, 2, "a1", 0)
+    refused("not_seated", r.check_move, 9, "a1", 0)
+    refused("stale_version", r.check_move, 1, "a1", 1)
+    refused("illegal_move", r.check_move, 1, "q7", 0)
+    r.leave(2, None)
+    refused("seats_empty", r.check_move, 1, "a1", 0)
+    assert r.join(2, "bob", None) == 1
+    seat, action = r.check_move(1, " A1 ", 0)
+    r.apply(seat, action)
+    refused("illegal_move", r.check_move, 2, "a1", 1)
+    assert r.version == 1 and r.moves == [Move(0, 0, "a1")]
+
+
+def test_snapshot_gives_legal_moves_only_to_the_seat_to_move() -> None:
+    r = room("testrace")
+    r.join(1, "ann", None)
+    r.join(2, "bob", None)
+    r.start()
+    mine, theirs, spect = r.snapshot(0, {1}), r.snapshot(1, {1}), r.snapshot(None, {1})
+    assert mine["legal_moves"] == ["roll", "hold"] and theirs["legal_moves"] == []
+    assert "secret" in mine["view"] and "secret" not in spect["view"]
+    assert mine["view"]["secret"] != theirs["view"]["secret"]
+    assert [s["connected"] for s in mine["seats"]] == [True, False]
+
+
+def test_chance_is_drawn_from_the_generator_the_hall_passes_never_the_state_own() -> None:
+    class Forbidden(random.Random):
+        def random(self) -> float:
+            raise AssertionError("the state's own seeded generator was used")
+
+    r = room("testrace")
+    r.join(1, "ann", None)
+    r.join(2, "bob", None)
+    r.start()
+    assert r.state is not None
+    r.state.rng = Forbidden()
+    seat, action = r.check_move(1, "roll", 0)
+    r.apply(seat, action)
+    drawn = r.resolve_chance(SYSTEM_RANDOM)
+    assert len(drawn) == 1 and drawn[0].seat is None and drawn[0].move.startswith("d")
+    assert isinstance(SYSTEM_RANDOM, random.SystemRandom)
+
+
+def test_resigning_gives_the_worst_result_and_shares_the_rest() -> None:
+    r = room()
+    r.join(1, "ann", None)
+    r.join(2, "bob", None)
+    r.start()
+    refused("not_seated", r.resign, 3)
+    assert r.resign(2) == 1
+    assert r.status == FINISHED and r.result == [1.0, -1.0] and r.ended_by == "resign"
+    trio = room("testtrio")
+    for pid in (1, 2, 3):
+        trio.join(pid, f"p{pid}", None)
+    trio.start()
+    trio.resign(1)
+    assert trio.result == [0.0, 0.5, 0.5]
+
+
+def test_replay_rebuilds_the_same_position_from_the_stored_moves() -> None:
+    r = room("testrace", goal=15)
+    r.join(1, "ann", None)
+    r.join(2, "bob", None)
+    r.start()
+    rng = random.Random(4)
+    while r.status == PLAYING:
+        seat = r.to_move()
+        assert seat is not None and r.state is not None
+        r.apply(seat, rng.choice(r.state.legal_actions()))
+        r.resolve_chance(rng)
+    again = Room(id="r1", game_name="testrace", options={"goal": 15}, created_by="t", seed=1234,
+                 seats=list(r.seats), status=PLAYING)
+    again.replay(list(r.moves))
+    assert again.moves == r.moves and again.status == FINISHED and again.result == r.result
+    assert again.snapshot(0, set()) == r.snapshot(0, set())
+
+
+def test_rendered_text_is_the_snapshot_as_json() -> None:
+    import json
+
+    r = room("testrace")
+    r.join(1, "ann", None)
+    r.set_bot("random", "random bot", None)
+    assert json.loads(r.render(0, {1})) == r.snapshot(0, {1})
+    r.start()
+    rng = random.Random(9)
+    for _ in range(6):
+        seat = r.to_move()
+        assert seat is not None and r.state is not None
+        r.apply(seat, rng.choice(r.state.legal_actions()))
+        r.resolve_chance(rng)
+        for s in (0, 1, None):
+            assert json.loads(r.render(s, {1})) == r.snapshot(s, {1})

@@ -1,0 +1,128 @@
+"""Storage on SQLite and PostgreSQL through the same SQLAlchemy code: migrations, durability
+semantics, group commit, and a whole game through a real server on PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+
+from gamehall.server.rooms import Room
+from gamehall.server.storage import ChatLine, NicknameTaken, SqlStorage, make_engine, metadata
+from tests.server.live import Client, Server, play_random
+from tests.server.postgres import pg_bin, postgres_cluster
+
+
+@pytest.fixture(scope="module")
+def pg_url() -> Iterator[str]:
+    if pg_bin() is None:
+        pytest.skip("PostgreSQL is not installed (apt-get install postgresql; .ci/run does)")
+    with postgres_cluster() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'store.db'}"
+    url = request.getfixturevalue("pg_url")
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:  # a clean database for each test
+        conn.execute(sa.text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
+    engine.dispose()
+    return str(url)
+
+
+def _room(n: int) -> Room:
+    return Room(id=f"room{n}", game_name="testrace", options={"goal": 40}, created_by="ann",
+                seed=2**62 + n)
+
+
+def test_migrations_build_exactly_the_schema_the_code_uses(db_url: str, test_games: None) -> None:
+    async def scenario() -> None:
+        store = SqlStorage(db_url)
+        await store.open()
+        await store.close()
+        store = SqlStorage(db_url)  # a second start finds the schema up to date
+        await store.open()
+        await store.close()
+
+    asyncio.run(scenario())
+    engine = make_engine(db_url)
+    with engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn), metadata)
+        version = conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
+    engine.dispose()
+    assert diff == [] and version == "0001"
+
+
+def test_rooms_moves_chat_and_players_round_trip(db_url: str, test_games: None) -> None:
+    async def scenario() -> None:
+        store = SqlStorage(db_url)
+        await store.open()
+        pid = await store.add_player("Ann", "h1")
+        with pytest.raises(NicknameTaken):
+            await store.add_player("ANN", "h2")
+        assert await store.player_by_token("h1") == (pid, "Ann")
+        rooms = [_room(i) for i in range(30)]
+        await asyncio.gather(*(store.save_room(r) for r in rooms))
+        rng = random.Random(2)
+        saves = []
+        for r in rooms:  # many rooms' moves committed concurrently (one group commit)
+            r.join(pid, "Ann", None)
+            r.set_bot("random", "random bot", None)
+            r.start()
+            moves = []
+            for _ in range(3):
+                seat = r.to_move()
+                assert seat is not None and r.state is not None
+                moves.append(r.apply(seat, rng.choice(r.state.legal_actions())))
+                moves += r.resolve_chance(rng)
+            saves.append(store.save_room(r, moves))
+        await asyncio.gather(*saves, store.add_chat("room3", ChatLine("Ann", "hi", "t")))
+        for r in rooms:
+            back = await store.load_room(r.id)
+            assert back is not None and back.moves == r.moves and back.seed == r.seed
+            assert back.snapshot(0, set()) == r.snapshot(0, set())
+        assert sorted(await store.active_room_ids()) == sorted(r.id for r in rooms)
+        assert [c.text for c in await store.recent_chat("room3", 10)] == ["hi"]
+        assert len(await store.list_rooms("playing", 5)) == 5
+        assert await store.load_room("nope") is None
+        await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_whole_game_through_a_server_on_postgresql(pg_url: str, tmp_path: Path) -> None:
+    server = Server(pg_url, tmp_path / "server.log", "--rate", "1000", "--burst", "1000")
+    server.start()
+    try:
+        ann, bob = server.session("pgann"), server.session("pgbob")
+        room = server.create_room(ann, "testrace")
+
+        async def scenario() -> dict[str, object]:
+            a, b = await Client.open(server, room, ann), await Client.open(server, room, bob)
+            for c in (a, b):
+                await c.command("/join")
+                await c.wait(lambda m: m["type"] == "state" and m["seat"] is not None)
+            await a.command("/start")
+            await a.wait(lambda m: m["type"] == "state" and m["status"] == "playing")
+            final = await play_random({0: a, 1: b}, random.Random(8))
+            await a.close()
+            await b.close()
+            return final
+
+        final = asyncio.run(scenario())
+        server.kill9()
+        server.start()
+        rec = server.record(room)
+        assert [m["move"] for m in rec["actions"]] == [m["move"] for m in final["moves"]]  # type: ignore[attr-defined]
+        assert rec["status"] == "finished"
+    finally:
+        server.stop()

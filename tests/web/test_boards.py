@@ -1,0 +1,231 @@
+"""Each game in the browser: lobby, room, a seat, a bot seated by a typed command, the start, and
+several moves by real clicks and drags, with the board and the move list checked after each."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from tests.web.conftest import Pages
+from tests.web.helpers import (
+    centre,
+    create_room,
+    drag,
+    enter,
+    moves_shown,
+    record_renders,
+    render_after,
+    start_against_bot,
+    state,
+    wait_my_turn,
+    wait_version_above,
+)
+
+
+def test_hula_place_by_click(pages: Pages) -> None:
+    page = pages.new()
+    enter(page)
+    create_room(page, "hula", size=5)
+    start_against_bot(page)
+    for turn in range(4):
+        st = wait_my_turn(page)
+        cells = page.locator("[data-game=hula] .cell.legal")
+        assert cells.count() == len([m for m in st["legal_moves"] if m != "swap"])
+        name = cells.nth(turn * 5 % cells.count()).get_attribute("data-cell")
+        cells.nth(turn * 5 % cells.count()).click()
+        st = wait_version_above(page, st["version"])
+        assert name in moves_shown(page)
+        stone = page.locator(f"[data-game=hula] [data-cell={name}]")
+        assert stone.get_attribute("data-stone") in ("first", "second", "neutral")
+        assert st["view"]["board"].get(name) == stone.get_attribute("data-stone")
+    assert len(moves_shown(page)) >= 7
+    expect(page.locator("[data-game=hula] .last-ring")).to_have_count(1)
+    # play on to the end: the winner's loop is drawn through its stones, the result shown
+    while (st := wait_my_turn(page))["status"] != "finished":
+        page.locator("[data-game=hula] .cell.legal").first.click()
+        wait_version_above(page, st["version"])
+    loop = st["view"]["loop"]
+    assert loop
+    expect(page.get_by_test_id("loop")).to_have_count(1)
+    drawn = page.get_by_test_id("loop").get_attribute("points") or ""
+    assert len(drawn.split()) == len(loop)
+    expect(page.get_by_test_id("result")).to_contain_text("wins with a loop")
+
+
+def test_haugaz_cake_place_and_move_by_drag_and_clicks(pages: Pages) -> None:
+    page = pages.new()
+    enter(page)
+    create_room(page, "haugaz", size=6)
+    start_against_bot(page)
+    record_renders(page)
+    # the cake: first (this page) places the black stack, then the white one, by clicks
+    for colour in ("black", "white"):
+        st = wait_my_turn(page)
+        point = next(m.split()[1] for m in st["legal_moves"] if m.startswith(colour))
+        page.click(f"[data-point={point}] .hit", force=True)
+        shown = render_after(page, st["version"])
+        assert shown["stacks"][point] == ["1", colour]
+        assert shown["moves"][-1] == f"{colour} {point}"
+    drags = clicks = 0
+    while drags < 1 or clicks < 1:
+        st = wait_my_turn(page)
+        assert st["status"] == "playing", st["outcome"]
+        legal = st["legal_moves"]
+        if any("-" in m for m in legal):
+            move = legal[0]
+            a, b = move.split("-")
+            height = page.locator(f"[data-stack={a}]").get_attribute("data-height")
+            if drags == 0:
+                drag(page, f"[data-stack={a}]", f"[data-point={b}] .hit")
+                drags += 1
+            else:
+                page.click(f"[data-stack={a}]")
+                expect(page.locator(f"[data-point={b}].target")).to_have_count(1)
+                page.click(f"[data-point={b}] .hit", force=True)
+                clicks += 1
+            shown = render_after(page, st["version"])
+            assert move in shown["moves"]
+            assert a not in shown["stacks"] and shown["stacks"][b][0] == height
+        else:
+            point = next(m for m in legal if m != "pass")
+            page.click(f"[data-point={point}] .hit", force=True)
+            shown = render_after(page, st["version"])
+            assert shown["moves"][-1] == point and shown["stacks"][point][0] == "1"
+    assert moves_shown(page)[: len(shown["moves"])] == shown["moves"]
+
+
+def test_halali_flip_by_click_and_move_by_drag(pages: Pages) -> None:
+    page = pages.new()
+    enter(page)
+    create_room(page, "halali")
+    start_against_bot(page)
+    record_renders(page)
+    moved = flipped = 0
+    while moved < 1 or flipped < 3:
+        assert flipped < 24, "no move to make by drag came up"
+        st = wait_my_turn(page)
+        legal = st["legal_moves"]
+        moves = [m for m in legal if re.fullmatch(r"[a-g][1-7][-x][a-g][1-7]", m)]
+        if moves and flipped >= 2:
+            move = moves[0]
+            token = page.locator(f".tile[data-square={move[:2]}]").get_attribute("data-token")
+            drag(page, f".square[data-cell={move[:2]}]", f".square[data-cell={move[3:]}]")
+            shown = render_after(page, st["version"])
+            assert move in shown["moves"]
+            assert move[:2] not in shown["tiles"] and shown["tiles"][move[3:]][0] == token
+            moved += 1
+        else:
+            flip = next(m for m in legal if m.startswith("flip"))
+            square = flip.split()[1]
+            expect(page.locator(f".tile[data-square={square}]")).to_have_class(re.compile("down"))
+            page.click(f".tile[data-square={square}]")
+            shown = render_after(page, st["version"])
+            at = shown["moves"].index(flip)
+            drawn = shown["moves"][at + 1]  # the chance outcome follows the flip in the list
+            token, cls = shown["tiles"][square]
+            assert "down" not in cls and token and token[0] == drawn[0].upper()
+            flipped += 1
+
+
+def test_halali_exit_by_drag_in_a_set_up_end_phase(pages: Pages) -> None:
+    page = pages.new()
+    enter(page)
+    create_room(page, "halali", setup="end_phase")
+    start_against_bot(page)
+    record_renders(page)
+    st = wait_my_turn(page)
+    assert st["view"]["phase"] == "end"
+    score = st["view"]["scores"]["humans"]
+    expect(page.locator("[data-score=humans]")).to_have_text(str(score))
+    expect(page.get_by_test_id("end-phase")).to_contain_text("6 turns left")
+    # no exit is lit before a tile is picked up; dragging the hunter lights the legal ones
+    expect(page.locator("[data-exit].legal")).to_have_count(0)
+    x, y = centre(page, ".tile[data-square=d2]")
+    tx, ty = centre(page, "[data-exit=d1]")
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x, y + 20, steps=3)
+    expect(page.locator("[data-exit].legal")).to_have_count(2)  # d1 and d7
+    page.mouse.move(tx, ty, steps=6)
+    page.mouse.up()
+    shown = render_after(page, st["version"])
+    assert "d2-exit-d1" in shown["moves"] and "d2" not in shown["tiles"]
+    st = state(page)
+    assert st["view"]["exited"]["humans"] == ["H^"]
+    expect(page.locator("[data-score=humans]")).to_have_text(str(score + 5))  # a hunter: 5
+    # the counter went down: 5 after this turn, 4 once the bot has answered
+    expect(page.get_by_test_id("end-phase")).to_have_text(re.compile(r"End phase: [45] turns left"))
+
+
+def test_hotu_matua_ship_then_field_and_end_turn(pages: Pages) -> None:
+    page = pages.new()
+    enter(page)
+    create_room(page, "hotu_matua")
+    start_against_bot(page)
+    record_renders(page)
+    steps_made = 0
+    ended = False
+    while steps_made < 3 or not ended:
+        st = wait_my_turn(page)
+        assert st["status"] == "playing"
+        steps = st["view"]["steps"]
+        used = page.locator(".die.used").count()
+        if steps and (steps_made < 3 or "end" not in st["legal_moves"]):
+            step = steps[0]
+            page.click(f".ship[data-ship={step['ship']}]")
+            expect(page.locator(f"polygon[data-field={step['to']}].target")).to_have_count(1)
+            page.click(f"polygon[data-field={step['to']}]", force=True)
+            shown = render_after(page, st["version"])
+            assert step["move"] in shown["moves"]
+            assert shown["ships"][step["ship"]] == [step["to"]]
+            if shown["version"] == st["version"] + 1:  # still this turn: one more die greyed
+                assert shown["used_dice"] == used + 1
+            steps_made += 1
+        else:
+            page.click("[data-move=end]")
+            shown = render_after(page, st["version"])
+            assert "end" in shown["moves"][st["version"]:]
+            ended = True
+    expect(page.locator(".pearl")).to_have_count(len(state(page)["view"]["pearls_left"]))
+
+
+def test_hau_la_full_placement_through_the_3d_view(pages: Pages) -> None:
+    page = pages.new()
+    enter(page)
+    create_room(page, "hau_la")
+    start_against_bot(page)
+    record_renders(page)
+    st = wait_my_turn(page, timeout=30000)
+    pieces = len(st["view"]["pieces"])
+    assert st["view"]["pending"]["step"] == "kind"
+    page.click("[data-move=SJ]")
+    st = wait_version_above(page, st["version"])
+    # holes by clicking them in the 3D view, at the screen point the scene projects them to
+    for step in ("first", "second"):
+        assert st["view"]["pending"]["step"] == step
+        hole = st["legal_moves"][-1]
+        _click_3d(page, hole)
+        st = wait_version_above(page, st["version"])
+        assert hole in moves_shown(page)
+    if st["view"]["pending"]["step"] == "sides":
+        side = st["legal_moves"][0]
+        page.click(f"[data-choice='{side}']")
+        expect(page.locator("[data-testid=touch-warning], [data-testid=no-touch]")).to_have_count(1)
+        page.click("[data-action=confirm]")
+        st = wait_version_above(page, st["version"])
+    assert st["view"]["pending"]["step"] == "tag"
+    tag = st["legal_moves"][0]
+    _click_3d(page, tag)
+    expect(page.locator("[data-action=confirm]")).to_contain_text(tag)
+    page.click("[data-action=confirm]")
+    shown = render_after(page, st["version"])
+    assert tag in shown["moves"]
+    assert shown["pieces"] == pieces + 1
+    expect(page.get_by_test_id("ranking")).to_contain_text("height")
+
+
+def _click_3d(page: Page, key: str) -> None:
+    at = page.evaluate(f"window.gamehall.room.board.screenOf({key!r})")
+    assert at and at["visible"], f"{key} is not in the 3D view"
+    page.mouse.click(at["x"], at["y"])
