@@ -103,7 +103,11 @@ PeerFactory = Callable[[], tuple[str, Callable[[random.Random], int]] | None]
 
 
 def openspiel_havannah() -> tuple[str, Callable[[random.Random], int]] | None:
-    """Hula's peer: OpenSpiel's havannah on the same 91-cell board, from a Python loop."""
+    """Hula's peer: OpenSpiel's havannah on the same 91-cell board, from a Python loop.
+
+    The loop is `contract_playout`'s, call for call (havannah has no chance nodes, so the chance
+    branch is never taken, as in Hula).
+    """
     try:
         import pyspiel  # type: ignore[import-not-found]  # optional: pip install ".[bench]"
     except ImportError:
@@ -116,7 +120,11 @@ def openspiel_havannah() -> tuple[str, Callable[[random.Random], int]] | None:
         n = 0
         choice = rng.choice
         while not state.is_terminal():
-            state.apply_action(choice(state.legal_actions()))
+            if state.is_chance_node():
+                outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, weights)[0])
+            else:
+                state.apply_action(choice(state.legal_actions()))
             n += 1
         return n
 

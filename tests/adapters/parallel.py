@@ -3,7 +3,10 @@
 One run of 50 random games takes from a second (toys) to minutes (a slow engine), and runs
 single-threaded; with two workers the suite's wall time roughly halves on a two-core machine.
 Each test asks for its own configuration and queues the next one, so the workers stay busy while
-results are still reported per configuration (and ``-k`` runs at most one extra).
+results are still reported per configuration (and ``-k`` runs at most one extra). Under
+pytest-xdist (``pytest -n``, as CI runs) the tests are already spread over the cores, so each
+configuration then runs in the test's own process, without queueing the next one (which
+another xdist worker may own).
 
 ``GAMEHALL_ADAPTER_SIMS`` overrides the number of random games (default 50, what the issue asks;
 lower it only for a quick local run).
@@ -59,6 +62,8 @@ class SimRunner:
 
     def result(self, cfg: AdapterConfig) -> str | None:
         """Wait for `cfg`'s run (starting it and the next ones if needed); None when it passed."""
+        if os.environ.get("PYTEST_XDIST_WORKER"):
+            return _run(cfg.game, cfg.kwargs, sims())
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 WORKERS, mp_context=multiprocessing.get_context("spawn"),

@@ -15,6 +15,15 @@ def test_leaves_are_path_value_texts() -> None:
         "/a/0=1", "/a/1='x'", "/b/c=None", "/b/d=[]", "/e=True"]
 
 
+def test_long_strings_are_read_as_rows_of_cells() -> None:
+    assert _leaves({"board": ["x . o . x", "ab"]}) == [
+        "/board/0/0='x'", "/board/0/1=' '", "/board/0/2='.'", "/board/0/3=' '",
+        "/board/0/4='o'", "/board/0/5=' '", "/board/0/6='.'", "/board/0/7=' '",
+        "/board/0/8='x'", "/board/1='ab'"]
+    assert _leaves("abcdefgh") == ["='abcdefgh'"]
+    assert len(_leaves("abcdefghi")) == 9
+
+
 def test_feature_count_grows_with_the_view() -> None:
     assert _features_for(1) == 256
     assert _features_for(100) == 1024

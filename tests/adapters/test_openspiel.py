@@ -11,9 +11,16 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from gamehall.core import GameRecord, IllegalActionError, load_game
+from gamehall.core import (
+    GameRecord,
+    IllegalActionError,
+    load_game,
+    register_game,
+    unregister_game,
+)
 from tests.adapters.configs import ALL, REAL_GAMES, TOY, AdapterConfig, ids
 from tests.adapters.parallel import SimRunner
+from tests.adapters.toys import LyingNim
 
 pyspiel = pytest.importorskip(
     "pyspiel", reason="open-spiel is not installed (pip install 'gamehall[openspiel]')")
@@ -44,8 +51,12 @@ def test_random_sim_test_passes(cfg: AdapterConfig, sim_runner: SimRunner) -> No
 
 def test_a_failing_check_is_reported(sim_runner: SimRunner) -> None:
     """A game that breaks its own facts fails OpenSpiel's test through the adapter and runner."""
-    failure = sim_runner.result(AdapterConfig("toy_lying_nim"))
-    assert failure is not None and "SpielError" in failure
+    register_game(LyingNim)  # here for a run in this process; the pool's workers have it too
+    try:
+        failure = sim_runner.result(AdapterConfig("toy_lying_nim"))
+    finally:
+        unregister_game(LyingNim.name)
+    assert failure is not None and "SpielError" in failure, failure
 
 
 def _playout(game, rng: random.Random) -> tuple[int, float]:  # noqa: ANN001

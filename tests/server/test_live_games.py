@@ -117,7 +117,7 @@ def test_two_people_play_a_whole_hula_game(server: Server) -> None:
 
 def test_a_person_plays_halali_against_a_bot_while_someone_watches(server: Server) -> None:
     need("halali")
-    level = "mcts:20" if "mcts" in bot_kinds() else "random"  # a small MCTS keeps it quick
+    level = "mcts:4" if "mcts" in bot_kinds() else "random"  # a small MCTS keeps it quick
 
     async def scenario() -> None:
         token = server.session("hunter")
@@ -162,7 +162,7 @@ def face_down_squares(view: Message) -> set[str]:
 def test_many_halali_games_never_show_a_face_down_tile(server: Server) -> None:
     """Players and a spectator in several concurrent games; every message to anyone is checked."""
     need("halali")
-    games = 6
+    games = 4
 
     async def one(i: int) -> tuple[str, list[Client]]:
         room, clients = await seated_clients(server, "halali", {}, f"leak{i}p")

@@ -14,7 +14,9 @@ board geometry or legal-move lists, which would only cost time here.) The tensor
 - ``to_move``: one-hot of the seat to move, then chance, then terminal (``num_players + 2``);
 - ``features``: feature hashing of the JSON — every leaf becomes the text ``path=value``
   (e.g. ``/stacks/c1/0='white'``, the value as Python's repr writes it), and the cell
-  ``crc32(text) mod K`` is set to 1. ``K`` is a power of two at least 8 times the leaves of the
+  ``crc32(text) mod K`` is set to 1. A string longer than 8 characters (a board row drawn as
+  text, e.g. ``"? ? T ? ? ? ?"``) is read character by character (``/board/3/4='T'``), so
+  that the tensor tells its cells apart. ``K`` is a power of two at least 8 times the leaves of the
   initial position (at least 256), so collisions are rare; where two features share a cell the
   tensor loses that distinction. The top-level ``game`` and ``options`` keys are left out (they
   never change in a game).
@@ -38,6 +40,7 @@ _MIN_FEATURES = 256
 _MAX_FEATURES = 1 << 15
 _MAX_CACHE = 1 << 20
 _MAX_SUBTREES = 1 << 12
+_TEXT_ROW = 8
 
 
 class Encoder:
@@ -111,7 +114,8 @@ class Encoder:
         """The feature cells of one top-level entry, remembered by its JSON text: most entries
         of a position are unchanged from the last one (the board while a turn goes on), and
         writing JSON in C is much quicker than walking it in Python."""
-        if not isinstance(value, (dict, list, tuple)):
+        if not isinstance(value, (dict, list, tuple, str)) or (
+                isinstance(value, str) and not _is_text_row(value)):
             return (self._bucket(f"/{key}={value!r}"),)
         text = (key, json.dumps(value))
         cells = self._subtrees.get(text)
@@ -172,7 +176,7 @@ def _walk(node: Any, path: str, out: list[str]) -> None:
         if not node:
             out.append(f"{path}={{}}")
         for key, value in node.items():
-            if isinstance(value, (dict, list, tuple)):
+            if isinstance(value, (dict, list, tuple)) or _is_text_row(value):
                 _walk(value, f"{path}/{key}", out)
             else:
                 out.append(f"{path}/{key}={value!r}")
@@ -180,9 +184,16 @@ def _walk(node: Any, path: str, out: list[str]) -> None:
         if not node:
             out.append(f"{path}=[]")
         for i, value in enumerate(node):
-            if isinstance(value, (dict, list, tuple)):
+            if isinstance(value, (dict, list, tuple)) or _is_text_row(value):
                 _walk(value, f"{path}/{i}", out)
             else:
                 out.append(f"{path}/{i}={value!r}")
+    elif _is_text_row(node):
+        out.extend(f"{path}/{i}={ch!r}" for i, ch in enumerate(node))
     else:
         out.append(f"{path}={node!r}")
+
+
+def _is_text_row(value: Any) -> bool:
+    """A string long enough to be a row or board drawn as text: read it character by character."""
+    return isinstance(value, str) and len(value) > _TEXT_ROW

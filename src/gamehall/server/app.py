@@ -27,6 +27,7 @@ from gamehall.server.bots import BotPool
 from gamehall.server.hall import Hall, Player, Settings
 from gamehall.server.protocol import ProtocolError, RateLimiter
 from gamehall.server.pubsub import InProcessPubSub, PubSub
+from gamehall.server.replay import ReplayCache, replay_step
 from gamehall.server.rooms import WAITING, Room, RoomError
 from gamehall.server.storage import SqlStorage, Storage
 
@@ -39,7 +40,7 @@ WEB_DIR = Path(__file__).resolve().parents[1] / "web"
 _STATUS = {"not_identified": 401, "unknown_room": 404, "not_seated": 403, "not_your_seat": 403,
            "bad_json": 400, "bad_message": 400, "unknown_type": 400, "unknown_command": 400,
            "bad_nickname": 400, "bad_game": 400, "bad_option": 400, "bad_bot": 400,
-           "too_large": 413, "storage_error": 503}
+           "too_large": 413, "bad_step": 400, "storage_error": 503}
 
 
 class SessionIn(BaseModel):
@@ -93,6 +94,8 @@ def _token(request: Request | WebSocket) -> str | None:
 
 
 def _routes(app: FastAPI, hall: Hall) -> None:
+    replays = ReplayCache()
+
     @app.exception_handler(RoomError)
     async def room_error(_r: Request, exc: RoomError) -> JSONResponse:
         return _error(exc.code, exc.message)
@@ -164,6 +167,11 @@ def _routes(app: FastAPI, hall: Hall) -> None:
     @app.get("/api/rooms/{room_id}/record", summary="The game record (never the seed)")
     async def record(room_id: str) -> dict[str, Any]:
         return game_record(await hall.get_room(room_id))
+
+    @app.get("/api/rooms/{room_id}/replay/{step}",
+             summary="The spectator's view after `step` moves of the record (for replays)")
+    async def replay(room_id: str, step: int) -> dict[str, Any]:
+        return await replay_step(await hall.get_room(room_id), step, replays)
 
     @app.post("/api/rooms/{room_id}/{kind}",
               summary="Any room action: join, leave, spectate, start, bot, option, resign, "

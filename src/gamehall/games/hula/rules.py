@@ -8,9 +8,10 @@ colour placing first, so the colour to move is the number of stones on the board
 
 Speed (bots play thousands of random games): the board is a few Python ints (see `geometry`).
 For the neutral rule the state tracks, per colour, the stones of groups that hold an inner-ring
-cell (`inner`); a new stone floods its group only if it touches one of those, stopping at the
-edge. For loops it keeps per colour the empty cells of one escape path from the centre to the edge
-(`esc`): only a stone (own or neutral) on that path can close a loop, so other moves cost nothing.
+cell (`inner`); a new stone floods only if it touches one of those, stopping at the edge. For
+loops it keeps per colour one escape path from the centre to the edge (`paths`, its empty cells
+`esc`; see `escape`): only a stone (own or neutral) on it can close a loop. `watch` unites the two
+per colour, so most moves cost one AND; `random_playout` (playout.py) plays whole games faster.
 """
 
 from __future__ import annotations
@@ -35,7 +36,6 @@ from gamehall.games.hula.loops import double_loop_winner
 from gamehall.games.hula.notation import action_name, parse_action
 
 SEATS = ("first", "second")
-COLOURS = ("first", "second")
 
 
 class HulaGame(Game):
@@ -84,7 +84,8 @@ class HulaGame(Game):
 
 
 class HulaState(State):
-    """A Hula position. Masks: `stones[colour]`, `neutral`, `empty` (see the module docstring)."""
+    """A Hula position: masks `stones[colour]` and `neutral`, the colour to move `turn`, and the
+    bookkeeping that keeps moves cheap (see the module docstring)."""
 
     game: HulaGame
     _rng: random.Random | None
@@ -117,7 +118,8 @@ class HulaState(State):
         found = escape_path(geo, 0, geo.playable)
         assert found is not None
         self.paths = [found[0], found[0][:]]
-        """Per colour, an escape path: cells from the inner ring to the edge, none blocking."""
+        """Per colour, an escape path: cells from the centre to the edge, none its stones or
+        neutral (the opponent's stones may lie on it)."""
         self.esc = [found[1], found[1]]
         """Per colour, the empty cells of its escape path."""
         self.watch = [0, 0]
@@ -189,15 +191,14 @@ class HulaState(State):
         return 0 <= action < self.swap and bool(self.geo.bit[action] & self.empty)
 
     def apply_action(self, action: int) -> None:
-        # The common case inline: a cell, after the pie answer, in a game going on (`remove`
-        # both checks that the cell is empty and takes it off the legal actions). The rest as
-        # the base class does it, through `is_legal` and `_apply`.
+        # The common case inline: a cell, after the pie answer, in a game going on (found in
+        # the sorted legal actions, so empty). The rest as the base class does it, through
+        # `is_legal` and `_apply`.
         if type(action) is int and not self.pie_pending:
-            try:
-                self._legal.remove(action)
-            except ValueError:
-                pass
-            else:
+            legal = self._legal
+            i = bisect_left(legal, action)
+            if i < len(legal) and legal[i] == action:
+                del legal[i]
                 self._history.append(action)
                 b = self._bit[action]
                 p = self.turn
@@ -205,7 +206,7 @@ class HulaState(State):
                 if b & self.watch[p]:
                     self._settle(action, b, p)
                     if self.winner is not None:
-                        self._legal.clear()
+                        legal.clear()
                 else:
                     self.stones[p] |= b
                 return

@@ -327,7 +327,7 @@ export function createBoard(host, { submit }) {
     let warning = null;
     if (ghost) {
       const found = ghost.touches !== undefined
-        ? (ghost.touches ? ["the building"] : [])
+        ? (ghost.touches ? ["this preview touches the building"] : [])
         : touches(view, { points: ghost.points, tagPosition });
       warning = found;
     }
@@ -348,7 +348,8 @@ export function createBoard(host, { submit }) {
         }
       }
       scene.setPickables(spots, chosen);
-      scene.setGhost(ghost, { touching: warning && warning.length > 0, tagPosition, tagColour: mover });
+      const pieceTouches = !!warning && warning.some((w) => !w.startsWith("your tag"));
+      scene.setGhost(ghost, { touching: pieceTouches, tagPosition, tagColour: mover });
       scene.render();
     }
     drawSteps(o, warning);
@@ -422,8 +423,8 @@ export function createBoard(host, { submit }) {
     if (warning) {
       box.append(warning.length
         ? h("p", { class: "touch-warning", "data-testid": "touch-warning" },
-          `Careful: this preview touches ${warning.join(", ")}. A touching placement is taken back `
-          + "and the piece goes to another player.")
+          `Careful: ${warning.join("; ")}. A touching placement is taken back and the piece `
+          + "goes to another player.")
         : h("p", { class: "no-touch", "data-testid": "no-touch" }, "This preview touches nothing."));
     }
     if (chosen) {

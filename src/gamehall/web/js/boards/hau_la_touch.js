@@ -76,8 +76,8 @@ export function holeInfo(view, name) {
 }
 
 /**
- * What a ghost touches: a list of short descriptions ("piece 3", "the blue tag"), empty if
- * nothing. `ghost` is {points, tagPosition?}; the pending placement names the holes it uses.
+ * What a ghost touches: a list of sentences ("the piece touches piece 3", "your tag touches the
+ * blue tag"), empty if nothing. `ghost` is {points, tagPosition?}; the pending placement names the holes it uses.
  */
 export function touches(view, ghost) {
   const r = (view.pieces[0] && view.pieces[0].radius) || 0.35;
@@ -89,21 +89,21 @@ export function touches(view, ghost) {
   const pts = ghost.points || [];
   for (const piece of view.pieces) {
     const jointsHere = joints.filter((j) => j.piece === piece.number).map((j) => j.position);
-    if (piecesTouch(pts, piece.points, 2 * r, jointsHere)) found.push(`piece ${piece.number}`);
+    if (piecesTouch(pts, piece.points, 2 * r, jointsHere)) found.push(`the piece touches piece ${piece.number}`);
   }
   for (const tag of view.tags) {
     if (!tag.position || used.includes(tag.hole)) continue;  // a tag in a used hole comes out
-    if (polylineNearPoint(pts, tag.position, r + tagR)) found.push(`the ${tag.colour} tag`);
+    if (polylineNearPoint(pts, tag.position, r + tagR)) found.push(`the piece touches the ${tag.colour} tag`);
   }
   if (ghost.tagPosition) {
     const p = ghost.tagPosition;
     for (const piece of view.pieces) {
-      if (polylineNearPoint(piece.points, p, r + tagR)) found.push(`the tag against piece ${piece.number}`);
+      if (polylineNearPoint(piece.points, p, r + tagR)) found.push(`your tag touches piece ${piece.number}`);
     }
     for (const tag of view.tags) {
       if (!tag.position || used.includes(tag.hole)) continue;
       const d = Math.hypot(p[0] - tag.position[0], p[1] - tag.position[1], p[2] - tag.position[2]);
-      if (d < 2 * tagR) found.push(`the tag against the ${tag.colour} tag`);
+      if (d < 2 * tagR) found.push(`your tag touches the ${tag.colour} tag`);
     }
   }
   return found;
