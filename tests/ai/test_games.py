@@ -21,7 +21,9 @@ from tests.ai.toy_games import TOY_GAMES
 TOYS = {cls.name for cls in TOY_GAMES}
 REAL = [name for name in list_games() if name not in TOYS]
 SEARCH_SECONDS = 4.0
-"""How long to look for win-in-one positions in random games, per game."""
+"""How long to look for more win-in-one positions once one is found, per game."""
+GIVE_UP_SECONDS = 20.0
+"""How long to look for the first one (long random games, e.g. Hotu Matua, on a loaded machine)."""
 
 
 def winning_actions(state: State) -> list[int]:
@@ -45,7 +47,10 @@ def win_in_one_positions(name: str, wanted: int, seed: int = 1) -> list[dict[str
     found: list[dict[str, object]] = []
     start = time.perf_counter()
     g = 0
-    while len(found) < wanted and time.perf_counter() - start < SEARCH_SECONDS:
+    while len(found) < wanted:
+        elapsed = time.perf_counter() - start
+        if elapsed > GIVE_UP_SECONDS or (found and elapsed > SEARCH_SECONDS):
+            break
         state = game.new_initial_state(seed=g)
         g += 1
         while not state.is_terminal():
@@ -64,7 +69,7 @@ def win_in_one_positions(name: str, wanted: int, seed: int = 1) -> list[dict[str
 def test_finds_wins_in_one_in_positions_from_json(name: str) -> None:
     positions = win_in_one_positions(name, wanted=3)
     if not positions:
-        pytest.skip(f"no win-in-one position met in {SEARCH_SECONDS} s of random {name} games")
+        pytest.skip(f"no win-in-one position met in {GIVE_UP_SECONDS} s of random {name} games")
     game = load_game(name)
     for i, data in enumerate(positions):
         state = game.state_from_json(data)

@@ -190,7 +190,8 @@ def results_table(tour: Tournament, game: Game, results: Sequence[GameResult]) -
     """
     st = standings(tour, game, results)
     labels = tour.labels()
-    anchor = next((i for i, spec in enumerate(tour.bots) if spec == "random"), None)
+    anchor = next((i for i, spec in enumerate(tour.bots) if spec == "random"),
+                  len(tour.bots) - 1)
     elo = st.elo(anchor)
     opts = " ".join(f"{k}={v}" for k, v in game.options.items())
     table = Table(title=f"{game.title}{' ' + opts if opts else ''}: {len(results)} games, "
@@ -251,7 +252,8 @@ def selfplay_command(console: Console, game: Game, bots: Sequence[str], games: i
     console.print(f"{len(results)} games in {time.perf_counter() - start:.1f} s with {jobs} "
                   f"process{'es' if jobs > 1 else ''}; {moves:.1f} actions per game on average. "
                   "Score: win 1, draw ½ (returns scaled to 0..1); Elo from pairwise results with "
-                  "one virtual draw per pair" + ("; `random` is 0." if "random" in bots else "."))
+                  "one virtual draw per pair; " + ("`random`" if "random" in bots else
+                                                    escape(tour.labels()[-1])) + " is 0.")
     if records is not None:
         console.print(f"records saved in {escape(str(records))}")
     return results
