@@ -135,7 +135,10 @@ def test_kill_9_mid_game_loses_nothing(plain_server: Server) -> None:
 
         thinking = str(old["thinking"])  # its bot thinks again after the restart, then moves
         t = await Client.open(server, thinking, ann)
-        assert t.state is not None and [m["move"] for m in t.state["moves"]] == ["b2"]
+        # The bot may already have answered while the checks above ran; nothing else moved.
+        assert t.state is not None
+        assert [m["move"] for m in t.state["moves"]][:1] == ["b2"]
+        assert len(t.state["moves"]) <= 2
         await t.state_at(2, 30)
         await t.send({"type": "resign"})
         await t.wait(lambda m: m["type"] == "state" and m["status"] == "finished")
