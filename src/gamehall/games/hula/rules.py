@@ -325,7 +325,11 @@ class HulaState(State):
         """
         p = self.turn
         self.turn = p ^ 1
-        self._settle(c, self.geo.bit[c], p)
+        b = self._bit[c]
+        if b & self.watch[p]:
+            self._settle(c, b, p)
+        else:
+            self.stones[p] |= b
 
     def _settle(self, c: int, b: int, p: int) -> None:
         """The stone of colour `p` on cell `c` (bit `b`), a cell `watch[p]` covers: the neutral
