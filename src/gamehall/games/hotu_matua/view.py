@@ -183,8 +183,8 @@ def _status(state: HotuMatuaState, seat: int | None) -> str:
     pearls = " ".join(board.ids[p] for p in state.pearls) or "none"
     lines.append(f"Pearls: north {state.owned[0]}, south {state.owned[1]} "
                  f"(three win); on the board: {escape(pearls)}")
-    if state.over:
-        lines.append(f"[bold]Game over:[/] {escape(state.outcome_text())}")
+    if state.over:  # the outcome: the caller's to say (terminal play and replay print it)
+        lines.append("[bold]Final position[/]")
         return "\n".join(lines)
     who = names[state.player]
     you = " (you)" if seat == state.player else ""
