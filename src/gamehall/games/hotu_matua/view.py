@@ -82,6 +82,13 @@ def render_text(state: HotuMatuaState, seat: int | None) -> str:
     return "\n".join(parts)
 
 
+def render_step(state: HotuMatuaState, seat: int | None) -> str:
+    """Between the steps of a turn under way: the status and the ways out, without the map (one
+    ship moved since it was drawn; `board` draws it again)."""
+    return "\n".join([_status(state, seat), _ways_out(state),
+                      "[dim]([bold]board[/] draws the map)[/]"])
+
+
 def _occupant(state: HotuMatuaState, field: int) -> tuple[str, str]:
     """(text, style) shown in a field: a ship, a pearl, or nothing."""
     if field in state.ships:
