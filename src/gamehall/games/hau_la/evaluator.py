@@ -1,0 +1,87 @@
+"""A leaf evaluator for MCTS that reads the table instead of playing on (`gamehall.evaluators`).
+
+A Hau La turn is one placement chosen in several steps, and every complete placement of the
+current choice is already enumerated (with its touch flag and the height its tag would get) when
+the placement starts. So a position in the middle of a placement is valued without playing any
+further: the placer is credited with the best it can still reach among the placements left — the
+highest tag among the touch-free ones, or its current height if it may also announce a touching
+one (a touch reverts the building). Every other seat keeps its current height. The estimate is a
+softmax over those heights, so the highest tag is the likely winner and the values sum to 1 like
+Hau La's returns.
+
+Nothing is applied to the state and no placement is enumerated here: a value costs a few numpy
+operations on rows the engine already holds. It imports only the engine (the interface of
+`gamehall.ai`'s evaluators is structural); it is registered in ``pyproject.toml`` under
+``gamehall.evaluators``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+import numpy as np
+
+from gamehall.core import Game, State
+from gamehall.games.hau_la.placements import FIRST, SECOND
+from gamehall.games.hau_la.turns import OVER, PLACE, Table
+
+
+class HauLaEvaluator:
+    """Softmax over tag heights, with the placer's best reachable completion counted."""
+
+    def __init__(self, game: Game, temperature: float = 1.5) -> None:
+        self.temperature = temperature
+
+    def evaluate(self, state: State, rng: random.Random,
+                 deadline: float | None = None) -> Sequence[float] | None:
+        table: Table = state.table  # type: ignore[attr-defined]
+        if table.phase == OVER:
+            return state.returns()
+        heights = table.heights()
+        if table.phase == PLACE and table.placements is not None:
+            heights[table.placer] = best_height(table)
+        return softmax(heights, self.temperature)
+
+
+def outcome_heights(table: Table) -> np.ndarray:
+    """For each placement still open (`table.rows`), the placer's height after it.
+
+    A touch-free placement: the higher of its new tag and the placer's tags it leaves in place
+    (a joint between both of a 2-player seat's tag holes lifts both). A touching one: the height
+    now (the building reverts). Only for a turn placement (`PLACE`), which always places a tag.
+    """
+    found = table.placements
+    assert found is not None
+    rows = table.rows
+    seat = table.placer
+    now = table.heights()[seat]
+    result = found.height[rows].copy()
+    plans = found.rows[rows]
+    for i, tag in enumerate(table.tags):
+        if tag.owner != seat or tag.hole < 0:
+            continue
+        h = table.tag_height(i)
+        assert h is not None
+        stays = (plans[:, FIRST] != tag.hole) & (plans[:, SECOND] != tag.hole)
+        result = np.where(stays, np.maximum(result, h), result)
+    touch = found.touch[rows]
+    return np.where(touch, -math.inf if now is None else now, np.round(result, 4))
+
+
+def best_height(table: Table) -> float | None:
+    """The highest the placer can be after the placement under way (None: no tag anywhere)."""
+    best = float(outcome_heights(table).max())
+    return None if best == -math.inf else best
+
+
+def softmax(heights: Sequence[float | None], temperature: float) -> list[float]:
+    """Win estimates from heights; a seat without a tag counts as well below the lowest."""
+    known = [h for h in heights if h is not None]
+    floor = min(known) - 3 * temperature if known else 0.0
+    scaled = [(h if h is not None else floor) / temperature for h in heights]
+    top = max(scaled)
+    weights = [math.exp(v - top) for v in scaled]
+    total = sum(weights)
+    return [w / total for w in weights]
