@@ -1,0 +1,117 @@
+"""The MCTS evaluator shipped with Hau La: exact reachable heights, softmax, no side effects."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+from gamehall.games.hau_la.evaluator import HauLaEvaluator, best_height, outcome_heights, softmax
+from gamehall.games.hau_la.placements import TAG
+from gamehall.games.hau_la.rules import HauLaState
+from tests.games.hau_la.helpers import new_state, play
+
+
+def into_game(players: int, seed: int, placements: int) -> HauLaState:
+    """A state after `placements` random placements, at the start of a turn placement."""
+    state = new_state(players, seed)
+    rng = random.Random(seed)
+    while state.table.phase == "extras":  # 3 players: first-turn pieces are chosen
+        state.apply_action(rng.choice(state.legal_actions()))
+    for _ in range(placements):
+        play(state, lambda row, touch, t: True, at=rng.random())
+    while state.table.phase != "place":
+        play(state, lambda row, touch, t: True, at=rng.random())
+    return state
+
+
+def test_softmax_prefers_the_higher_tag_and_sums_to_one() -> None:
+    scores = softmax([6.0, 2.0, None], 1.5)
+    assert math.isclose(sum(scores), 1.0)
+    assert scores[0] > scores[1] > scores[2]
+    assert softmax([4.0, 4.0], 1.5) == [0.5, 0.5]
+    assert softmax([None, None], 1.5) == [0.5, 0.5]
+
+
+@pytest.mark.parametrize(("players", "seed", "placements"), [(2, 1, 0), (2, 3, 5), (3, 2, 4),
+                                                              (4, 5, 6)])
+def test_outcome_heights_match_the_placements_once_made(players: int, seed: int,
+                                                        placements: int) -> None:
+    """Every open placement, actually made: the placer's height is what the evaluator said."""
+    state = into_game(players, seed, placements)
+    t = state.table
+    seat = t.placer
+    assert t.placements is not None
+    predicted = outcome_heights(t)
+    rows = list(t.rows)
+    picks = np.linspace(0, len(rows) - 1, num=min(len(rows), 25)).astype(int)
+    for k in picks:
+        target = rows[k]
+        trial = state.clone()
+        play(trial, lambda row, touch, table, target=target:
+             bool((row == t.placements.rows[target]).all()))
+        after = trial.table.heights()[seat]
+        assert (-math.inf if after is None else after) == pytest.approx(predicted[k], abs=1e-9)
+
+
+def test_a_touching_placement_keeps_the_height_before_it() -> None:
+    state = into_game(2, 3, 5)
+    t = state.table
+    assert t.placements is not None
+    touch = t.placements.touch[t.rows]
+    assert touch.any()
+    before = t.heights()[t.placer]
+    expected = -math.inf if before is None else before
+    assert (outcome_heights(t)[touch] == expected).all()
+
+
+def test_best_height_narrows_as_the_placement_is_chosen() -> None:
+    state = into_game(2, 3, 5)
+    t = state.table
+    assert t.placements is not None
+    best = best_height(t)
+    assert best is not None and best == pytest.approx(float(np.nanmax(t.placements.height
+                                                                       [t.rows][~t.placements
+                                                                                 .touch[t.rows]])))
+    rng = random.Random(0)
+    mover = state.current_player()
+    while state.current_player() == mover and state.table.step() != TAG:
+        state.apply_action(rng.choice(state.legal_actions()))
+        if state.table.placements is None or state.current_player() != mover:
+            break
+        narrower = best_height(state.table)
+        assert narrower is not None and narrower <= best + 1e-12
+        best = narrower
+
+
+def test_evaluate_changes_nothing_and_is_deterministic() -> None:
+    state = into_game(2, 3, 5)
+    evaluator = HauLaEvaluator(state.game)
+    before = state.to_json()
+    history = state.history()
+    first = evaluator.evaluate(state, random.Random(1))
+    second = evaluator.evaluate(state, random.Random(99))
+    assert first == second and first is not None
+    assert math.isclose(sum(first), 1.0)
+    assert state.to_json() == before and state.history() == history
+
+
+def test_evaluate_credits_the_placer_with_its_best_completion() -> None:
+    state = into_game(2, 3, 5)
+    t = state.table
+    seat = t.placer
+    heights = t.heights()
+    heights[seat] = best_height(t)
+    expected = softmax(heights, 1.5)
+    got = HauLaEvaluator(state.game).evaluate(state, random.Random(0))
+    assert got == pytest.approx(expected)
+
+
+def test_evaluate_at_the_end_gives_the_returns() -> None:
+    state = new_state(2, 4)
+    rng = random.Random(4)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert HauLaEvaluator(state.game).evaluate(state, rng) == state.returns()
