@@ -8,10 +8,16 @@ import random
 import numpy as np
 import pytest
 
-from gamehall.games.hau_la.evaluator import HauLaEvaluator, best_height, outcome_heights, softmax
+from gamehall.games.hau_la.evaluator import (
+    HauLaEvaluator,
+    best_height,
+    outcome_heights,
+    softmax,
+    started,
+)
 from gamehall.games.hau_la.placements import TAG
 from gamehall.games.hau_la.rules import HauLaState
-from tests.games.hau_la.helpers import new_state, play
+from tests.games.hau_la.helpers import Pick, calm, new_state, play, touching
 
 
 def into_game(players: int, seed: int, placements: int) -> HauLaState:
@@ -98,15 +104,30 @@ def test_evaluate_changes_nothing_and_is_deterministic() -> None:
     assert state.to_json() == before and state.history() == history
 
 
-def test_evaluate_credits_the_placer_with_its_best_completion() -> None:
+def test_evaluate_credits_the_placer_once_it_has_chosen() -> None:
     state = into_game(2, 3, 5)
+    evaluator = HauLaEvaluator(state.game)
     t = state.table
-    seat = t.placer
+    assert not started(t)  # nothing chosen yet: the heights as they are
+    assert evaluator.evaluate(state, random.Random(0)) == pytest.approx(softmax(t.heights(), 1.5))
+    state.apply_action(state.legal_actions()[0])
+    t = state.table
+    assert started(t) and t.placer == state.current_player()
     heights = t.heights()
-    heights[seat] = best_height(t)
-    expected = softmax(heights, 1.5)
+    heights[t.placer] = best_height(t)
+    assert heights != t.heights()  # the test means something: the credit changes the estimate
+    got = evaluator.evaluate(state, random.Random(0))
+    assert got == pytest.approx(softmax(heights, 1.5))
+
+
+@pytest.mark.parametrize("pick", [calm, touching])
+def test_after_a_placement_the_heights_count_as_they_are(pick: Pick) -> None:
+    """Touching or not, the position after a placement is valued alike: by the heights now."""
+    state = into_game(2, 3, 5)
+    play(state, pick)
+    assert not started(state.table)
     got = HauLaEvaluator(state.game).evaluate(state, random.Random(0))
-    assert got == pytest.approx(expected)
+    assert got == pytest.approx(softmax(state.table.heights(), 1.5))
 
 
 def test_evaluate_at_the_end_gives_the_returns() -> None:

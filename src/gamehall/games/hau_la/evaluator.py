@@ -9,6 +9,14 @@ one (a touch reverts the building). Every other seat keeps its current height. T
 softmax over those heights, so the highest tag is the likely winner and the values sum to 1 like
 Hau La's returns.
 
+The placer is credited only once it has made a choice in this placement (the rows have
+narrowed). A position right after a placement is valued by the heights as they are, whether the
+placement touched (the next step is a hand-over, with no table of the next turn yet) or not (the
+next seat's table exists but is not used): crediting the next seat's best reply after a touch-free
+placement but not after a touching one would make touching look safe, and an early version of
+this evaluator did announce touching placements for that reason alone. The search still sees the
+reply: a deeper visit enters the next seat's placement, which is then credited as above.
+
 Nothing is applied to the state and no placement is enumerated here: a value costs a few numpy
 operations on rows the engine already holds. It imports only the engine (the interface of
 `gamehall.ai`'s evaluators is structural); it is registered in ``pyproject.toml`` under
@@ -40,9 +48,16 @@ class HauLaEvaluator:
         if table.phase == OVER:
             return state.returns()
         heights = table.heights()
-        if table.phase == PLACE and table.placements is not None:
+        if started(table):
             heights[table.placer] = best_height(table)
         return softmax(heights, self.temperature)
+
+
+def started(table: Table) -> bool:
+    """Whether a turn placement is under way and its placer has chosen something (forced steps
+    keep every row, so they do not count)."""
+    found = table.placements
+    return table.phase == PLACE and found is not None and len(table.rows) < len(found)
 
 
 def outcome_heights(table: Table) -> np.ndarray:
