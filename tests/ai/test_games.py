@@ -198,7 +198,7 @@ def test_hau_la_uses_its_own_evaluator() -> None:
         state.apply_action(rng.choice(state.legal_actions()))  # into the middle of a placement
     before = state.to_json()
     estimate = evaluator.evaluate(state, rng)
-    assert estimate is not None and math.isclose(sum(estimate), 1.0)
+    assert estimate is not None and all(0.0 <= v <= 1.0 for v in estimate)
     assert state.to_json() == before
 
 

@@ -11,6 +11,7 @@ import pytest
 from gamehall.games.hau_la.evaluator import (
     HauLaEvaluator,
     best_height,
+    mix,
     outcome_heights,
     softmax,
     started,
@@ -31,6 +32,11 @@ def into_game(players: int, seed: int, placements: int) -> HauLaState:
     while state.table.phase != "place":
         play(state, lambda row, touch, t: True, at=rng.random())
     return state
+
+
+def expected(heights: list[float | None]) -> list[float]:
+    """The default evaluator's estimate for these (already credited) heights."""
+    return mix(softmax(heights, 1.5), heights, 0.2)
 
 
 def test_softmax_prefers_the_higher_tag_and_sums_to_one() -> None:
@@ -100,7 +106,7 @@ def test_evaluate_changes_nothing_and_is_deterministic() -> None:
     first = evaluator.evaluate(state, random.Random(1))
     second = evaluator.evaluate(state, random.Random(99))
     assert first == second and first is not None
-    assert math.isclose(sum(first), 1.0)
+    assert all(0.0 <= v <= 1.0 for v in first)
     assert state.to_json() == before and state.history() == history
 
 
@@ -109,25 +115,52 @@ def test_evaluate_credits_the_placer_once_it_has_chosen() -> None:
     evaluator = HauLaEvaluator(state.game)
     t = state.table
     assert not started(t)  # nothing chosen yet: the heights as they are
-    assert evaluator.evaluate(state, random.Random(0)) == pytest.approx(softmax(t.heights(), 1.5))
+    assert evaluator.evaluate(state, random.Random(0)) == pytest.approx(expected(t.heights()))
     state.apply_action(state.legal_actions()[0])
     t = state.table
     assert started(t) and t.placer == state.current_player()
     heights = t.heights()
-    heights[t.placer] = best_height(t)
+    heights[t.placer] = best_height(t, 3.0)
     assert heights != t.heights()  # the test means something: the credit changes the estimate
     got = evaluator.evaluate(state, random.Random(0))
-    assert got == pytest.approx(softmax(heights, 1.5))
+    assert got == pytest.approx(expected(heights))
 
 
 @pytest.mark.parametrize("pick", [calm, touching])
 def test_after_a_placement_the_heights_count_as_they_are(pick: Pick) -> None:
-    """Touching or not, the position after a placement is valued alike: by the heights now."""
+    """The position after a placement is valued by the heights now, less the touch penalty for
+    a culprit (the hand-over of its piece is under way)."""
     state = into_game(2, 3, 5)
+    seat = state.current_player()
     play(state, pick)
-    assert not started(state.table)
+    t = state.table
+    assert not started(t)
+    heights = t.heights()
+    if pick is touching:
+        assert t.phase == "handover" and t.culprit == seat
+        heights[seat] = heights[seat] - 3.0  # type: ignore[operator]
     got = HauLaEvaluator(state.game).evaluate(state, random.Random(0))
-    assert got == pytest.approx(softmax(state.table.heights(), 1.5))
+    assert got == pytest.approx(expected(heights))
+
+
+def test_touching_rows_count_with_the_penalty() -> None:
+    state = into_game(2, 3, 5)
+    t = state.table
+    assert t.placements is not None
+    touch = t.placements.touch[t.rows]
+    before = t.heights()[t.placer]
+    assert before is not None and touch.any()
+    assert (outcome_heights(t, 3.0)[touch] == before - 3.0).all()
+    assert (outcome_heights(t, 3.0)[~touch] == outcome_heights(t)[~touch]).all()
+
+
+def test_the_own_height_term_breaks_a_saturated_softmax() -> None:
+    """Far ahead, 16 and 21 both win for sure by the softmax; the mix still prefers 21."""
+    low, high = mix(softmax([16.0, 4.0], 1.5), [16.0, 4.0], 0.2), mix(softmax([21.0, 4.0], 1.5),
+                                                                     [21.0, 4.0], 0.2)
+    assert high[0] > low[0] + 0.02
+    assert all(0.0 <= v <= 1.0 for v in low + high)
+    assert mix([0.3, 0.7], [None, 50.0], 0.2) == pytest.approx([0.24, 0.76])
 
 
 def test_evaluate_at_the_end_gives_the_returns() -> None:

@@ -33,14 +33,22 @@ import numpy as np
 
 from gamehall.core import Game, State
 from gamehall.games.hau_la.placements import FIRST, SECOND
-from gamehall.games.hau_la.turns import OVER, PLACE, Table
+from gamehall.games.hau_la.turns import HANDOVER, OVER, PLACE, Table
+
+
+HEIGHT_SCALE = 30.0
+"""Heights are divided by this (and capped at 1) for the own-height term; tags end near 20."""
 
 
 class HauLaEvaluator:
-    """Softmax over tag heights, with the placer's best reachable completion counted."""
+    """Softmax over tag heights, with the placer's best reachable completion counted, plus a
+    small term for each seat's own height."""
 
-    def __init__(self, game: Game, temperature: float = 1.5) -> None:
+    def __init__(self, game: Game, temperature: float = 1.5, height_weight: float = 0.2,
+                 touch_penalty: float = 3.0) -> None:
         self.temperature = temperature
+        self.height_weight = height_weight
+        self.touch_penalty = touch_penalty
 
     def evaluate(self, state: State, rng: random.Random,
                  deadline: float | None = None) -> Sequence[float] | None:
@@ -49,8 +57,11 @@ class HauLaEvaluator:
             return state.returns()
         heights = table.heights()
         if started(table):
-            heights[table.placer] = best_height(table)
-        return softmax(heights, self.temperature)
+            heights[table.placer] = best_height(table, self.touch_penalty)
+        elif table.phase == HANDOVER:
+            h = heights[table.culprit]
+            heights[table.culprit] = None if h is None else h - self.touch_penalty
+        return mix(softmax(heights, self.temperature), heights, self.height_weight)
 
 
 def started(table: Table) -> bool:
@@ -60,12 +71,13 @@ def started(table: Table) -> bool:
     return table.phase == PLACE and found is not None and len(table.rows) < len(found)
 
 
-def outcome_heights(table: Table) -> np.ndarray:
+def outcome_heights(table: Table, touch_penalty: float = 0.0) -> np.ndarray:
     """For each placement still open (`table.rows`), the placer's height after it.
 
     A touch-free placement: the higher of its new tag and the placer's tags it leaves in place
     (a joint between both of a 2-player seat's tag holes lifts both). A touching one: the height
-    now (the building reverts). Only for a turn placement (`PLACE`), which always places a tag.
+    now (the building reverts), less `touch_penalty` for the piece lost. Only for a turn placement
+    (`PLACE`), which always places a tag.
     """
     found = table.placements
     assert found is not None
@@ -82,13 +94,28 @@ def outcome_heights(table: Table) -> np.ndarray:
         stays = (plans[:, FIRST] != tag.hole) & (plans[:, SECOND] != tag.hole)
         result = np.where(stays, np.maximum(result, h), result)
     touch = found.touch[rows]
-    return np.where(touch, -math.inf if now is None else now, np.round(result, 4))
+    kept = -math.inf if now is None else now - touch_penalty
+    return np.where(touch, kept, np.round(result, 4))
 
 
-def best_height(table: Table) -> float | None:
+def best_height(table: Table, touch_penalty: float = 0.0) -> float | None:
     """The highest the placer can be after the placement under way (None: no tag anywhere)."""
-    best = float(outcome_heights(table).max())
+    best = float(outcome_heights(table, touch_penalty).max())
     return None if best == -math.inf else best
+
+
+def mix(chances: list[float], heights: Sequence[float | None], weight: float) -> list[float]:
+    """`chances` blended with each seat's own height (scaled to 0..1; no tag: 0).
+
+    The softmax saturates: far ahead (or far behind), every placement looks alike to it, and a
+    search then chose among them at random, touching ones included (a touch wastes the piece).
+    The own-height term keeps "higher is better" visible there; close games are still decided by
+    the softmax. The values no longer sum to exactly 1 (MCTS needs only each seat's own value).
+    """
+    if weight == 0:
+        return chances
+    return [(1 - weight) * c + weight * (0.0 if h is None else min(1.0, max(0.0, h) / HEIGHT_SCALE))
+            for c, h in zip(chances, heights, strict=True)]
 
 
 def softmax(heights: Sequence[float | None], temperature: float) -> list[float]:
