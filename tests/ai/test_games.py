@@ -8,7 +8,6 @@ below.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 

@@ -35,7 +35,6 @@ from gamehall.core import Game, State
 from gamehall.games.hau_la.placements import FIRST, SECOND
 from gamehall.games.hau_la.turns import HANDOVER, OVER, PLACE, Table
 
-
 HEIGHT_SCALE = 30.0
 """Heights are divided by this (and capped at 1) for the own-height term; tags end near 20."""
 
