@@ -3,19 +3,21 @@
 A Hau La turn is one placement chosen in several steps, and every complete placement of the
 current choice is already enumerated (with its touch flag and the height its tag would get) when
 the placement starts. So a position in the middle of a placement is valued without playing any
-further: the placer is credited with the best it can still reach among the placements left — the
-highest tag among the touch-free ones, or its current height if it may also announce a touching
-one (a touch reverts the building). Every other seat keeps its current height. The estimate is a
-softmax over those heights, so the highest tag is the likely winner and the values sum to 1 like
-Hau La's returns.
+further: once the placer has chosen something, it is credited with the best it can still reach
+among the placements left — the highest tag among the touch-free ones, or, for a touching one,
+its current height (the building reverts) less a penalty for the piece it loses. Every other seat
+keeps its current height. Right after a placement the heights count as they are (a culprit whose
+piece is being handed over: less the penalty). The estimate is a softmax over those heights (the
+highest tag is the likely winner), blended with a small term for each seat's own height.
 
-The placer is credited only once it has made a choice in this placement (the rows have
-narrowed). A position right after a placement is valued by the heights as they are, whether the
-placement touched (the next step is a hand-over, with no table of the next turn yet) or not (the
-next seat's table exists but is not used): crediting the next seat's best reply after a touch-free
-placement but not after a touching one would make touching look safe, and an early version of
-this evaluator did announce touching placements for that reason alone. The search still sees the
-reply: a deeper visit enters the next seat's placement, which is then credited as above.
+Why each part (all found in games against `random`, see `src/gamehall/ai/README.md`):
+- the placer is credited only once it has chosen: crediting the next seat's best reply right
+  after a touch-free placement, but not after a touching one (there is no table for that yet),
+  made touching look safe — the first version announced touching first placements;
+- the touch penalty: MCTS averages over a placement's later steps, and a subtree of touching
+  placements all keep the height exactly while touch-free siblings may put the tag lower, so the
+  search preferred touching (one placement in four, a lost game among them);
+- the own-height term: far ahead, the softmax says "won" for every placement alike.
 
 Nothing is applied to the state and no placement is enumerated here: a value costs a few numpy
 operations on rows the engine already holds. It imports only the engine (the interface of
