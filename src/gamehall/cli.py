@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import sys
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
@@ -24,7 +26,11 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-console = Console()
+PIPED_WIDTH = 120
+"""Columns when the output is not a terminal (a file, a pipe) and COLUMNS is unset: Rich's 80
+would cut the selfplay table's figures short."""
+_width = None if sys.stdout.isatty() or "COLUMNS" in os.environ else PIPED_WIDTH
+console = Console(width=_width)
 err = Console(stderr=True)
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from gamehall.server.commands import parse_command
 from gamehall.server.hall import SYSTEM_RANDOM
 from gamehall.server.rooms import FINISHED, PLAYING, Move, Room, RoomError
 
@@ -36,6 +37,18 @@ def test_first_come_first_seated_and_seat_references() -> None:
     refused("no_such_seat", r.join, 3, "cat", "z")
     refused("no_such_seat", r.join, 3, "cat", 5)
     assert r.join(3, "cat", "X") == 0
+
+
+def test_a_seat_number_typed_in_chat_is_quoted_as_typed() -> None:
+    r = room()
+    with pytest.raises(RoomError) as typed:
+        r.set_bot("random", "random bot", parse_command("/bot random 9").args["seat"])
+    assert typed.value.code == "no_such_seat"
+    assert "no seat 9 (seats: 1 x, 2 o)" in typed.value.message
+    with pytest.raises(RoomError) as sent:
+        r.join(1, "ann", 8)  # a JSON message's seat counts from 0
+    assert "no seat 8 (seats: x, o)" in sent.value.message
+    assert r.join(1, "ann", parse_command("/join 2").args["seat"]) == 1
 
 
 def test_bots_fill_seats_and_are_removed_only_before_the_start() -> None:

@@ -21,16 +21,22 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
 
+import numpy as np
+
 from gamehall.ai.bot import Bot
 from gamehall.ai.evaluators import Evaluator, default_evaluator
 from gamehall.core import CHANCE, TERMINAL, Game, GamehallError, State
+
+WIDE = 32
+"""Children from which selection runs in numpy: one vectorised multiply-add and argmax costs a few
+microseconds whatever the width, a Python loop about 80 ns a child."""
 
 
 class Node:
     """A position in the tree, reached from its parent by `action`."""
 
     __slots__ = ("action", "owner", "player", "n", "w", "q", "isq", "children", "untried",
-                 "proven", "proven_norm", "outcomes", "cumulative")
+                 "proven", "proven_norm", "outcomes", "cumulative", "slot", "kids", "arrays")
 
     def __init__(self, action: int, owner: int, player: int) -> None:
         self.action = action
@@ -51,6 +57,12 @@ class Node:
         self.proven_norm: list[float] = []
         self.outcomes: list[int] = []
         self.cumulative: list[float] = []
+        self.slot = 0
+        """This node's place among its parent's children (in the order they were expanded)."""
+        self.kids: list[Node] = []
+        """For a wide node once selected from: the children in `slot` order, and (`arrays`) their
+        `q` and `isq` mirrored in two arrays (see `MCTSBot._select`)."""
+        self.arrays: tuple[np.ndarray, np.ndarray] | None = None
 
     def size(self) -> int:
         """Number of nodes in this subtree."""
@@ -212,6 +224,7 @@ class MCTSBot(Bot):
                 untried.pop()
                 state.apply_action(action)
                 child = self._new_node(state, action, player)
+                child.slot = len(node.children)
                 node.children[action] = child
                 path.append(child)
                 node = child
@@ -230,25 +243,39 @@ class MCTSBot(Bot):
             lo, scale = self._lo, self._scale
             values = [(r - lo) * scale for r in estimate]
         sqrt = math.sqrt
+        parent: Node | None = None
         for visited in path:
             n = visited.n = visited.n + 1
             owner = visited.owner
             if owner >= 0:
                 w = visited.w = visited.w + values[owner]
                 if visited.proven is None:
-                    visited.q = w / n
-                    visited.isq = 1.0 / sqrt(n)
+                    q = visited.q = w / n
+                    isq = visited.isq = 1.0 / sqrt(n)
+                    arrays = parent.arrays if parent is not None else None
+                    if arrays is not None:
+                        arrays[0][visited.slot] = q
+                        arrays[1][visited.slot] = isq
+            parent = visited
         if self._solving and node.proven is not None:
             self._propagate_proof(path)
         return True
 
     def _select(self, node: Node) -> Node:
-        """The child with the best UCT value for the seat to move at `node`.
+        """The child with the best UCT value for the seat to move at `node` (the first on ties).
 
         Children keep their own mean `q` and `1/sqrt(n)` (a proven child: its exact value and no
-        bonus), so the loop is one multiply-add per child.
+        bonus), so the loop is one multiply-add per child. A wide node, the first time it is
+        selected from, copies those into two arrays that the backup keeps up to date, and
+        selects with one vectorised multiply-add.
         """
         c_log = self.uct_c * math.sqrt(math.log(node.n)) if node.n > 1 else 0.0
+        arrays = node.arrays
+        if arrays is None and len(node.children) >= WIDE:
+            node.kids = kids = list(node.children.values())
+            arrays = node.arrays = (np.array([c.q for c in kids]), np.array([c.isq for c in kids]))
+        if arrays is not None:
+            return node.kids[int((arrays[0] + c_log * arrays[1]).argmax())]
         best: Node | None = None
         best_value = -math.inf
         for child in node.children.values():
@@ -268,6 +295,7 @@ class MCTSBot(Bot):
                 return
             if child.proven[player] >= self._max_utility:
                 self._set_proven(parent, child.proven)
+                self._sync(path, i - 1)
                 continue
             if parent.untried:
                 return
@@ -279,6 +307,16 @@ class MCTSBot(Bot):
                     best = sibling.proven
             assert best is not None
             self._set_proven(parent, best)
+            self._sync(path, i - 1)
+
+    @staticmethod
+    def _sync(path: list[Node], i: int) -> None:
+        """Mirror the value of `path[i]`, just proven, in its parent's selection arrays."""
+        arrays = path[i - 1].arrays if i > 0 else None
+        if arrays is not None:
+            node = path[i]
+            arrays[0][node.slot] = node.q
+            arrays[1][node.slot] = node.isq
 
     # --- choosing and reuse ----------------------------------------------------------------
     def _best_action(self, root: Node, state: State) -> int:

@@ -15,6 +15,7 @@ from gamehall.server.protocol import (
     ProtocolError,
     Request,
     SeatRef,
+    TypedSeat,
 )
 
 HELP: tuple[tuple[str, str], ...] = (
@@ -55,7 +56,7 @@ def parse_command(line: str, ref: str | int | None = None) -> Request:
 
 
 def _seat(word: str) -> SeatRef:
-    return int(word) - 1 if word.isdigit() else word
+    return TypedSeat(int(word) - 1) if word.isdigit() else word
 
 
 def _seat_arg(args: list[str], name: str, ref: str | int | None) -> dict[str, SeatRef]:

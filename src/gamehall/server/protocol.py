@@ -46,6 +46,16 @@ class ProtocolError(Exception):
 SeatRef = str | int
 """A seat: its index (JSON integer, from 0) or its name (text, any case)."""
 
+
+class TypedSeat(int):
+    """A seat index read from a chat command, where people type seats counting from 1.
+
+    It is the index (from 0) like any other; it only remembers how it was typed, so that an
+    error can quote the number the person typed."""
+
+    def typed(self) -> int:
+        return int(self) + 1
+
 # field name -> (accepted JSON types, required)
 _Fields = dict[str, tuple[tuple[type, ...], bool]]
 _SEAT: tuple[tuple[type, ...], bool] = ((str, int), False)

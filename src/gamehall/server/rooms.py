@@ -21,6 +21,7 @@ from gamehall.core import (
     load_game,
 )
 from gamehall.core.options import resolve_options
+from gamehall.server.protocol import TypedSeat
 
 WAITING = "waiting"
 PLAYING = "playing"
@@ -131,6 +132,10 @@ class Room:
                 return self.game.seat_index(ref)
             except GamehallError:
                 pass
+        if isinstance(ref, TypedSeat):
+            listed = ", ".join(f"{i} {name}" for i, name in enumerate(names, start=1))
+            raise RoomError("no_such_seat",
+                            f"{self.game.title} has no seat {ref.typed()} (seats: {listed})")
         raise RoomError("no_such_seat",
                         f"{self.game.title} has no seat {ref!r} (seats: {', '.join(names)})")
 

@@ -48,6 +48,18 @@ def test_a_human_move_in_notation() -> None:
     assert "south (random) plays" in result.output or "Game over" in result.output
 
 
+def test_between_steps_of_a_turn_the_map_is_not_drawn_again() -> None:
+    state = load_game("hotu_matua").new_initial_state(seed=1)
+    while state.is_chance_node():
+        state.apply_action(state.sample_chance())
+    step = state.action_to_string(state.legal_actions()[0])
+    result = runner.invoke(app, ["play", "hotu_matua", "--seed", "1"], input=f"{step}\nquit\n")
+    assert result.exit_code == 0, result.output
+    before, after = result.output.split("north to move>", 1)
+    assert "┌" in before  # the map, at the start of the turn
+    assert "┌" not in after and "(board draws the map)" in after and "Dice rolled" in after
+
+
 def test_bots_play_a_whole_default_length_game() -> None:
     result = runner.invoke(app, ["play", "hotu_matua", "--seats", "random,random", "--seed", "3"])
     assert result.exit_code == 0, result.output

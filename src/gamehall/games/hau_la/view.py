@@ -56,7 +56,7 @@ def _colour(t: Table, name: str) -> str:
 
 def _headline(state: State, t: Table) -> str:
     if t.phase == OVER:
-        return f"[bold]Hau La[/] — game over: {escape(state.outcome_text())}"
+        return "[bold]Hau La[/] — final position"  # the outcome: the caller's to say
     who = _colour(t, t.names[t.placer])
     doing = {"extras": "chooses a first-turn piece", "place": "to place a piece",
              "handover": f"places {t.names[t.culprit] if t.culprit >= 0 else 'a'}'s "

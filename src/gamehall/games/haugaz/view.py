@@ -81,7 +81,7 @@ def _stacks(count: int) -> str:
 def _status(state: HaugazState) -> str:
     geo = state.geo
     if state.over:
-        return f"[bold green]Game over:[/] {escape(_verdict(state))}"
+        return "[bold]Final position[/]"  # the outcome: the caller's to say
     if state.phase == CAKE_BLACK:
         return "first places the black cake stack (e.g. [bold]black d4[/])"
     if state.phase == CAKE_WHITE:

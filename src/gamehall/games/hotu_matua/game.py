@@ -63,6 +63,13 @@ class HotuMatua(Game):
         assert isinstance(state, HotuMatuaState)
         return render_text(state, seat)
 
+    def render_step(self, state: State, seat: int | None = None) -> str | None:
+        """A compact status between the steps of one turn (terminal play): no map."""
+        from gamehall.games.hotu_matua.view import render_step
+
+        assert isinstance(state, HotuMatuaState)
+        return None if state.over or state.to_roll else render_step(state, seat)
+
     def render_svg(self, state: State | None = None) -> str:
         from gamehall.games.hotu_matua.svg import render_svg
 

@@ -82,6 +82,13 @@ def render_text(state: HotuMatuaState, seat: int | None) -> str:
     return "\n".join(parts)
 
 
+def render_step(state: HotuMatuaState, seat: int | None) -> str:
+    """Between the steps of a turn under way: the status and the ways out, without the map (one
+    ship moved since it was drawn; `board` draws it again)."""
+    return "\n".join([_status(state, seat), _ways_out(state),
+                      "[dim]([bold]board[/] draws the map)[/]"])
+
+
 def _occupant(state: HotuMatuaState, field: int) -> tuple[str, str]:
     """(text, style) shown in a field: a ship, a pearl, or nothing."""
     if field in state.ships:
@@ -183,8 +190,8 @@ def _status(state: HotuMatuaState, seat: int | None) -> str:
     pearls = " ".join(board.ids[p] for p in state.pearls) or "none"
     lines.append(f"Pearls: north {state.owned[0]}, south {state.owned[1]} "
                  f"(three win); on the board: {escape(pearls)}")
-    if state.over:
-        lines.append(f"[bold]Game over:[/] {escape(state.outcome_text())}")
+    if state.over:  # the outcome: the caller's to say (terminal play and replay print it)
+        lines.append("[bold]Final position[/]")
         return "\n".join(lines)
     who = names[state.player]
     you = " (you)" if seat == state.player else ""

@@ -13,6 +13,7 @@ The result is move for move what `apply_action` gives (a test replays playouts t
 from __future__ import annotations
 
 import random
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 from gamehall.games.hula.loops import double_loop_winner
@@ -39,17 +40,24 @@ def random_playout(state: HulaState, rng: random.Random) -> int:
         cells = cells[:-1]
         if rng.random() * (len(cells) + 1) < 1:
             swap = 0
-    rnd = rng.random
-    keys = [rnd() for _ in geo.bit]
+    keys = list(map(type(rng).random, repeat(rng, len(geo.bit))))
     order = sorted(cells, key=keys.__getitem__)
-    if state.pie and state.placed == 0 and rnd() * len(order) < 1:
+    if state.pie and state.placed == 0 and rng.random() * len(order) < 1:
         swap = 1  # the answer to the first stone of `order`
     a = state.turn  # the colour of moves 0, 2, 4, ... of `order`
-    sa, sb, neutral, neutral_cells = _neutral_rule(state, order, a)
-    end_a, end_b = _loop_times(geo, order, sa | neutral, sb | neutral, neutral_cells)
+    # The neutral rule of one colour depends on that colour's stones only (neutral stones connect
+    # nothing), so each colour's stones are settled on their own.
+    neutral_cells: set[int] = set()
+    sa, lost_a, inner_a = _settle(geo, order[0::2], state.stones[a], state.inner[a],
+                                  neutral_cells)
+    sb, lost_b, inner_b = _settle(geo, order[1::2], state.stones[a ^ 1], state.inner[a ^ 1],
+                                  neutral_cells)
+    neutral = state.neutral | lost_a | lost_b
+    end_a, end_b = _loop_times(geo, order, (sb ^ inner_b, inner_b), (sa ^ inner_a, inner_a),
+                               neutral_cells)
     end = min(end_a, end_b)
     ma, mb, mn = sa, sb, neutral
-    for k in range(end, len(order)):
+    for k in range(end, len(order)):  # take the stones after the end off again
         c = order[k]
         if c in neutral_cells:
             mn ^= geo.bit[c]
@@ -77,43 +85,81 @@ def random_playout(state: HulaState, rng: random.Random) -> int:
     return len(moves)
 
 
-def _loop_times(geo: Geometry, order: list[int], block_a: int, block_b: int,
-                neutral_cells: set[int]) -> tuple[int, int]:
+def _settle(geo: Geometry, stones: list[int], own: int, inner: int,
+            neutral_cells: set[int]) -> tuple[int, int, int]:
+    """Place one colour's `stones` in order after its `own` stones, applying the neutral rule.
+
+    Returns the colour's stones and the neutral stones it made (both masks), and its inner
+    groups: the stones of its groups holding an inner-ring cell, with the centre (`inner` on
+    entry; see `HulaState.inner`). The cells that went neutral are added to `neutral_cells`.
+    Only a stone touching the inner groups needs a look; it floods only through the own stones
+    outside them (those never reach the edge), its first step being its own neighbourhood.
+    """
+    bit, nb, edge, W = geo.bit, geo.nb, geo.edge, geo.W
+    lost = 0
+    for c in stones:
+        near = nb[c]
+        if near & inner:
+            b = bit[c]
+            if b & edge:
+                lost |= b
+                neutral_cells.add(c)
+                continue
+            rest = own & ~inner
+            front = near & rest
+            if front:
+                group = b | front
+                rest ^= front
+                while not group & edge:
+                    x = front << 1
+                    y = front >> 1
+                    front = (x | y | ((front | x) >> W) | ((front | y) << W)) & rest
+                    if not front:
+                        break
+                    rest ^= front
+                    group |= front
+                else:
+                    lost |= b
+                    neutral_cells.add(c)
+                    continue
+                inner |= group
+            else:
+                inner |= b
+        own |= bit[c]
+    return own, lost, inner
+
+
+def _loop_times(geo: Geometry, order: list[int], full_a: tuple[int, int],
+                full_b: tuple[int, int], neutral_cells: set[int]) -> tuple[int, int]:
     """For each side, the least t such that it has a loop after the first t moves of `order`.
 
     Walks the game backwards from the full board, where both sides have a loop, taking stones
     off again: per side, the region reachable from the centre only grows, flooding only from a
-    freed cell that touches it, until it reaches the edge.
+    freed cell that touches it, until it reaches the edge. `full_a`, `full_b`: per side, on the
+    full board, the other cells than the region and the region itself. A side's region there is
+    the centre's component through the other colour's stones: that colour's inner groups.
     """
     bit, nb, edge, W = geo.bit, geo.nb, geo.edge, geo.W
     ends = [0, 0]
-    regions = []
-    rests = []
-    for block in (block_a, block_b):
-        rest = geo.playable & ~block
-        region = front = geo.centre_bit
-        while front:
-            x = front << 1
-            y = front >> 1
-            front = (x | y | ((front | x) >> W) | ((front | y) << W)) & rest
-            rest ^= front
-            region |= front
-        if region & edge:
-            raise AssertionError("the board is full and a side has no loop: impossible in Hula")
-        regions.append(region)
-        rests.append(rest)
+    rests = [full_a[0], full_b[0]]
+    regions = [full_a[1], full_b[1]]
     todo = 2
+    both = (0, 1)
     for k in range(len(order) - 1, -1, -1):
         c = order[k]
-        sides = (0, 1) if c in neutral_cells else (k & 1,)
-        for side in sides:
+        for side in both if c in neutral_cells else (k & 1,):
             if ends[side]:
                 continue
             b = bit[c]
-            if not nb[c] & regions[side]:
+            front = nb[c] & regions[side]
+            if not front:
                 rests[side] |= b
                 continue
-            region, rest, front = regions[side] | b, rests[side], b
+            region = regions[side] | b
+            rest = rests[side]
+            front = nb[c] & rest
+            rest ^= front
+            region |= front
             while front and not region & edge:
                 x = front << 1
                 y = front >> 1
@@ -127,63 +173,3 @@ def _loop_times(geo: Geometry, order: list[int], block_a: int, block_b: int,
         if not todo:
             break
     return ends[0], ends[1]
-
-
-def _neutral_rule(state: HulaState, order: list[int], a: int) -> tuple[int, int, int, set[int]]:
-    """Place every cell of `order`, colours alternating from `a`, applying the neutral rule.
-
-    Returns the stones of colour `a`, of the other colour, the neutral stones, and the set of
-    cells of `order` that became neutral. Only the groups holding an inner-ring cell are tracked
-    (`ina`, `inb`); a stone floods only when it joins such a group to other stones, and only
-    through the stones outside the inner groups (those never reach the edge).
-    """
-    geo = state.geo
-    bit, nb, edge, W = geo.bit, geo.nb, geo.edge, geo.W
-    sa, sb = state.stones[a], state.stones[a ^ 1]
-    ina, inb = state.inner[a], state.inner[a ^ 1]  # with the centre: see `HulaState.inner`
-    neutral = state.neutral
-    neutral_cells: set[int] = set()
-    if len(order) & 1:
-        order = [*order, -1]
-    for ca, cb in zip(order[0::2], order[1::2], strict=True):
-        b = bit[ca]
-        if nb[ca] & ina:
-            group = front = b
-            rest = (sa | ina) ^ ina  # own stones outside the inner groups
-            if nb[ca] & rest:
-                while front and not group & edge:
-                    x = front << 1
-                    y = front >> 1
-                    front = (x | y | ((front | x) >> W) | ((front | y) << W)) & rest
-                    rest ^= front
-                    group |= front
-            if group & edge:
-                neutral |= b
-                neutral_cells.add(ca)
-            else:
-                ina |= group
-                sa |= b
-        else:
-            sa |= b
-        if cb < 0:
-            break
-        b = bit[cb]
-        if nb[cb] & inb:
-            group = front = b
-            rest = (sb | inb) ^ inb  # own stones outside the inner groups
-            if nb[cb] & rest:
-                while front and not group & edge:
-                    x = front << 1
-                    y = front >> 1
-                    front = (x | y | ((front | x) >> W) | ((front | y) << W)) & rest
-                    rest ^= front
-                    group |= front
-            if group & edge:
-                neutral |= b
-                neutral_cells.add(cb)
-            else:
-                inb |= group
-                sb |= b
-        else:
-            sb |= b
-    return sa, sb, neutral, neutral_cells

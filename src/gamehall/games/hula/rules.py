@@ -191,15 +191,18 @@ class HulaState(State):
         return 0 <= action < self.swap and bool(self.geo.bit[action] & self.empty)
 
     def apply_action(self, action: int) -> None:
-        # The common case inline: a cell, after the pie answer, in a game going on (found in
-        # the sorted legal actions, so empty). The rest as the base class does it, through
-        # `is_legal` and `_apply`.
-        if type(action) is int and not self.pie_pending:
+        # The common case inline: a cell, after the pie answer, in a game going on. An action
+        # found in the sorted legal actions is legal (the pie phase's answers go through
+        # `_apply_at`); anything else as the base class does it, through `is_legal`.
+        if type(action) is int:
             legal = self._legal
             i = bisect_left(legal, action)
             if i < len(legal) and legal[i] == action:
-                del legal[i]
                 self._history.append(action)
+                if self.pie_pending:
+                    self._apply_at(action, i)
+                    return
+                del legal[i]
                 b = self._bit[action]
                 p = self.turn
                 self.turn = p ^ 1
@@ -216,13 +219,17 @@ class HulaState(State):
         self._history.append(action)
 
     def _apply(self, action: int) -> None:
+        self._apply_at(action, bisect_left(self._legal, action))
+
+    def _apply_at(self, action: int, i: int) -> None:
+        """Play the legal `action`, found at index `i` of the legal actions."""
         legal = self._legal
         if action == self.swap:
             self.swapped = True
             self.swap_open = self.pie_pending = False
             legal.pop()
             return
-        del legal[bisect_left(legal, action)]
+        del legal[i]
         self._place(action)
         if self.winner is not None:
             legal.clear()
@@ -318,7 +325,11 @@ class HulaState(State):
         """
         p = self.turn
         self.turn = p ^ 1
-        self._settle(c, self.geo.bit[c], p)
+        b = self._bit[c]
+        if b & self.watch[p]:
+            self._settle(c, b, p)
+        else:
+            self.stones[p] |= b
 
     def _settle(self, c: int, b: int, p: int) -> None:
         """The stone of colour `p` on cell `c` (bit `b`), a cell `watch[p]` covers: the neutral

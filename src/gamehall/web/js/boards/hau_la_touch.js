@@ -7,7 +7,7 @@
 // The server's touch check after the move is what counts (the rules say a move is announced
 // first and judged after); when a ghost in the view carries `touches`, that flag is used.
 
-const EXCLUSION = 0.8;   // the model's exclusion radius (pieces.json), not sent in the view
+const EXCLUSION = 0.8;   // the default model's exclusion radius, for a view without one
 
 function sub(a, b) { return [a[0] - b[0], a[1] - b[1], a[2] - b[2]]; }
 function dot(a, b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
@@ -62,8 +62,8 @@ export function pointSegmentDistance(p, a, b) {
   return Math.sqrt(dot(d, d));
 }
 
-function near(p, a, b) {
-  return pointSegmentDistance(p, a, b) < EXCLUSION;
+function near(p, a, b, exclusion) {
+  return pointSegmentDistance(p, a, b) < exclusion;
 }
 
 /** Where a hole named like "3b" (piece 3) or "g5" (board) is, and which piece holds it. */
@@ -82,6 +82,7 @@ export function holeInfo(view, name) {
 export function touches(view, ghost) {
   const r = (view.pieces[0] && view.pieces[0].radius) || 0.35;
   const tagR = (view.tags[0] && view.tags[0].radius) || 0.5;
+  const exclusion = view.board.exclusion_radius || EXCLUSION;
   const pending = view.pending || {};
   const used = [pending.first, pending.second].filter(Boolean);
   const joints = used.map((name) => holeInfo(view, name)).filter((j) => j && j.piece !== null);
@@ -89,7 +90,7 @@ export function touches(view, ghost) {
   const pts = ghost.points || [];
   for (const piece of view.pieces) {
     const jointsHere = joints.filter((j) => j.piece === piece.number).map((j) => j.position);
-    if (piecesTouch(pts, piece.points, 2 * r, jointsHere)) found.push(`the piece touches piece ${piece.number}`);
+    if (piecesTouch(pts, piece.points, 2 * r, jointsHere, exclusion)) found.push(`the piece touches piece ${piece.number}`);
   }
   for (const tag of view.tags) {
     if (!tag.position || used.includes(tag.hole)) continue;  // a tag in a used hole comes out
@@ -109,11 +110,11 @@ export function touches(view, ghost) {
   return found;
 }
 
-function piecesTouch(a, b, limit, jointPoints) {
+function piecesTouch(a, b, limit, jointPoints, exclusion) {
   for (let i = 0; i + 1 < a.length; i++) {
     for (let j = 0; j + 1 < b.length; j++) {
       if (segmentDistance(a[i], a[i + 1], b[j], b[j + 1]) >= limit) continue;
-      const excused = jointPoints.some((p) => near(p, a[i], a[i + 1]) && near(p, b[j], b[j + 1]));
+      const excused = jointPoints.some((p) => near(p, a[i], a[i + 1], exclusion) && near(p, b[j], b[j + 1], exclusion));
       if (!excused) return true;
     }
   }
