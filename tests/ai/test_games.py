@@ -8,7 +8,6 @@ below.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 
@@ -184,20 +183,36 @@ def test_halali_shoots_the_fox_on_the_last_turn() -> None:
 
 
 @pytest.mark.skipif("hau_la" not in REAL, reason="Hau La is not installed")
-def test_hau_la_uses_the_height_evaluator() -> None:
+def test_hau_la_uses_its_own_evaluator() -> None:
+    """Hau La ships its evaluator through the ``gamehall.evaluators`` entry points; it values a
+    position in the middle of a placement without playing on."""
     from gamehall.ai.evaluators import default_evaluator
-    from gamehall.ai.heuristics import HeightEvaluator
 
     game = load_game("hau_la", players=3)
     evaluator = default_evaluator(game)
-    assert isinstance(evaluator, HeightEvaluator)
-    scores = evaluator.softmax({"red": 6.0, "blue": 2.0, "yellow": None})
-    assert math.isclose(sum(scores), 1.0) and scores[0] > scores[1] > scores[2]
+    assert type(evaluator).__module__ == "gamehall.games.hau_la.evaluator"
     state = game.new_initial_state(seed=2)
     rng = random.Random(2)
     while state.to_json()["pending"] is None or state.to_json()["pending"]["step"] == "kind":
         state.apply_action(rng.choice(state.legal_actions()))  # into the middle of a placement
-    mover = state.current_player()
+    before = state.to_json()
     estimate = evaluator.evaluate(state, rng)
-    assert estimate is not None and math.isclose(sum(estimate), 1.0)
-    assert state.current_player() != mover  # the placement was completed
+    assert estimate is not None and all(0.0 <= v <= 1.0 for v in estimate)
+    assert state.to_json() == before
+
+
+@pytest.mark.skipif("hau_la" not in REAL, reason="Hau La is not installed")
+def test_hau_la_first_placement_does_not_touch() -> None:
+    """In the opening a touch-free placement with a high tag exists; the search must not throw
+    its piece away by announcing a touching one. A first version of the evaluator did, from
+    about 600 simulations on (it valued the opponent's best reply after a touch-free placement
+    but not after a touching one): with it this test failed for seeds 0-3."""
+    seed = 0
+    state = load_game("hau_la").new_initial_state(seed=seed)
+    bot = MCTSBot(seed, simulations=600)
+    mover = state.current_player()
+    while state.current_player() == mover:
+        state.apply_action(bot.choose(state))
+    data = state.to_json()
+    assert len(data["pieces"]) == 4  # the start building's three and the new one
+    assert data["heights"][state.game.seat_names[mover]] is not None

@@ -3,13 +3,11 @@
 from gamehall.ai.bot import Bot
 from gamehall.ai.evaluators import Evaluator, RandomRollout, register_evaluator
 from gamehall.ai.factory import bot_kinds, make_bot, register_bot
-from gamehall.ai.heuristics import HeightEvaluator
 from gamehall.ai.levels import LEVELS, make_mcts, parse_level
 from gamehall.ai.mcts import MCTSBot, SearchStats
 from gamehall.ai.random_bot import RandomBot
 
 register_bot("mcts", make_mcts)
-register_evaluator("hau_la", HeightEvaluator)
 
 __all__ = [
     "LEVELS",

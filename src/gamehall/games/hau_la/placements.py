@@ -2,7 +2,8 @@
 
 A placement is a row of small choices: kind, first hole, second hole (joint) or rotation (end),
 plug sides, tag hole and face. Impossible ones (no fit, below the board, through another tube,
-a tag below the board) are left out; touching ones are kept and flagged.
+a tag below the board) are left out; touching ones are kept and flagged. Each row also carries
+the height (centre z) its tag would have, so a bot can judge a placement without making it.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ from gamehall.games.hau_la.touch import (
 
 Ints = NDArray[np.int64]
 Bools = NDArray[np.bool_]
+Floats = NDArray[np.float64]
+Part = tuple[Ints, Bools, Floats]
+"""Rows, touch flags and tag heights of some placements."""
 KIND, FIRST, SECOND, ROT, SIDES, TAG = range(6)
 """Columns of a placement row. SIDES is 2·side_first + side_second for a joint, the side for an
 end; TAG is 2·(hole index on the new piece) + face, or -1 when no tag is placed."""
@@ -63,6 +67,8 @@ class Tags:
 class Placements:
     rows: Ints
     touch: Bools
+    height: Floats
+    """The z of the new tag's centre per row (NaN when no tag is placed)."""
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -70,15 +76,15 @@ class Placements:
 
 def enumerate_placements(b: Building, tags: Tags, ask: Ask) -> Placements:
     parts = [(_joints if b.model.kinds[k].is_joint else _ends)(b, tags, ask, k) for k in ask.kinds]
-    rows = [p[0] for p in parts]
-    touch = [p[1] for p in parts]
-    if not rows:
-        return Placements(np.zeros((0, 6), dtype=np.int64), np.zeros(0, dtype=bool))
-    return Placements(np.concatenate(rows), np.concatenate(touch))
+    if not parts:
+        return Placements(*_empty())
+    return Placements(np.concatenate([p[0] for p in parts]),
+                      np.concatenate([p[1] for p in parts]),
+                      np.concatenate([p[2] for p in parts]))
 
 
-def _empty() -> tuple[Ints, Bools]:
-    return np.zeros((0, 6), dtype=np.int64), np.zeros(0, dtype=bool)
+def _empty() -> Part:
+    return np.zeros((0, 6), dtype=np.int64), np.zeros(0, dtype=bool), np.zeros(0)
 
 
 def _piece_checks(b: Building, tags: Tags, points: Arr, joints: Joints,
@@ -116,7 +122,7 @@ def _tag_rows(m: Model, hole_pos: Arr, hole_axis: Arr) -> Arr:
     return hole_pos[:, :, None, :] + off[None, None, :, None] * hole_axis[:, :, None, :]
 
 
-def _ends(b: Building, tags: Tags, ask: Ask, kind: int) -> tuple[Ints, Bools]:
+def _ends(b: Building, tags: Tags, ask: Ask, kind: int) -> Part:
     m = b.model
     spec = m.kinds[kind]
     hs, ss = _with_sides(b, np.array(ask.firsts, dtype=np.int64))
@@ -143,7 +149,8 @@ def _ends(b: Building, tags: Tags, ask: Ask, kind: int) -> tuple[Ints, Bools]:
     ri = np.tile(np.arange(n_rot), c)
     base = np.stack([np.full(c * n_rot, kind), hs[ci], np.full(c * n_rot, -1), ri, ss[ci]], 1)
     if not ask.tag:
-        return np.concatenate([base, np.full((len(base), 1), -1)], 1), touch[ci]
+        return (np.concatenate([base, np.full((len(base), 1), -1)], 1), touch[ci],
+                np.full(len(base), np.nan))
     hole_pos = shape.hole_pos[keep][ci]  # (C·R, k, 3)
     hole_axis = np.repeat(axes.reshape(-1, 1, 3), k, axis=1)
     centres = _tag_rows(m, hole_pos, hole_axis).reshape(-1, 3)
@@ -151,7 +158,7 @@ def _ends(b: Building, tags: Tags, ask: Ask, kind: int) -> tuple[Ints, Bools]:
     possible, ttouch = _tag_checks(b, tags, centres, lifted[ci][owner])
     tag = np.tile(np.arange(2 * k), c * n_rot)
     rows = np.concatenate([base[owner], tag[:, None]], 1)
-    return rows[possible], (touch[ci][owner] | ttouch)[possible]
+    return rows[possible], (touch[ci][owner] | ttouch)[possible], centres[possible, 2]
 
 
 def _with_sides(b: Building, holes: Ints) -> tuple[Ints, Ints]:
@@ -184,7 +191,7 @@ def _pairs(b: Building, ask: Ask, spec: PieceSpec) -> tuple[Ints, Ints, Ints]:
     return uniq // b.n_holes, uniq % b.n_holes, flags
 
 
-def _joints(b: Building, tags: Tags, ask: Ask, kind: int) -> tuple[Ints, Bools]:
+def _joints(b: Building, tags: Tags, ask: Ask, kind: int) -> Part:
     m = b.model
     spec = m.kinds[kind]
     lo, hi, flags = _pairs(b, ask, spec)
@@ -208,7 +215,7 @@ def _joints(b: Building, tags: Tags, ask: Ask, kind: int) -> tuple[Ints, Bools]:
     joints = Joints(np.stack([a[idx], bb[idx]], 1), np.stack([b.host[lo], b.host[hi]], 1))
     inside, touch = _piece_checks(b, tags, js.shape.points, joints, lifted)
     k = len(spec.holes)
-    out_rows, out_touch = [], []
+    out_rows, out_touch, out_height = [], [], []
     for order, (first, second, s1, s2, part) in enumerate(
             ((lo, hi, sl, sh, slice(0, k)), (hi, lo, sh, sl, slice(k, 2 * k)))):
         sel = np.flatnonzero(~inside & ((flags & (1 << order)) != 0))
@@ -217,6 +224,7 @@ def _joints(b: Building, tags: Tags, ask: Ask, kind: int) -> tuple[Ints, Bools]:
         if not ask.tag:
             out_rows.append(np.concatenate([base, np.full((len(sel), 1), -1)], 1))
             out_touch.append(touch[sel])
+            out_height.append(np.full(len(sel), np.nan))
             continue
         centres = _tag_rows(m, js.shape.hole_pos[sel, part],
                             js.shape.hole_axis[sel, part]).reshape(-1, 3)
@@ -225,7 +233,8 @@ def _joints(b: Building, tags: Tags, ask: Ask, kind: int) -> tuple[Ints, Bools]:
         tag = np.tile(np.arange(2 * k), len(sel))
         out_rows.append(np.concatenate([base[owner], tag[:, None]], 1)[possible])
         out_touch.append((touch[sel][owner] | ttouch)[possible])
-    return np.concatenate(out_rows), np.concatenate(out_touch)
+        out_height.append(centres[possible, 2])
+    return np.concatenate(out_rows), np.concatenate(out_touch), np.concatenate(out_height)
 
 
 def plug_direction_many(axis: Arr, sides: Ints) -> Arr:

@@ -420,6 +420,7 @@ def placements_for(b: Building, spots: list[tuple[int, int]], ask: Ask) -> Place
         found = enumerate_placements(b, Tags.of(b, spots), ask)
         found.rows.setflags(write=False)
         found.touch.setflags(write=False)
+        found.height.setflags(write=False)
         with _LOCK:
             _CACHE[key] = found
             while len(_CACHE) > _CACHE_SIZE:
