@@ -65,6 +65,14 @@ class HulaGame(Game):
     def max_game_length(self) -> int:
         return self.geo.num_cells - 1 + (1 if self.pie else 0)
 
+    @property
+    def observation_shape(self) -> tuple[int, int]:
+        """Planes × cells of `HulaState.observation_tensor` (for the OpenSpiel/PettingZoo
+        adapters)."""
+        from gamehall.games.hula.view import OBSERVATION_PLANES
+
+        return (len(OBSERVATION_PLANES), self.geo.num_cells)
+
     def new_initial_state(self, seed: int | None = None) -> HulaState:
         template = self.__dict__.get("_template")
         if template is None:
@@ -288,6 +296,12 @@ class HulaState(State):
         from gamehall.games.hula.view import view
 
         return view(self, seat)
+
+    def observation_tensor(self, seat: int) -> Any:
+        """The position as `seat` sees it, planes × cells (see `view.observation_tensor`)."""
+        from gamehall.games.hula.view import observation_tensor
+
+        return observation_tensor(self, seat)
 
     def outcome_text(self) -> str:
         from gamehall.games.hula.view import outcome_text
