@@ -59,7 +59,7 @@ def test_migrations_build_exactly_the_schema_the_code_uses(db_url: str, test_gam
         diff = compare_metadata(MigrationContext.configure(conn), metadata)
         version = conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
     engine.dispose()
-    assert diff == [] and version == "0001"
+    assert diff == [] and version == "0002"
 
 
 def test_rooms_moves_chat_and_players_round_trip(db_url: str, test_games: None) -> None:

@@ -87,6 +87,9 @@ class Room:
     """The version the storage row holds (for lobby lines built without the moves)."""
     rev: int = 0
     """Bumped on every change a client can see (cache key for rendered messages)."""
+    revision: int = 0
+    """How many changes of the room have been committed (stored with it): nodes of a cluster
+    apply a room's changes in this order."""
 
     def __post_init__(self) -> None:
         self.game: Game = load_game(self.game_name, **self.options)

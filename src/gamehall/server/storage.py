@@ -4,6 +4,10 @@ Durability rule: `save_room` returns only once the room and its new moves are co
 hall can broadcast afterwards and a crash loses nothing a client has seen. Writes from every room
 go through one writer that commits whatever has queued up in a single transaction (group commit),
 so durable writes stay cheap under load.
+
+Fencing (the cluster): a node that owns a room passes its lease's fencing number with every write
+of it; the row keeps the largest number that claimed or wrote it, and a write carrying a smaller
+one is refused (`Fenced`), so a node that lost its lease can never commit.
 """
 
 from __future__ import annotations
@@ -34,6 +38,14 @@ class NicknameTaken(Exception):
     """The nickname belongs to another visitor."""
 
 
+class Fenced(Exception):
+    """A write refused because another node has claimed the room with a larger fencing number."""
+
+    def __init__(self, room_id: str, mine: int, stored: int) -> None:
+        super().__init__(f"room {room_id}: fence {mine} is behind the stored fence {stored}")
+        self.room_id, self.mine, self.stored = room_id, mine, stored
+
+
 @dataclass(frozen=True)
 class ChatLine:
     sender: str
@@ -49,6 +61,11 @@ class _Write:
     actions: list[dict[str, Any]] = field(default_factory=list)
     chat: dict[str, Any] | None = None
     fn: Callable[[Connection], None] | None = None
+    fence: int | None = None
+    """The writer's fencing number for `room` (None: a single node, no fencing)."""
+    claim: tuple[str, int] | None = None
+    """(room id, fence): raise the room's stored fence to this one (see `claim_room`)."""
+    claimed: bool = False
     done: asyncio.Future[None] | None = None
 
 
@@ -71,8 +88,21 @@ class Storage(ABC):
         """(player id, nickname) for a token's hash."""
 
     @abstractmethod
-    async def save_room(self, room: Room, new_moves: Sequence[Move] = ()) -> None:
-        """Commit the room's current metadata and append `new_moves` to its move list."""
+    async def save_room(self, room: Room, new_moves: Sequence[Move] = (),
+                        fence: int | None = None) -> None:
+        """Commit the room's current metadata and append `new_moves` to its move list.
+
+        With a `fence`, the write is refused (`Fenced`) when the stored fence is larger, and
+        the stored fence becomes `fence` otherwise."""
+
+    @abstractmethod
+    async def claim_room(self, room_id: str, fence: int) -> bool:
+        """Raise the room's stored fence to `fence`: from then on no write with a smaller one
+        commits. False when the room is unknown or already claimed with `fence` or more."""
+
+    @abstractmethod
+    async def room_fence(self, room_id: str) -> int | None:
+        """The room's stored fence (None: no such room)."""
 
     @abstractmethod
     async def add_chat(self, room_id: str, line: ChatLine) -> None: ...
@@ -117,6 +147,8 @@ rooms = sa.Table(
     sa.Column("created_by", sa.String(40), nullable=False),
     sa.Column("created_at", sa.String(40), nullable=False),
     sa.Column("updated_at", sa.String(40), nullable=False, index=True),
+    sa.Column("fence", sa.BigInteger, nullable=False, server_default="0"),
+    sa.Column("revision", sa.BigInteger, nullable=False, server_default="0"),
 )
 actions = sa.Table(
     "actions", metadata,
@@ -156,6 +188,7 @@ def _room_values(room: Room) -> dict[str, Any]:
         "created_by": room.created_by,
         "created_at": room.created_at,
         "updated_at": _stamp(),
+        "revision": room.revision,
     }
 
 
@@ -166,6 +199,7 @@ def _room_from_row(row: Any) -> Room:
                 result=json.loads(row.result) if row.result else None, outcome=row.outcome,
                 ended_by=row.ended_by, created_at=row.created_at)
     room.stored_version = int(row.version)
+    room.revision = int(row.revision)
     return room
 
 
@@ -216,14 +250,13 @@ class SqlStorage(Storage):
             while not self._queue.empty() and len(batch) < self.batch:
                 batch.append(self._queue.get_nowait())
             try:
-                await loop.run_in_executor(self._writer_pool, self._commit, batch)
-                results: list[BaseException | None] = [None] * len(batch)
+                results = await loop.run_in_executor(self._writer_pool, self._commit, batch)
             except Exception:  # one bad write must not fail the others: retry each alone
                 results = []
                 for op in batch:
                     try:
-                        await loop.run_in_executor(self._writer_pool, self._commit, [op])
-                        results.append(None)
+                        results += await loop.run_in_executor(self._writer_pool, self._commit,
+                                                              [op])
                     except NicknameTaken as exc:
                         results.append(exc)
                     except Exception as exc:
@@ -237,34 +270,38 @@ class SqlStorage(Storage):
                 else:
                     op.done.set_exception(failure)
 
-    def _commit(self, batch: list[_Write]) -> None:
+    def _commit(self, batch: list[_Write]) -> list[BaseException | None]:
         """One transaction for the whole batch, with one statement per kind of row: few round
-        trips through the driver, so the writer thread needs the GIL rarely."""
+        trips through the driver, so the writer thread needs the GIL rarely. Returns each write's
+        failure (a `Fenced` refusal) or None; the others commit."""
         assert self.engine is not None
         start = time.perf_counter()
-        room_rows: dict[str, dict[str, Any]] = {}
-        for op in batch:
-            if op.room is not None:
-                room_rows[op.room["id"]] = op.room  # a later snapshot of a room wins
         with self.engine.begin() as conn:
             for op in batch:
                 if op.fn is not None:
                     op.fn(conn)
-            if room_rows:
-                found = {r.id for r in conn.execute(
-                    sa.select(rooms.c.id).where(rooms.c.id.in_(list(room_rows))))}
-                new = [v for k, v in room_rows.items() if k not in found]
-                old = [{**{c: x for c, x in v.items() if c != "id"}, "room_key": k}
-                       for k, v in room_rows.items() if k in found]
-                if new:
-                    conn.execute(rooms.insert(), new)
-                if old:
-                    conn.execute(rooms.update().where(rooms.c.id == sa.bindparam("room_key")),
-                                 old)
-            moves = [row for op in batch for row in op.actions]
+            ids = sorted({op.room["id"] for op in batch if op.room is not None}
+                         | {op.claim[0] for op in batch if op.claim is not None})
+            stored: dict[str, int] = {}
+            if ids:  # locked (in one order on every node) until the commit
+                stored = {r.id: int(r.fence) for r in conn.execute(
+                    sa.select(rooms.c.id, rooms.c.fence).where(rooms.c.id.in_(ids))
+                    .order_by(rooms.c.id).with_for_update())}
+            self._claim(conn, batch, stored)
+            results: list[BaseException | None] = []
+            accepted: list[_Write] = []
+            for op in batch:
+                if op.room is not None and op.fence is not None \
+                        and stored.get(op.room["id"], -1) > op.fence:
+                    results.append(Fenced(op.room["id"], op.fence, stored[op.room["id"]]))
+                else:
+                    results.append(None)
+                    accepted.append(op)
+            self._write_rooms(conn, accepted, stored)
+            moves = [row for op in accepted for row in op.actions]
             if moves:
                 conn.execute(actions.insert(), moves)
-            lines = [op.chat for op in batch if op.chat is not None]
+            lines = [op.chat for op in accepted if op.chat is not None]
             if lines:
                 conn.execute(chat.insert(), lines)
         took = time.perf_counter() - start
@@ -273,6 +310,53 @@ class SqlStorage(Storage):
         st["writes"] += len(batch)
         st["commit_seconds"] += took
         st["max_commit_seconds"] = max(st["max_commit_seconds"], took)
+        return results
+
+    @staticmethod
+    def _claim(conn: Connection, batch: list[_Write], stored: dict[str, int]) -> None:
+        """Carry out the batch's claims on the locked rows (`stored` follows them)."""
+        raised: list[dict[str, Any]] = []
+        for op in batch:
+            if op.claim is None:
+                continue
+            room_id, fence = op.claim
+            op.claimed = room_id in stored and stored[room_id] < fence
+            if op.claimed:
+                stored[room_id] = fence
+                raised.append({"room_key": room_id, "fence": fence})
+        if raised:
+            conn.execute(rooms.update().where(rooms.c.id == sa.bindparam("room_key"))
+                         .values(fence=sa.bindparam("fence")), raised)
+
+    @staticmethod
+    def _write_rooms(conn: Connection, batch: list[_Write], stored: dict[str, int]) -> None:
+        """Insert new room rows and update the others (a later snapshot of a room wins); a
+        fenced update also requires the stored fence to be at most its own, in the statement."""
+        latest: dict[str, _Write] = {}
+        for op in batch:
+            if op.room is not None:
+                latest[op.room["id"]] = op
+        new = [{**op.room, "fence": op.fence or 0} for k, op in latest.items()
+               if op.room is not None and k not in stored]
+        if new:
+            conn.execute(rooms.insert(), new)
+        plain, fenced = [], []
+        for k, op in latest.items():
+            if op.room is None or k not in stored:
+                continue
+            row = {**{c: x for c, x in op.room.items() if c != "id"}, "room_key": k}
+            if op.fence is None:
+                plain.append(row)
+            else:
+                fenced.append({**row, "fence": op.fence, "fence_max": op.fence})
+        key = rooms.c.id == sa.bindparam("room_key")
+        if plain:
+            conn.execute(rooms.update().where(key), plain)
+        if fenced:
+            done = conn.execute(rooms.update().where(key)
+                                .where(rooms.c.fence <= sa.bindparam("fence_max")), fenced)
+            if done.rowcount != len(fenced):  # cannot happen under the row locks; never commit
+                raise RuntimeError("a fenced room update matched no row")
 
     async def _read(self, fn: Callable[[Connection], T]) -> T:
         engine = self.engine
@@ -297,7 +381,7 @@ class SqlStorage(Storage):
                 created_at=_stamp()))
             key_row = res.inserted_primary_key
             assert key_row is not None
-            out.append(int(key_row[0]))
+            out[:] = [int(key_row[0])]  # a batch retried alone runs this again
 
         await self._write(_Write(fn=insert))
         return out[0]
@@ -311,13 +395,26 @@ class SqlStorage(Storage):
         return await self._read(select)
 
     # --- rooms ---------------------------------------------------------------------------------
-    async def save_room(self, room: Room, new_moves: Sequence[Move] = ()) -> None:
+    async def save_room(self, room: Room, new_moves: Sequence[Move] = (),
+                        fence: int | None = None) -> None:
         values = _room_values(room)
         first = room.version - len(new_moves)
         rows = [{"room_id": room.id, "idx": first + i, "seat": m.seat, "action": m.action,
                  "move": m.move} for i, m in enumerate(new_moves)]
 
-        await self._write(_Write(room=values, actions=rows))
+        await self._write(_Write(room=values, actions=rows, fence=fence))
+
+    async def claim_room(self, room_id: str, fence: int) -> bool:
+        op = _Write(claim=(room_id, fence))
+        await self._write(op)
+        return op.claimed
+
+    async def room_fence(self, room_id: str) -> int | None:
+        def select(conn: Connection) -> int | None:
+            found = conn.execute(sa.select(rooms.c.fence).where(rooms.c.id == room_id)).scalar()
+            return int(found) if found is not None else None
+
+        return await self._read(select)
 
     async def add_chat(self, room_id: str, line: ChatLine) -> None:
         await self._write(_Write(chat={"room_id": room_id, "sender": line.sender,
