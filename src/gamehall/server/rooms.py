@@ -220,7 +220,7 @@ class Room:
         n = game.num_players
         self.seats = (self.seats + [None] * n)[:n]
         self.rev += 1
-        return self.options[key.strip()]
+        return game.shown_options()[key.strip()]
 
     # --- play --------------------------------------------------------------------------------
     def start(self) -> None:
@@ -353,7 +353,7 @@ class Room:
             "room": self.id,
             "game": self.game_name,
             "title": self.game.title,
-            "options": self.options,
+            "options": self.game.shown_options(),
             "status": self.status,
             "version": self.version,
             "seat": seat,
@@ -374,7 +374,7 @@ class Room:
             "id": self.id,
             "game": self.game_name,
             "title": self.game.title,
-            "options": self.options,
+            "options": self.game.shown_options(),
             "status": self.status,
             "version": max(self.version, self.stored_version),
             "seats": self.seats_json(online or set()),
