@@ -254,7 +254,7 @@ def test_a_good_custom_board_plays(tmp_path: Path) -> None:
         default.state_from_json(data2)
 
 
-# --- boards as data (what the hall passes) ---------------------------------------------------------
+# --- boards as data (what the hall passes) --------------------------------------------------
 
 def test_a_board_given_as_json_plays_like_its_file(tmp_path: Path) -> None:
     from_file = load_game("hotu_matua", board=_write(tmp_path, RAW))
