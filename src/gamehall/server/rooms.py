@@ -55,11 +55,22 @@ class Occupant:
 
 @dataclass(frozen=True)
 class Move:
-    """One applied action: the seat that played it (None for chance), the integer, the notation."""
+    """One applied action: the seat that played it (None for chance), the integer, the notation
+    and its parts (`State.action_parts`, taken in the position it was played in)."""
 
     seat: int | None
     action: int
     move: str
+    parts: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def played(cls, state: State, seat: int | None, action: int) -> Move:
+        """The move `action` is in `state`, before it is applied."""
+        return cls(seat, action, state.action_to_string(action), state.action_parts(action))
+
+    def to_json(self) -> dict[str, Any]:
+        """An entry of the state message's move list: ``{"seat", "move", **parts}``."""
+        return {"seat": self.seat, "move": self.move, **self.parts}
 
 
 def now() -> str:
@@ -256,7 +267,7 @@ class Room:
     def apply(self, seat: int | None, action: int) -> Move:
         """Apply an action already checked legal, and note the end of the game."""
         assert self.state is not None
-        move = Move(seat, action, self.state.action_to_string(action))
+        move = Move.played(self.state, seat, action)
         self.state.apply_action(action)
         self.moves.append(move)
         self._finish_if_over()
@@ -329,8 +340,8 @@ class Room:
         if len(self._moves_json) > len(self.moves):
             self._moves_json = []
         for m in self.moves[len(self._moves_json):]:
-            self._moves_json.append(json.dumps({"seat": m.seat, "move": m.move},
-                                               ensure_ascii=False, separators=(",", ":")))
+            self._moves_json.append(json.dumps(m.to_json(), ensure_ascii=False,
+                                               separators=(",", ":")))
         return ",".join(self._moves_json[start:])
 
     def render(self, seat: int | None, online: set[int], moves_from: int = 0,
@@ -345,9 +356,11 @@ class Room:
                  with_moves: bool = True) -> dict[str, Any]:
         """The `state` message for a client holding `seat` (None: spectator)."""
         to_move = self.to_move()
-        legal: list[str] = []
+        legal: list[dict[str, Any]] = []
         if seat is not None and to_move == seat and self.state is not None:
-            legal = [self.state.action_to_string(a) for a in self.state.legal_actions()]
+            state = self.state
+            legal = [{"move": state.action_to_string(a), **state.action_parts(a)}
+                     for a in state.legal_actions()]
         return {
             "type": "state",
             "room": self.id,
@@ -359,13 +372,14 @@ class Room:
             "seat": seat,
             "seats": self.seats_json(online),
             "to_move": to_move,
-            "legal_moves": legal,
+            "legal_moves": [entry["move"] for entry in legal],
+            "legal": legal,
             "view": self.view(seat),
             "result": self.result,
             "outcome": self.outcome,
             "ended_by": self.ended_by,
-            **({"moves_from": 0, "moves": [{"seat": m.seat, "move": m.move}
-                                           for m in self.moves]} if with_moves else {}),
+            **({"moves_from": 0, "moves": [m.to_json() for m in self.moves]}
+               if with_moves else {}),
         }
 
     def summary(self, online: set[int] | None = None) -> dict[str, Any]:
@@ -391,7 +405,7 @@ class Room:
             return
         self.state = self.game.new_initial_state(self.seed)
         for m in moves:
-            move = Move(m.seat, m.action, self.state.action_to_string(m.action))
+            move = Move.played(self.state, m.seat, m.action)
             self.state.apply_action(m.action)
             self.moves.append(move)
         if self.state.is_terminal() and self.ended_by is None:

@@ -33,7 +33,7 @@ from gamehall.core import (
 from gamehall.games.hula.escape import escape_path, escaper
 from gamehall.games.hula.geometry import SIZES, geometry
 from gamehall.games.hula.loops import double_loop_winner
-from gamehall.games.hula.notation import action_name, parse_action
+from gamehall.games.hula.notation import action_name, action_parts, parse_action
 
 SEATS = ("first", "second")
 
@@ -258,6 +258,9 @@ class HulaState(State):
 
     def action_to_string(self, action: int) -> str:
         return action_name(self.geo, action)
+
+    def action_parts(self, action: int) -> dict[str, Any]:
+        return action_parts(self.geo, action)
 
     def string_to_action(self, text: str) -> int:
         if not normalise_notation(text):
