@@ -13,11 +13,15 @@ import pytest
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
+from alembic.script import ScriptDirectory
 
 from gamehall.server import storage as storage_mod
 from gamehall.server.rooms import Move, Room
 from gamehall.server.storage import Fenced, SqlStorage, make_engine
 from tests.server.postgres import pg_bin, postgres_cluster
+
+CLUSTER_MIGRATION = "0003"
+"""The revision that adds rooms.fence and rooms.revision."""
 
 
 @pytest.fixture(scope="module")
@@ -64,9 +68,9 @@ def test_a_write_behind_the_stored_fence_is_refused(db_url: str, test_games: Non
         room.revision = 1
         await store.save_room(room, fence=1)
         assert await store.room_fence(room.id) == 1
-        assert await store.claim_room(room.id, 2)            # another node takes the room
-        assert not await store.claim_room(room.id, 2)        # a second claim with it: no
-        assert not await store.claim_room("nowhere", 9)
+        assert await store.claim_room(room.id, 2) == 1       # another node takes the room
+        assert await store.claim_room(room.id, 2) is None    # a second claim with it: no
+        assert await store.claim_room("nowhere", 9) is None
         kept = len(room.moves)
         stale = _play(room, rng)
         with pytest.raises(Fenced):
@@ -90,7 +94,7 @@ def test_one_refused_write_leaves_the_rest_of_its_batch(db_url: str, test_games:
         await store.open()
         rooms = [_started(10 + i) for i in range(6)]
         await asyncio.gather(*(store.save_room(r, fence=5) for r in rooms))
-        assert await store.claim_room(rooms[0].id, 6)
+        assert await store.claim_room(rooms[0].id, 6) == 5
         rng = random.Random(3)
         writes = [store.save_room(r, _play(r, rng), fence=5) for r in rooms]  # one group commit
         results = await asyncio.gather(*writes, return_exceptions=True)
@@ -99,6 +103,29 @@ def test_one_refused_write_leaves_the_rest_of_its_batch(db_url: str, test_games:
             back = await store.load_room(r.id)
             assert back is not None
             assert len(back.moves) == (0 if r is rooms[0] else len(r.moves))
+        await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_rooms_saved_together_are_refused_together(db_url: str, test_games: None) -> None:
+    """A rematch writes two rooms at once: when one of them is fenced out, neither changes."""
+    async def scenario() -> None:
+        store = SqlStorage(db_url)
+        await store.open()
+        old, new = _started(30), _started(31)
+        await store.save_room(old, fence=3)
+        assert await store.claim_room(old.id, 4) == 3
+        old.rematch, new.rematch_of = new.id, old.id
+        with pytest.raises(Fenced):
+            await store.save_rooms([old, new], [3, 1])
+        assert await store.load_room(new.id) is None
+        back = await store.load_room(old.id)
+        assert back is not None and back.rematch is None
+        await store.save_rooms([old, new], [4, 1])
+        back = await store.load_room(old.id)
+        assert back is not None and back.rematch == new.id
+        assert await store.room_fence(new.id) == 1
         await store.close()
 
     asyncio.run(scenario())
@@ -124,9 +151,10 @@ def test_two_nodes_racing_for_a_room_exactly_one_commits(pg_url: str, test_games
             rng = random.Random(rnd)
             both_loaded = asyncio.Barrier(2)
 
-            async def take(store: SqlStorage, fence: int) -> list[Move] | None:
-                await store.claim_room(room.id, fence)
-                mine = await store.load_room(room.id)
+            async def take(store: SqlStorage, fence: int, room_id: str, rng: random.Random,
+                           both_loaded: asyncio.Barrier) -> list[Move] | None:
+                await store.claim_room(room_id, fence)
+                mine = await store.load_room(room_id)
                 assert mine is not None
                 played = _play(mine, rng)
                 await both_loaded.wait()
@@ -136,7 +164,8 @@ def test_two_nodes_racing_for_a_room_exactly_one_commits(pg_url: str, test_games
                     return None
                 return mine.moves
 
-            lost, won = await asyncio.gather(take(low, 2), take(high, 3))
+            lost, won = await asyncio.gather(take(low, 2, room.id, rng, both_loaded),
+                                             take(high, 3, room.id, rng, both_loaded))
             assert lost is None and won is not None
             back = await a.load_room(room.id)
             assert back is not None and back.moves == won
@@ -147,20 +176,24 @@ def test_two_nodes_racing_for_a_room_exactly_one_commits(pg_url: str, test_games
 
 
 def test_the_migration_keeps_rooms_and_players(db_url: str, test_games: None) -> None:
-    """A database written by the first schema (0001) upgrades with every row intact."""
+    """A database written by the schema before the cluster's migration upgrades with every row
+    intact (rooms at fence 0 and revision 0)."""
     engine = make_engine(db_url)
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(storage_mod.__file__).with_name("migrations")))
+    before = ScriptDirectory.from_config(cfg).get_revision(CLUSTER_MIGRATION).down_revision
+    assert isinstance(before, str)
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0001")
+        command.upgrade(cfg, before)
     room = _started(7)
     moves = room.moves
     with engine.begin() as conn:
         conn.execute(sa.text("INSERT INTO players (nickname, nickname_key, token_hash, "
                              "created_at) VALUES ('Ann', 'ann', 'h', 't')"))
-        values = {k: v for k, v in storage_mod._room_values(room).items()
-                  if k not in ("revision", "fence")}
+        columns = {c["name"] for c in sa.inspect(conn).get_columns("rooms")}
+        assert "fence" not in columns
+        values = {k: v for k, v in storage_mod._room_values(room).items() if k in columns}
         conn.execute(sa.text(f"INSERT INTO rooms ({', '.join(values)}) VALUES "
                              f"({', '.join(':' + k for k in values)})"), values)
         for i, m in enumerate(moves):
@@ -175,7 +208,7 @@ def test_the_migration_keeps_rooms_and_players(db_url: str, test_games: None) ->
         assert back is not None and back.moves == moves and back.status == "playing"
         assert back.revision == 0 and await store.room_fence(room.id) == 0
         assert await store.player_by_token("h") is not None
-        assert await store.claim_room(room.id, 1)
+        assert await store.claim_room(room.id, 1) == 0
         await store.close()
 
     asyncio.run(scenario())

@@ -28,6 +28,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from gamehall.core import GamehallError
+from gamehall.server.clocks import Clock, ClockError, parse_control
 from gamehall.server.rooms import Move, Occupant, Room
 
 log = logging.getLogger("gamehall.server")
@@ -58,6 +59,10 @@ class _Write:
     """One queued write: a room row (whole), its new action rows, a chat row, or a function."""
 
     room: dict[str, Any] | None = None
+    more_rooms: list[dict[str, Any]] = field(default_factory=list)
+    """Further room rows committed in the same transaction (a rematch links two rooms)."""
+    more_fences: list[int | None] = field(default_factory=list)
+    """The fencing number for each of `more_rooms` (empty: none)."""
     actions: list[dict[str, Any]] = field(default_factory=list)
     chat: dict[str, Any] | None = None
     fn: Callable[[Connection], None] | None = None
@@ -65,8 +70,16 @@ class _Write:
     """The writer's fencing number for `room` (None: a single node, no fencing)."""
     claim: tuple[str, int] | None = None
     """(room id, fence): raise the room's stored fence to this one (see `claim_room`)."""
-    claimed: bool = False
+    claimed: int | None = None
+    """After a claim: the fence it replaced (None: refused)."""
     done: asyncio.Future[None] | None = None
+
+
+def _rows(op: _Write) -> list[tuple[dict[str, Any], int | None]]:
+    """The room rows a write carries, each with its fence."""
+    out = [(op.room, op.fence)] if op.room is not None else []
+    return out + list(zip(op.more_rooms, op.more_fences or [None] * len(op.more_rooms),
+                          strict=True))
 
 
 class Storage(ABC):
@@ -96,13 +109,29 @@ class Storage(ABC):
         the stored fence becomes `fence` otherwise."""
 
     @abstractmethod
-    async def claim_room(self, room_id: str, fence: int) -> bool:
+    async def claim_room(self, room_id: str, fence: int) -> int | None:
         """Raise the room's stored fence to `fence`: from then on no write with a smaller one
-        commits. False when the room is unknown or already claimed with `fence` or more."""
+        commits. Returns the fence it replaced (whoever wrote last), or None when the room is
+        unknown or already claimed with `fence` or more."""
 
     @abstractmethod
     async def room_fence(self, room_id: str) -> int | None:
         """The room's stored fence (None: no such room)."""
+
+    async def save_rooms(self, rooms: Sequence[Room],
+                         fences: Sequence[int | None] = ()) -> None:
+        """Commit several rooms' metadata together (a rematch: the new room and the old one
+        that now points to it), each with its fence (as `save_room`). Storages that can should
+        do it in one transaction."""
+        for room, fence in zip(rooms, list(fences) or [None] * len(rooms), strict=True):
+            await self.save_room(room, fence=fence)
+
+    async def mark_alive(self, at: float) -> None:  # noqa: B027 - optional for test storages
+        """Note that the hall was running at hall time `at` (its clocks' last sign of life)."""
+
+    async def last_alive(self) -> float | None:
+        """The latest `mark_alive` time, or None (then a restart charges no running clock)."""
+        return None
 
     @abstractmethod
     async def add_chat(self, room_id: str, line: ChatLine) -> None: ...
@@ -149,7 +178,18 @@ rooms = sa.Table(
     sa.Column("updated_at", sa.String(40), nullable=False, index=True),
     sa.Column("fence", sa.BigInteger, nullable=False, server_default="0"),
     sa.Column("revision", sa.BigInteger, nullable=False, server_default="0"),
+    sa.Column("clock", sa.String(16)),
+    sa.Column("clock_state", sa.Text),
+    sa.Column("rematch_of", sa.String(32)),
+    sa.Column("rematch", sa.String(32)),
 )
+hall_state = sa.Table(
+    "hall_state", metadata,
+    sa.Column("key", sa.String(40), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)
+ALIVE = "alive_at"
+"""The `hall_state` key of the hall's last sign of life (hall time, seconds, as text)."""
 actions = sa.Table(
     "actions", metadata,
     sa.Column("room_id", sa.String(32), sa.ForeignKey("rooms.id"), primary_key=True),
@@ -189,6 +229,10 @@ def _room_values(room: Room) -> dict[str, Any]:
         "created_at": room.created_at,
         "updated_at": _stamp(),
         "revision": room.revision,
+        "clock": room.time_control.text if room.time_control else None,
+        "clock_state": json.dumps(room.clock.to_json()) if room.clock else None,
+        "rematch_of": room.rematch_of,
+        "rematch": room.rematch,
     }
 
 
@@ -197,9 +241,16 @@ def _room_from_row(row: Any) -> Room:
     room = Room(id=row.id, game_name=row.game, options=json.loads(row.options),
                 created_by=row.created_by, seed=int(row.seed), seats=seats, status=row.status,
                 result=json.loads(row.result) if row.result else None, outcome=row.outcome,
-                ended_by=row.ended_by, created_at=row.created_at)
+                ended_by=row.ended_by, created_at=row.created_at,
+                rematch_of=row.rematch_of, rematch=row.rematch)
     room.stored_version = int(row.version)
     room.revision = int(row.revision)
+    try:
+        room.time_control = parse_control(row.clock)
+    except ClockError:
+        log.error("room %s has an unknown clock %r: untimed", row.id, row.clock)
+    if room.time_control is not None and row.clock_state:
+        room.clock = Clock.from_json(room.time_control, json.loads(row.clock_state))
     return room
 
 
@@ -280,7 +331,7 @@ class SqlStorage(Storage):
             for op in batch:
                 if op.fn is not None:
                     op.fn(conn)
-            ids = sorted({op.room["id"] for op in batch if op.room is not None}
+            ids = sorted({row["id"] for op in batch for row, _ in _rows(op)}
                          | {op.claim[0] for op in batch if op.claim is not None})
             stored: dict[str, int] = {}
             if ids:  # locked (in one order on every node) until the commit
@@ -291,11 +342,10 @@ class SqlStorage(Storage):
             results: list[BaseException | None] = []
             accepted: list[_Write] = []
             for op in batch:
-                if op.room is not None and op.fence is not None \
-                        and stored.get(op.room["id"], -1) > op.fence:
-                    results.append(Fenced(op.room["id"], op.fence, stored[op.room["id"]]))
-                else:
-                    results.append(None)
+                behind = [Fenced(row["id"], fence, stored[row["id"]]) for row, fence in _rows(op)
+                          if fence is not None and stored.get(row["id"], -1) > fence]
+                results.append(behind[0] if behind else None)  # all of a write, or none of it
+                if not behind:
                     accepted.append(op)
             self._write_rooms(conn, accepted, stored)
             moves = [row for op in accepted for row in op.actions]
@@ -320,8 +370,8 @@ class SqlStorage(Storage):
             if op.claim is None:
                 continue
             room_id, fence = op.claim
-            op.claimed = room_id in stored and stored[room_id] < fence
-            if op.claimed:
+            op.claimed = stored[room_id] if stored.get(room_id, fence) < fence else None
+            if op.claimed is not None:
                 stored[room_id] = fence
                 raised.append({"room_key": room_id, "fence": fence})
         if raised:
@@ -332,23 +382,23 @@ class SqlStorage(Storage):
     def _write_rooms(conn: Connection, batch: list[_Write], stored: dict[str, int]) -> None:
         """Insert new room rows and update the others (a later snapshot of a room wins); a
         fenced update also requires the stored fence to be at most its own, in the statement."""
-        latest: dict[str, _Write] = {}
+        latest: dict[str, tuple[dict[str, Any], int | None]] = {}
         for op in batch:
-            if op.room is not None:
-                latest[op.room["id"]] = op
-        new = [{**op.room, "fence": op.fence or 0} for k, op in latest.items()
-               if op.room is not None and k not in stored]
+            for values, fence in _rows(op):
+                latest[values["id"]] = (values, fence)
+        new = [{**values, "fence": fence or 0} for k, (values, fence) in latest.items()
+               if k not in stored]
         if new:
             conn.execute(rooms.insert(), new)
         plain, fenced = [], []
-        for k, op in latest.items():
-            if op.room is None or k not in stored:
+        for k, (values, fence) in latest.items():
+            if k not in stored:
                 continue
-            row = {**{c: x for c, x in op.room.items() if c != "id"}, "room_key": k}
-            if op.fence is None:
+            row = {**{c: x for c, x in values.items() if c != "id"}, "room_key": k}
+            if fence is None:
                 plain.append(row)
             else:
-                fenced.append({**row, "fence": op.fence, "fence_max": op.fence})
+                fenced.append({**row, "fence": fence, "fence_max": fence})
         key = rooms.c.id == sa.bindparam("room_key")
         if plain:
             conn.execute(rooms.update().where(key), plain)
@@ -404,7 +454,7 @@ class SqlStorage(Storage):
 
         await self._write(_Write(room=values, actions=rows, fence=fence))
 
-    async def claim_room(self, room_id: str, fence: int) -> bool:
+    async def claim_room(self, room_id: str, fence: int) -> int | None:
         op = _Write(claim=(room_id, fence))
         await self._write(op)
         return op.claimed
@@ -413,6 +463,31 @@ class SqlStorage(Storage):
         def select(conn: Connection) -> int | None:
             found = conn.execute(sa.select(rooms.c.fence).where(rooms.c.id == room_id)).scalar()
             return int(found) if found is not None else None
+
+        return await self._read(select)
+
+    async def save_rooms(self, rooms: Sequence[Room],
+                         fences: Sequence[int | None] = ()) -> None:
+        await self._write(_Write(more_rooms=[_room_values(r) for r in rooms],
+                                 more_fences=list(fences) or [None] * len(rooms)))
+
+    async def mark_alive(self, at: float) -> None:
+        def upsert(conn: Connection) -> None:
+            done = conn.execute(hall_state.update().where(hall_state.c.key == ALIVE)
+                                .values(value=repr(at)))
+            if not done.rowcount:
+                conn.execute(hall_state.insert().values(key=ALIVE, value=repr(at)))
+
+        await self._write(_Write(fn=upsert))
+
+    async def last_alive(self) -> float | None:
+        def select(conn: Connection) -> float | None:
+            value = conn.execute(sa.select(hall_state.c.value)
+                                 .where(hall_state.c.key == ALIVE)).scalar()
+            try:
+                return float(value) if value is not None else None
+            except ValueError:
+                return None
 
         return await self._read(select)
 

@@ -4,8 +4,8 @@ have been committed: replicas on other nodes apply the changes in this order).
 
 Existing rooms start at fence 0 and revision 0: the first node to claim one takes fence 1.
 
-Revision ID: 0002
-Revises: 0001
+Revision ID: 0003
+Revises: 0002
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002"
-down_revision = "0001"
+revision = "0003"
+down_revision = "0002"
 branch_labels = None
 depends_on = None
 
