@@ -7,6 +7,7 @@ call changes nothing.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from dataclasses import dataclass, field
@@ -95,6 +96,21 @@ class Room:
             self.seats = [None] * self.game.num_players
         self._preview: State | None = None
         self._moves_json: list[str] = []
+
+    def draft(self) -> Room:
+        """A copy to change: the hall applies a request to it, commits it, and only then makes it
+        the room everyone reads, so nothing unstored is ever shown.
+
+        Seats are replaced, never changed in place, and moves are immutable, so shallow copies
+        of those lists suffice; the position is cloned."""
+        out = copy.copy(self)
+        out.options = dict(self.options)
+        out.seats = list(self.seats)
+        out.moves = list(self.moves)
+        out._moves_json = list(self._moves_json)
+        if self.state is not None:
+            out.state = self.state.clone()
+        return out
 
     # --- facts -------------------------------------------------------------------------------
     @property
