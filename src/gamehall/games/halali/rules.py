@@ -30,7 +30,6 @@ from gamehall.games.halali.tiles import (
     OWN,
     RAYS,
     SHORT_MOVERS,
-    SIDE_NAMES,
     SQUARES,
 )
 
@@ -174,21 +173,9 @@ class HalaliState(State):
         return [1.0, -1.0] if key0 > key1 else [-1.0, 1.0]
 
     def outcome_text(self) -> str:
-        scores, taken = self.totals()
-        r = self.returns()
-        what = "the match" if self.match else "the game"
-        if self.match:
-            names = ["seat 0 (humans in game 1)", "seat 1 (beasts in game 1)"]
-        else:
-            names = list(SIDE_NAMES)
-        tally = f"{scores[0]} to {scores[1]}"
-        if r[0] == r[1]:
-            return f"draw: {tally} points, {taken[0]} tiles taken each"
-        w = 0 if r[0] > r[1] else 1
-        if scores[0] != scores[1]:
-            return f"{names[w]} win{'s' if self.match else ''} {what}, {tally} points"
-        return (f"{names[w]} win{'s' if self.match else ''} {what} on tiles taken "
-                f"({taken[w]} to {taken[1 - w]}) at {scores[0]} points each")
+        from gamehall.games.halali.view import outcome_text
+
+        return outcome_text(self)
 
     def action_to_string(self, action: int) -> str:
         dec = nt.decode(action)

@@ -12,7 +12,7 @@ from gamehall.games.hau_la.placements import SIDES as SIDES_STEP
 from gamehall.games.hau_la.turns import EXTRAS, OVER, Table
 
 if TYPE_CHECKING:
-    from gamehall.games.hau_la.game import HauLa
+    from gamehall.games.hau_la.game import HauLaGame
 
 STEP_RANGE = {KIND: "kind", FIRST: "hole", SECOND: "hole", ROT: "rot", SIDES_STEP: "sides",
               TAG: "tag"}
@@ -23,9 +23,10 @@ STEP_WORDS = {KIND: "a piece", FIRST: "the first hole", SECOND: "the second hole
 class HauLaState(State):
     """A position of Hau La. The rules live in `Table`; this class speaks the contract."""
 
-    game: HauLa
+    game: HauLaGame
 
-    def __init__(self, game: HauLa, seed: int | None = None, table: Table | None = None) -> None:
+    def __init__(self, game: HauLaGame, seed: int | None = None,
+                 table: Table | None = None) -> None:
         super().__init__(game, seed)
         self.table = table if table is not None else game.new_table()
         self._layout = layout(game.model)
@@ -76,14 +77,9 @@ class HauLaState(State):
         return [1.0 if s == t.ranking[0] else 0.0 for s in range(t.n)]
 
     def outcome_text(self) -> str:
-        t = self.table
-        if t.phase != OVER:
-            return "game not finished"
-        heights = t.heights()
-        top = t.ranking[0]
-        h = heights[top]
-        at = f" with a tag at {h:.2f}" if h is not None else ""
-        return f"{t.names[top]} wins{at}"
+        from gamehall.games.hau_la.view import outcome_text
+
+        return outcome_text(self)
 
     def clone(self) -> HauLaState:
         c = HauLaState.__new__(HauLaState)
@@ -188,14 +184,12 @@ class HauLaState(State):
 
     # --- data ----------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        from gamehall.games.hau_la.jsonform import table_to_json
+        from gamehall.games.hau_la.jsonform import state_to_json
 
-        return table_to_json(self.game, self.table)
+        return state_to_json(self)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """Hau La has no hidden information: everyone sees the whole table."""
-        data = self.to_json()
-        data["viewer"] = self.game.seat_names[seat] if seat is not None else None
-        data["expecting"] = self.expecting()
-        return data
+        from gamehall.games.hau_la.view import state_view
+
+        return state_view(self, seat)
 
