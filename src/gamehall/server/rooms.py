@@ -142,15 +142,17 @@ class Room:
         """A copy to change: the hall applies a request to it, commits it, and only then makes it
         the room everyone reads, so nothing unstored is ever shown.
 
-        Seats are replaced, never changed in place, and moves are immutable, so shallow copies
-        of those lists suffice; the position is cloned."""
+        Moves are immutable, so a shallow copy of the move list suffices; the seats' occupants,
+        the clock and the position are copied."""
         out = copy.copy(self)
         out.options = dict(self.options)
-        out.seats = list(self.seats)
+        out.seats = [copy.copy(o) if o is not None else None for o in self.seats]
         out.moves = list(self.moves)
         out._moves_json = list(self._moves_json)
         if self.state is not None:
             out.state = self.state.clone()
+        if self.clock is not None:
+            out.clock = copy.deepcopy(self.clock)
         return out
 
     # --- facts -------------------------------------------------------------------------------
