@@ -292,7 +292,7 @@ class Room:
         n = game.num_players
         self.seats = (self.seats + [None] * n)[:n]
         self.rev += 1
-        return self.options[key.strip()]
+        return game.shown_options()[key.strip()]
 
     def set_clock(self, text: str | None) -> TimeControl | None:
         """Choose the time control before the start (None: untimed)."""
@@ -588,7 +588,7 @@ class Room:
             "room": self.id,
             "game": self.game_name,
             "title": self.game.title,
-            "options": self.options,
+            "options": self.game.shown_options(),
             "status": self.status,
             "version": self.version,
             "seat": seat,
@@ -613,7 +613,7 @@ class Room:
             "id": self.id,
             "game": self.game_name,
             "title": self.game.title,
-            "options": self.options,
+            "options": self.game.shown_options(),
             "status": self.status,
             "version": max(self.version, self.stored_version),
             "seats": self.seats_json(online or set()),
