@@ -16,6 +16,8 @@ from gamehall.core import (
 )
 
 __version__ = "0.1.0"
+"""The one place the version is written: pyproject.toml, `gamehall --version` and the hall's
+OpenAPI document all read it from here."""
 
 __all__ = [
     "CHANCE",

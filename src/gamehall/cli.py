@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from gamehall import __version__
 from gamehall.ai import make_bot
 from gamehall.core import Game, GamehallError, GameRecord, list_games, load_game, state_from_json
 from gamehall.play.options_cli import parse_option_args
@@ -52,6 +53,21 @@ def friendly(func: F) -> F:
             raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def _print_version(wanted: bool) -> None:
+    if wanted:
+        typer.echo(f"gamehall {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[bool, typer.Option(
+        "--version", callback=_print_version, is_eager=True,
+        help="Print the version and exit.")] = False,
+) -> None:
+    """Options that come before the command (a Typer callback: it runs before any command)."""
 
 
 def _load(name: str, extra: list[str]) -> Game:

@@ -11,15 +11,17 @@ import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator
+from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Body, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
+from gamehall import __version__
 from gamehall.core import GamehallError, GameRecord, load_game
 from gamehall.core.registry import list_games
 from gamehall.server import protocol as proto
@@ -36,6 +38,8 @@ log = logging.getLogger("gamehall.server")
 COOKIE = "gamehall_token"
 TOKEN_HEADER = "x-gamehall-token"
 WEB_DIR = Path(__file__).resolve().parents[1] / "web"
+PROTOCOL_URL = "/api/protocol"
+"""Where the hall serves its own protocol description (protocol.md, shipped in this package)."""
 
 _STATUS = {"not_identified": 401, "unknown_room": 404, "not_seated": 403, "not_your_seat": 403,
            "bad_json": 400, "bad_message": 400, "unknown_type": 400, "unknown_command": 400,
@@ -69,16 +73,30 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
         await hall.stop()
         await store.close()
 
-    app = FastAPI(title="gamehall", version="1", lifespan=lifespan,
+    app = FastAPI(title="gamehall", version=__version__, lifespan=lifespan,
                   description="The online hall: rooms, seats, chat commands, bots. "
-                              "Play happens over the WebSocket at /ws/rooms/{id} "
-                              "(see docs/protocol.md).")
+                              "Play happens over the WebSocket at /ws/rooms/{id}; "
+                              f"[the protocol]({PROTOCOL_URL}) describes every message "
+                              f"(protocol version {proto.PROTOCOL_VERSION}).")
     app.state.hall = hall
+    _protocol_doc(app)
     _routes(app, hall)
     _websocket(app, hall, settings)
     if (web_dir / "index.html").is_file():
         app.mount("/", StaticFiles(directory=web_dir, html=True), name="web")
     return app
+
+
+def _protocol_doc(app: FastAPI) -> None:
+    """Serve protocol.md, the one description of the protocol, so that every installed hall
+    documents itself (plain text: a browser shows it instead of downloading it)."""
+    text = resources.files("gamehall.server").joinpath("protocol.md").read_text("utf-8")
+
+    @app.get(PROTOCOL_URL, response_class=PlainTextResponse,
+             summary="The protocol description: HTTP API, WebSocket messages, chat commands "
+                     "(Markdown)")
+    async def protocol() -> PlainTextResponse:
+        return PlainTextResponse(text)
 
 
 def _error(code: str, message: str) -> JSONResponse:

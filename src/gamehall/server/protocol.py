@@ -2,7 +2,8 @@
 
 Every client message is a JSON object with a ``type``; each type has a fixed set of fields with
 fixed JSON types. Anything else is refused with a `ProtocolError` whose code a program can test
-and whose message a person can read. docs/protocol.md describes every message.
+and whose message a person can read. protocol.md (beside this file, served at
+/api/protocol) describes every message.
 """
 
 from __future__ import annotations
