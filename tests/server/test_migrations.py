@@ -1,5 +1,5 @@
-"""Upgrading a database the previous release wrote (tests/server/data/release-0001.db, made by
-make_release_db.py with that release's code): every room, move, chat line and player is there
+"""Upgrading a database the previous release wrote (tests/server/data/release-0001.sql, its dump,
+made by make_release_db.py with that release's code): every room, move, chat line and player is there
 afterwards, every old token still signs its player in, and finished games enter the archive.
 On SQLite (the file itself) and on PostgreSQL (the same rows under the old schema)."""
 
@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,24 +30,34 @@ from gamehall.server.storage import (
 from tests.server.postgres import pg_bin, postgres_cluster
 
 DATA = Path(__file__).with_name("data")
-RELEASE_DB = DATA / "release-0001.db"
+RELEASE_SQL = DATA / "release-0001.sql"
 TOKENS: dict[str, str] = json.loads((DATA / "release-0001.json").read_text())["tokens"]
 TABLES = ("players", "rooms", "actions", "chat")
 
 
+def _release_db(path: Path) -> Path:
+    """The release's database file, rebuilt from its dump."""
+    conn = sqlite3.connect(path)
+    conn.executescript(RELEASE_SQL.read_text())
+    conn.close()
+    return path
+
+
 def _release_rows() -> dict[str, list[dict[str, Any]]]:
-    with sqlite3.connect(RELEASE_DB) as conn:
-        conn.row_factory = sqlite3.Row
-        return {t: [dict(r) for r in conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2")]
-                for t in TABLES}
+    conn = sqlite3.connect(":memory:")
+    conn.executescript(RELEASE_SQL.read_text())
+    conn.row_factory = sqlite3.Row
+    rows = {t: [dict(r) for r in conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2")]
+            for t in TABLES}
+    conn.close()
+    return rows
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def old_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A database holding the release's rows under the release's schema (0001)."""
     if request.param == "sqlite":
-        shutil.copy(RELEASE_DB, tmp_path / "hall.db")
-        yield f"sqlite:///{tmp_path / 'hall.db'}"
+        yield f"sqlite:///{_release_db(tmp_path / 'hall.db')}"
         return
     if pg_bin() is None:
         pytest.skip("PostgreSQL is not installed (apt-get install postgresql; .ci/run does)")
@@ -132,8 +141,7 @@ def test_the_upgrade_keeps_every_room_player_and_token(old_db: str, test_games: 
 
 def test_a_downgrade_gives_each_player_back_their_token(tmp_path: Path) -> None:
     """The way back exists too: down to 0001 and up again loses no player or token."""
-    shutil.copy(RELEASE_DB, tmp_path / "hall.db")
-    engine = make_engine(f"sqlite:///{tmp_path / 'hall.db'}")
+    engine = make_engine(f"sqlite:///{_release_db(tmp_path / 'hall.db')}")
     upgrade_schema(engine)
     cfg = alembic_config()
     with engine.begin() as conn:

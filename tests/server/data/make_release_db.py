@@ -1,5 +1,5 @@
-"""Write `release-0001.db`: a hall database as the release before accounts (schema 0001) left
-it, for the upgrade test (tests/server/test_migrations.py).
+"""Write `release-0001.sql`: a hall database as the release before accounts (schema 0001) left
+it (as SQLite's dump of it), for the upgrade test (tests/server/test_migrations.py).
 
 It must run against that release's code, not this tree's (this tree writes the new schema):
 
@@ -8,8 +8,9 @@ It must run against that release's code, not this tree's (this tree writes the n
         /path/to/.venv/bin/python /path/to/make_release_db.py OUT_DIR
 
 It plays through a real `gamehall serve`: guests, rooms waiting, playing and finished (by the
-rules and by resignation, against bots and between people), chat; then writes the database and
-`release-0001.json` (the tokens, which only the clients ever knew) into OUT_DIR.
+rules and by resignation, against bots and between people), chat; then dumps the database to
+`release-0001.sql` and writes `release-0001.json` (the tokens, which only the clients ever
+knew) into OUT_DIR.
 """
 
 from __future__ import annotations
@@ -98,9 +99,11 @@ def main(out: Path) -> None:
         asyncio.run(_play(server, tokens))
     finally:
         server.stop()
-    with sqlite3.connect(db) as conn:  # one self-contained file: no WAL left beside it
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        conn.execute("PRAGMA journal_mode=DELETE")
+    conn = sqlite3.connect(db)
+    (out / "release-0001.sql").write_text("\n".join(conn.iterdump()) + "\n")
+    conn.close()
+    for leftover in (db, db.with_suffix(".db-wal"), db.with_suffix(".db-shm")):
+        leftover.unlink(missing_ok=True)
     (out / "release-0001.json").write_text(json.dumps({"tokens": tokens}, indent=1) + "\n")
     (out / "release-server.log").unlink(missing_ok=True)
 
