@@ -1,7 +1,7 @@
-"""Upgrading a database the previous release wrote (tests/server/data/release-0001.sql, its dump,
-made by make_release_db.py with that release's code): every room, move, chat line and player is there
-afterwards, every old token still signs its player in, and finished games enter the archive.
-On SQLite (the file itself) and on PostgreSQL (the same rows under the old schema)."""
+"""Upgrading a database the previous release wrote (tests/server/data/release-0001.sql, its
+dump, made by make_release_db.py with that release's code): every room, move, chat line and
+player is there afterwards, every old token still signs its player in, and finished games enter
+the archive. On SQLite (the file itself) and on PostgreSQL (the same rows under the old schema)."""
 
 from __future__ import annotations
 
