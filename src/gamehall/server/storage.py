@@ -26,6 +26,7 @@ from sqlalchemy.engine import Connection, Engine
 from gamehall.core import GamehallError
 from gamehall.server import ratings as rating_model
 from gamehall.server.accounts import AccountRow, TokenOwner, seconds
+from gamehall.server.clocks import Clock, ClockError, parse_control
 from gamehall.server.rooms import FINISHED, Move, Occupant, Room
 
 log = logging.getLogger("gamehall.server")
@@ -52,6 +53,8 @@ class _Write:
     """One queued write: a room row (whole), its new action rows, a chat row, or a function."""
 
     room: dict[str, Any] | None = None
+    more_rooms: list[dict[str, Any]] = field(default_factory=list)
+    """Further room rows committed in the same transaction (a rematch links two rooms)."""
     actions: list[dict[str, Any]] = field(default_factory=list)
     chat: dict[str, Any] | None = None
     fn: Callable[[Connection], None] | None = None
@@ -117,6 +120,19 @@ class Storage(ABC):
         With `finished` (the commit that ends the game) the same transaction records who played
         it and, for a rated game, every seat's new rating; the rating changes are returned
         (None for a casual game)."""
+
+    async def save_rooms(self, rooms: Sequence[Room]) -> None:
+        """Commit several rooms' metadata together (a rematch: the new room and the old one
+        that now points to it). Storages that can should do it in one transaction."""
+        for room in rooms:
+            await self.save_room(room)
+
+    async def mark_alive(self, at: float) -> None:  # noqa: B027 - optional for test storages
+        """Note that the hall was running at hall time `at` (its clocks' last sign of life)."""
+
+    async def last_alive(self) -> float | None:
+        """The latest `mark_alive` time, or None (then a restart charges no running clock)."""
+        return None
 
     @abstractmethod
     async def add_chat(self, room_id: str, line: ChatLine) -> None: ...
@@ -197,10 +213,21 @@ rooms = sa.Table(
     sa.Column("created_by", sa.String(40), nullable=False),
     sa.Column("created_at", sa.String(40), nullable=False),
     sa.Column("updated_at", sa.String(40), nullable=False, index=True),
+    sa.Column("clock", sa.String(16)),
+    sa.Column("clock_state", sa.Text),
+    sa.Column("rematch_of", sa.String(32)),
+    sa.Column("rematch", sa.String(32)),
     sa.Column("rated", sa.Boolean),
     sa.Column("ended_at", sa.String(40), index=True),
     sa.Index("ix_rooms_game_ended_at", "game", "ended_at"),
 )
+hall_state = sa.Table(
+    "hall_state", metadata,
+    sa.Column("key", sa.String(40), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)
+ALIVE = "alive_at"
+"""The `hall_state` key of the hall's last sign of life (hall time, seconds, as text)."""
 actions = sa.Table(
     "actions", metadata,
     sa.Column("room_id", sa.String(32), sa.ForeignKey("rooms.id"), primary_key=True),
@@ -253,6 +280,10 @@ def _room_values(room: Room) -> dict[str, Any]:
         "created_by": room.created_by,
         "created_at": room.created_at,
         "updated_at": _stamp(),
+        "clock": room.time_control.text if room.time_control else None,
+        "clock_state": json.dumps(room.clock.to_json()) if room.clock else None,
+        "rematch_of": room.rematch_of,
+        "rematch": room.rematch,
         "rated": room.rated,
         "ended_at": room.ended_at,
     }
@@ -263,9 +294,16 @@ def _room_from_row(row: Any) -> Room:
     room = Room(id=row.id, game_name=row.game, options=json.loads(row.options),
                 created_by=row.created_by, seed=int(row.seed), seats=seats, status=row.status,
                 result=json.loads(row.result) if row.result else None, outcome=row.outcome,
-                ended_by=row.ended_by, created_at=row.created_at, rated=row.rated,
+                ended_by=row.ended_by, created_at=row.created_at,
+                rematch_of=row.rematch_of, rematch=row.rematch, rated=row.rated,
                 ended_at=row.ended_at)
     room.stored_version = int(row.version)
+    try:
+        room.time_control = parse_control(row.clock)
+    except ClockError:
+        log.error("room %s has an unknown clock %r: untimed", row.id, row.clock)
+    if room.time_control is not None and row.clock_state:
+        room.clock = Clock.from_json(room.time_control, json.loads(row.clock_state))
     return room
 
 
@@ -344,8 +382,8 @@ class SqlStorage(Storage):
         start = time.perf_counter()
         room_rows: dict[str, dict[str, Any]] = {}
         for op in batch:
-            if op.room is not None:
-                room_rows[op.room["id"]] = op.room  # a later snapshot of a room wins
+            for row in ([op.room] if op.room is not None else []) + op.more_rooms:
+                room_rows[row["id"]] = row  # a later snapshot of a room wins
         with self.engine.begin() as conn:
             for op in batch:
                 if op.fn is not None:
@@ -499,6 +537,29 @@ class SqlStorage(Storage):
 
         await self._write(_Write(room=values, actions=rows, after=record))
         return changes[0]
+
+    async def save_rooms(self, rooms: Sequence[Room]) -> None:
+        await self._write(_Write(more_rooms=[_room_values(r) for r in rooms]))
+
+    async def mark_alive(self, at: float) -> None:
+        def upsert(conn: Connection) -> None:
+            done = conn.execute(hall_state.update().where(hall_state.c.key == ALIVE)
+                                .values(value=repr(at)))
+            if not done.rowcount:
+                conn.execute(hall_state.insert().values(key=ALIVE, value=repr(at)))
+
+        await self._write(_Write(fn=upsert))
+
+    async def last_alive(self) -> float | None:
+        def select(conn: Connection) -> float | None:
+            value = conn.execute(sa.select(hall_state.c.value)
+                                 .where(hall_state.c.key == ALIVE)).scalar()
+            try:
+                return float(value) if value is not None else None
+            except ValueError:
+                return None
+
+        return await self._read(select)
 
     async def add_chat(self, room_id: str, line: ChatLine) -> None:
         await self._write(_Write(chat={"room_id": room_id, "sender": line.sender,

@@ -6,7 +6,7 @@ import pytest
 
 from gamehall.core import CHANCE, IllegalActionError, NotationError
 from gamehall.games.hotu_matua.notation import END, roll_action
-from tests.games.hotu_matua.positions import BOARD, GAME, moves, number, play, position
+from tests.games.hotu_matua.helpers import BOARD, GAME, moves, number, play, position
 
 PEARLS = ["f22", "f26", "f28", "f30", "f34"]
 

@@ -13,7 +13,7 @@ from rich.console import Console
 
 from gamehall.core import NotationError, StateFormatError, load_game
 from gamehall.games.hotu_matua.notation import END, NUM_ACTIONS, roll_action
-from tests.games.hotu_matua.positions import BOARD, GAME, moves, number, position
+from tests.games.hotu_matua.helpers import BOARD, GAME, moves, number, position
 
 # --- notation -----------------------------------------------------------------------------------
 

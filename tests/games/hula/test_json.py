@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from gamehall.core import GamehallError, StateFormatError, load_game, state_from_json
-from tests.games.hula.boards import position
+from tests.games.hula.helpers import position
 
 DOCUMENTED = {
     "game": "hula",

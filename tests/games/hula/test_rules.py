@@ -11,7 +11,7 @@ from gamehall.games.hula import HulaState
 from gamehall.games.hula.escape import has_loop
 from gamehall.games.hula.geometry import geometry
 from gamehall.games.hula.loops import shortest_loop
-from tests.games.hula.boards import board_of, picture_of, position
+from tests.games.hula.helpers import board_of, picture_of, position
 
 FIRST, SECOND = 0, 1
 

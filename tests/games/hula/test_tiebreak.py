@@ -19,7 +19,7 @@ from gamehall.games.hula.loops import (
     shortest_loop,
     shortest_loop_cells,
 )
-from tests.games.hula.boards import position
+from tests.games.hula.helpers import position
 
 FIRST, SECOND = 0, 1
 

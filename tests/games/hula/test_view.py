@@ -9,7 +9,7 @@ from rich.console import Console
 
 from gamehall.core import load_game
 from gamehall.games.hula.loops import shortest_loop_cells
-from tests.games.hula.boards import position
+from tests.games.hula.helpers import position
 
 RING_BUT_F5 = """
     . . . . .

@@ -30,7 +30,6 @@ from gamehall.games.halali.tiles import (
     OWN,
     RAYS,
     SHORT_MOVERS,
-    SIDE_NAMES,
     SQUARES,
 )
 
@@ -174,27 +173,20 @@ class HalaliState(State):
         return [1.0, -1.0] if key0 > key1 else [-1.0, 1.0]
 
     def outcome_text(self) -> str:
-        scores, taken = self.totals()
-        r = self.returns()
-        what = "the match" if self.match else "the game"
-        if self.match:
-            names = ["seat 0 (humans in game 1)", "seat 1 (beasts in game 1)"]
-        else:
-            names = list(SIDE_NAMES)
-        tally = f"{scores[0]} to {scores[1]}"
-        if r[0] == r[1]:
-            return f"draw: {tally} points, {taken[0]} tiles taken each"
-        w = 0 if r[0] > r[1] else 1
-        if scores[0] != scores[1]:
-            return f"{names[w]} win{'s' if self.match else ''} {what}, {tally} points"
-        return (f"{names[w]} win{'s' if self.match else ''} {what} on tiles taken "
-                f"({taken[w]} to {taken[1 - w]}) at {scores[0]} points each")
+        from gamehall.games.halali.view import outcome_text
+
+        return outcome_text(self)
 
     def action_to_string(self, action: int) -> str:
+        return nt.to_string(action, self._captures(action))
+
+    def action_parts(self, action: int) -> dict[str, Any]:
+        return nt.action_parts(action, self._captures(action), self.pending)
+
+    def _captures(self, action: int) -> bool:
+        """Whether `action` is a move onto a face-up tile (written with ``x``)."""
         dec = nt.decode(action)
-        capture = (dec is not None and dec.kind == "move"
-                   and self.board[dec.to] not in (EMPTY, HIDDEN))
-        return nt.to_string(action, capture)
+        return dec is not None and dec.kind == "move" and self.board[dec.to] not in (EMPTY, HIDDEN)
 
     def string_to_action(self, text: str) -> int:
         """Read notation; also accepts `d2-exit` when only one exit is open from d2, and either

@@ -70,6 +70,25 @@ HIDDEN_CELL = "[grey42]░░[/]"
 EMPTY_CELL = "[grey35]· [/]"
 
 
+def outcome_text(state: HalaliState) -> str:
+    """Who won the game (or the match), by points, else by tiles taken."""
+    scores, taken = state.totals()
+    r = state.returns()
+    what = "the match" if state.match else "the game"
+    if state.match:
+        names = ["seat 0 (humans in game 1)", "seat 1 (beasts in game 1)"]
+    else:
+        names = list(SIDE_NAMES)
+    tally = f"{scores[0]} to {scores[1]}"
+    if r[0] == r[1]:
+        return f"draw: {tally} points, {taken[0]} tiles taken each"
+    w = 0 if r[0] > r[1] else 1
+    if scores[0] != scores[1]:
+        return f"{names[w]} win{'s' if state.match else ''} {what}, {tally} points"
+    return (f"{names[w]} win{'s' if state.match else ''} {what} on tiles taken "
+            f"({taken[w]} to {taken[1 - w]}) at {scores[0]} points each")
+
+
 def tile_markup(code: int, width: int = 0) -> str:
     """A face-up tile's token in its side's colour, padded to `width` characters."""
     if code in OWN[HUMANS]:

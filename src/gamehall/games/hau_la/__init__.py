@@ -1,5 +1,5 @@
 """Hau La: a 3D building of bendable strips; the highest colour tag wins, touching is penalised."""
 
-from gamehall.games.hau_la.game import HauLa
+from gamehall.games.hau_la.game import HauLaGame
 
-__all__ = ["HauLa"]
+__all__ = ["HauLaGame"]

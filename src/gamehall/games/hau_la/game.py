@@ -13,7 +13,7 @@ from gamehall.games.hau_la.notation import layout
 from gamehall.games.hau_la.turns import Table
 
 
-class HauLa(Game):
+class HauLaGame(Game):
     """Hau La (SAIEN 2009): build the highest building of foam strips without touching."""
 
     name = "hau_la"
@@ -64,11 +64,9 @@ class HauLa(Game):
         return HauLaState(self, seed)
 
     def state_from_json(self, data: Mapping[str, Any]) -> State:
-        from gamehall.games.hau_la.jsonform import table_from_json
-        from gamehall.games.hau_la.rules import HauLaState
+        from gamehall.games.hau_la.jsonform import state_from_json
 
-        self.check_json_header(data)
-        return HauLaState(self, None, table_from_json(self, data))
+        return state_from_json(self, data)
 
     def render_text(self, state: State, seat: int | None = None) -> str:
         from gamehall.games.hau_la.view import render_text

@@ -18,6 +18,7 @@ from gamehall.games.hau_la.building import SIDES, Building, Plan, PlanError, rou
 from gamehall.games.hau_la.notation import sides_text, tag_text
 from gamehall.games.hau_la.placements import FIRST, KIND, ROT, SECOND, TAG
 from gamehall.games.hau_la.placements import SIDES as SIDES_STEP
+from gamehall.games.hau_la.rules import HauLaState
 from gamehall.games.hau_la.turns import (
     HAND,
     OUT,
@@ -29,7 +30,7 @@ from gamehall.games.hau_la.turns import (
 )
 
 if TYPE_CHECKING:
-    from gamehall.games.hau_la.game import HauLa
+    from gamehall.games.hau_la.game import HauLaGame
 
 STEP_NAMES = {KIND: "kind", FIRST: "first", SECOND: "second", ROT: "rotation",
               SIDES_STEP: "sides", TAG: "tag"}
@@ -62,7 +63,8 @@ def _tag_state(hole: int) -> str:
     return "board" if hole >= 0 else ("hand" if hole == HAND else "out")
 
 
-def table_to_json(game: HauLa, t: Table) -> dict[str, Any]:
+def state_to_json(state: HauLaState) -> dict[str, Any]:
+    game, t = state.game, state.table
     m, b = t.model, t.building
     occ = t.occupant()
     heights = t.heights()
@@ -160,20 +162,22 @@ def _ghosts(t: Table, step: int | None) -> list[dict[str, Any]]:
 
 
 # --- reading ---------------------------------------------------------------------------------
-def table_from_json(game: HauLa, data: Mapping[str, Any]) -> Table:
+def state_from_json(game: HauLaGame, data: Mapping[str, Any]) -> HauLaState:
+    """Read a position (the discrete part; the geometry is rebuilt from it)."""
+    game.check_json_header(data)
     try:
-        return _read(game, data)
+        return HauLaState(game, None, _read(game, data))
     except StateFormatError:
         raise
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, PlanError) as exc:
         raise StateFormatError(f"not a Hau La position: {exc}") from exc
 
 
-def _seat(game: HauLa, name: Any) -> int:
+def _seat(game: HauLaGame, name: Any) -> int:
     return game.seat_index(str(name))
 
 
-def _read(game: HauLa, data: Mapping[str, Any]) -> Table:
+def _read(game: HauLaGame, data: Mapping[str, Any]) -> Table:
     m = game.model
     codes = [k.code for k in m.kinds]
     b = Building(m, ())

@@ -6,13 +6,22 @@ from typing import TYPE_CHECKING, Any
 
 from gamehall.core import TERMINAL, NotationError, State, normalise_notation
 from gamehall.games.hau_la.building import PlanError
-from gamehall.games.hau_la.notation import layout, sides_text, tag_text
+from gamehall.games.hau_la.notation import (
+    extra_parts,
+    hole_parts,
+    kind_parts,
+    layout,
+    parts_text,
+    rotation_parts,
+    sides_parts,
+    tag_parts,
+)
 from gamehall.games.hau_la.placements import FIRST, KIND, ROT, SECOND, TAG
 from gamehall.games.hau_la.placements import SIDES as SIDES_STEP
 from gamehall.games.hau_la.turns import EXTRAS, OVER, Table
 
 if TYPE_CHECKING:
-    from gamehall.games.hau_la.game import HauLa
+    from gamehall.games.hau_la.game import HauLaGame
 
 STEP_RANGE = {KIND: "kind", FIRST: "hole", SECOND: "hole", ROT: "rot", SIDES_STEP: "sides",
               TAG: "tag"}
@@ -23,9 +32,10 @@ STEP_WORDS = {KIND: "a piece", FIRST: "the first hole", SECOND: "the second hole
 class HauLaState(State):
     """A position of Hau La. The rules live in `Table`; this class speaks the contract."""
 
-    game: HauLa
+    game: HauLaGame
 
-    def __init__(self, game: HauLa, seed: int | None = None, table: Table | None = None) -> None:
+    def __init__(self, game: HauLaGame, seed: int | None = None,
+                 table: Table | None = None) -> None:
         super().__init__(game, seed)
         self.table = table if table is not None else game.new_table()
         self._layout = layout(game.model)
@@ -76,14 +86,9 @@ class HauLaState(State):
         return [1.0 if s == t.ranking[0] else 0.0 for s in range(t.n)]
 
     def outcome_text(self) -> str:
-        t = self.table
-        if t.phase != OVER:
-            return "game not finished"
-        heights = t.heights()
-        top = t.ranking[0]
-        h = heights[top]
-        at = f" with a tag at {h:.2f}" if h is not None else ""
-        return f"{t.names[top]} wins{at}"
+        from gamehall.games.hau_la.view import outcome_text
+
+        return outcome_text(self)
 
     def clone(self) -> HauLaState:
         c = HauLaState.__new__(HauLaState)
@@ -99,33 +104,38 @@ class HauLaState(State):
 
     # --- notation ------------------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
-        try:
-            return self._notation(action)
-        except (IndexError, KeyError):
-            return f"#{action}"  # not a move here (notation is only defined for legal ones)
+        parts = self.action_parts(action)
+        # notation is only defined for this position's steps
+        return parts_text(parts) if parts else f"#{action}"
 
-    def _notation(self, action: int) -> str:
+    def action_parts(self, action: int) -> dict[str, Any]:
+        try:
+            return self._parts(action)
+        except (IndexError, KeyError):
+            return {}
+
+    def _parts(self, action: int) -> dict[str, Any]:
         t = self.table
         m = self.game.model
         lay = self._layout
         if t.phase == EXTRAS:
             i = action - lay["extra"]
-            return f"take {m.kinds[t.extras_left[i]].code}" if i >= 0 else f"#{action}"
+            return extra_parts(m.kinds[t.extras_left[i]].code) if i >= 0 else {}
         step = t.step()
         if step is None:
-            return str(action)
+            return {}
         v = action - lay[STEP_RANGE[step]]
         if not 0 <= v < self._range_size(STEP_RANGE[step]):
-            return f"#{action}"
+            return {}
         if step == KIND:
-            return m.kinds[v].code
+            return kind_parts(m.kinds[v].code)
         if step in (FIRST, SECOND):
-            return t.building.names[v]
+            return hole_parts(t.building.names[v])
         if step == ROT:
-            return f"r{m.rotations_deg[v]}"
+            return rotation_parts(m.rotations_deg[v])
         if step == SIDES_STEP:
-            return sides_text(v, m.kinds[t.pending[KIND]].is_joint)
-        return tag_text(len(t.building.pieces) + 1, v)
+            return sides_parts(v, m.kinds[t.pending[KIND]].is_joint)
+        return tag_parts(len(t.building.pieces) + 1, v)
 
     def _range_size(self, name: str) -> int:
         names = [k for k in self._layout if k != "size"]
@@ -188,14 +198,12 @@ class HauLaState(State):
 
     # --- data ----------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        from gamehall.games.hau_la.jsonform import table_to_json
+        from gamehall.games.hau_la.jsonform import state_to_json
 
-        return table_to_json(self.game, self.table)
+        return state_to_json(self)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """Hau La has no hidden information: everyone sees the whole table."""
-        data = self.to_json()
-        data["viewer"] = self.game.seat_names[seat] if seat is not None else None
-        data["expecting"] = self.expecting()
-        return data
+        from gamehall.games.hau_la.view import state_view
+
+        return state_view(self, seat)
 

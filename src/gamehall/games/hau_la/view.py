@@ -4,6 +4,7 @@ ASCII sketch of the building (x across, z up; nearer strips drawn over farther o
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from rich.markup import escape
 
@@ -19,6 +20,26 @@ SKETCH_COLS = 66
 X_RANGE = 11.0
 STEP_MOVES_WIDTH = 80
 """Longest list of choices the compact step status spells out."""
+
+
+def state_view(state: State, seat: int | None) -> dict[str, Any]:
+    """Hau La has no hidden information: everyone sees the whole table."""
+    data = state.to_json()
+    data["viewer"] = state.game.seat_names[seat] if seat is not None else None
+    data["expecting"] = state.expecting()  # type: ignore[attr-defined]
+    return data
+
+
+def outcome_text(state: State) -> str:
+    """Who won, and the height of the winning tag."""
+    t: Table = state.table  # type: ignore[attr-defined]
+    if t.phase != OVER:
+        return "game not finished"
+    heights = t.heights()
+    top = t.ranking[0]
+    h = heights[top]
+    at = f" with a tag at {h:.2f}" if h is not None else ""
+    return f"{t.names[top]} wins{at}"
 
 
 def render_text(state: State, seat: int | None = None) -> str:

@@ -1,4 +1,4 @@
-"""`Haugaz`: the game with its options, the factory of its states."""
+"""`HaugazGame`: the game with its options, the factory of its states."""
 
 from __future__ import annotations
 
@@ -6,13 +6,14 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from gamehall.core import Game, InvalidOptionError, Option, State
+from gamehall.games.haugaz.jsonform import state_from_json
 from gamehall.games.haugaz.notation import layout
 from gamehall.games.haugaz.rules import HaugazState
-from gamehall.games.haugaz.state_json import load_into
-from gamehall.games.haugaz.view import render_svg, render_text
+from gamehall.games.haugaz.svg import render_svg
+from gamehall.games.haugaz.view import render_text
 
 
-class Haugaz(Game):
+class HaugazGame(Game):
     """Haugaz: place a stack, jump a stack as far as it is tall, grow the stacks it lands near.
 
     Seats are ``first`` (places the two cake stacks) and ``second`` (chooses a colour); Black then
@@ -66,9 +67,7 @@ class Haugaz(Game):
         return HaugazState(self, seed)
 
     def state_from_json(self, data: Mapping[str, Any]) -> HaugazState:
-        state = HaugazState(self)
-        load_into(state, data)
-        return state
+        return state_from_json(self, data)
 
     def render_text(self, state: State, seat: int | None = None) -> str:
         assert isinstance(state, HaugazState)

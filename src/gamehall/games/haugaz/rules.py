@@ -24,12 +24,12 @@ from gamehall.games.haugaz.board import (
 )
 from gamehall.games.haugaz.explain import explain
 from gamehall.games.haugaz.geometry import geometry
-from gamehall.games.haugaz.notation import action_text, layout, parse_action
-from gamehall.games.haugaz.state_json import state_to_json
+from gamehall.games.haugaz.jsonform import state_to_json
+from gamehall.games.haugaz.notation import action_parts, action_text, layout, parse_action
 from gamehall.games.haugaz.view import outcome_text, state_view
 
 if TYPE_CHECKING:
-    from gamehall.games.haugaz.game import Haugaz
+    from gamehall.games.haugaz.game import HaugazGame
 
 
 class HaugazState(State):
@@ -37,9 +37,9 @@ class HaugazState(State):
     of the top piece, EMPTY for no stack) and `bits` (bit i = colour of the i-th piece from the
     bottom, 1 for white)."""
 
-    game: Haugaz
+    game: HaugazGame
 
-    def __init__(self, game: Haugaz, seed: int | None = None) -> None:
+    def __init__(self, game: HaugazGame, seed: int | None = None) -> None:
         super().__init__(game, seed)
         size = int(game.options["size"])
         self.geo = geometry(size)
@@ -119,6 +119,9 @@ class HaugazState(State):
 
     def action_to_string(self, action: int) -> str:
         return action_text(self.geo, self.height, action)
+
+    def action_parts(self, action: int) -> dict[str, Any]:
+        return action_parts(self.geo, self.height, action)
 
     def string_to_action(self, text: str) -> int:
         wanted = normalise_notation(text)

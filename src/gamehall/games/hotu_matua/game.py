@@ -1,4 +1,4 @@
-"""`HotuMatua`: the game with its options (board file, turn limit) and its facts."""
+"""`HotuMatuaGame`: the game with its options (board file, turn limit) and its facts."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from gamehall.games.hotu_matua.notation import NUM_ACTIONS
 from gamehall.games.hotu_matua.rules import BASE_DICE, MAX_EXTRA, HotuMatuaState
 
 
-class HotuMatua(Game):
+class HotuMatuaGame(Game):
     """Reinhold Wittig's Hotu Matua (1991): chain your four ships around the island pearls."""
 
     name: ClassVar[str] = "hotu_matua"
@@ -53,7 +53,7 @@ class HotuMatua(Game):
         return HotuMatuaState(self, seed)
 
     def state_from_json(self, data: Mapping[str, Any]) -> HotuMatuaState:
-        from gamehall.games.hotu_matua.state_json import state_from_json
+        from gamehall.games.hotu_matua.jsonform import state_from_json
 
         return state_from_json(self, data)
 

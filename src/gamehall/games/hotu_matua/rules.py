@@ -13,11 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 from gamehall.core import CHANCE, TERMINAL, State
 from gamehall.games.hotu_matua.explain import explain_action, read_move
+from gamehall.games.hotu_matua.jsonform import state_to_json
 from gamehall.games.hotu_matua.notation import (
     END,
     ROLL_BASE,
     SHIPS_PER_SEAT,
     SIDES,
+    action_parts,
     roll_action,
     roll_text,
     roll_value,
@@ -26,12 +28,11 @@ from gamehall.games.hotu_matua.notation import (
     step_action,
     step_text,
 )
-from gamehall.games.hotu_matua.state_json import state_to_json
-from gamehall.games.hotu_matua.view import make_view
+from gamehall.games.hotu_matua.view import outcome_text, state_view
 
 if TYPE_CHECKING:
     from gamehall.games.hotu_matua.board import Board
-    from gamehall.games.hotu_matua.game import HotuMatua
+    from gamehall.games.hotu_matua.game import HotuMatuaGame
 
 BASE_DICE = 5
 MAX_EXTRA = 3
@@ -43,9 +44,9 @@ _ROLL_OUTCOMES = [(a, 0.25) for a in _ROLLS]
 class HotuMatuaState(State):
     """A position. Ships 0-3 are north's (N1-N4), 4-7 south's (S1-S4); fields are board indices."""
 
-    game: HotuMatua
+    game: HotuMatuaGame
 
-    def __init__(self, game: HotuMatua, seed: int | None = None) -> None:
+    def __init__(self, game: HotuMatuaGame, seed: int | None = None) -> None:
         super().__init__(game, seed)
         board = game.board
         self.board: Board = board
@@ -119,12 +120,7 @@ class HotuMatuaState(State):
         return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
 
     def outcome_text(self) -> str:
-        names = self.game.seat_names
-        pearls = f"{self.owned[0]}-{self.owned[1]} in pearls"
-        if self.winner is None:
-            return f"draw at the turn limit ({pearls})"
-        how = "three pearls" if self.owned[self.winner] >= WIN_PEARLS else "the turn limit"
-        return f"{names[self.winner]} wins ({how}; {pearls})"
+        return outcome_text(self)
 
     def passing_on(self) -> int:
         """How many dice go to the opponent if the turn ends now."""
@@ -239,13 +235,26 @@ class HotuMatuaState(State):
             return "end"
         if 0 <= action < END:
             k, side = split_step(action)
-            field = self.ships[self.player * SHIPS_PER_SEAT + k]
-            line = self.board.sides[field][side]
-            if line >= 0:
-                target = self.board.other_end(line, field)
-                return step_text(self.player, k, self.board.ids[target])
+            ends = self._step_ends(action)
+            if ends is not None:
+                return step_text(self.player, k, ends[1])
             return f"{ship_label(self.player, k)}>side{side + 1}"
         return f"action {action}"
+
+    def action_parts(self, action: int) -> dict[str, Any]:
+        return action_parts(action, self.player, self._step_ends(action))
+
+    def _step_ends(self, action: int) -> tuple[str, str] | None:
+        """The fields a step action leaves and reaches; None if it is no step or the side of
+        the ship's field has no line."""
+        if not 0 <= action < END:
+            return None
+        k, side = split_step(action)
+        field = self.ships[self.player * SHIPS_PER_SEAT + k]
+        line = self.board.sides[field][side]
+        if line < 0:
+            return None
+        return self.board.ids[field], self.board.ids[self.board.other_end(line, field)]
 
     def string_to_action(self, text: str) -> int:
         return read_move(self, text)
@@ -258,7 +267,7 @@ class HotuMatuaState(State):
         return state_to_json(self)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        return make_view(self, seat)
+        return state_view(self, seat)
 
     def clone(self) -> HotuMatuaState:
         new = object.__new__(HotuMatuaState)

@@ -29,7 +29,7 @@ def _board_copy(board: Board) -> dict[str, Any]:
     }
 
 
-def make_view(state: HotuMatuaState, seat: int | None) -> dict[str, Any]:
+def state_view(state: HotuMatuaState, seat: int | None) -> dict[str, Any]:
     """The position for `seat` (None: a spectator) with the board geometry the browser draws."""
     board = state.board
     ids = board.ids
@@ -70,6 +70,18 @@ def make_view(state: HotuMatuaState, seat: int | None) -> dict[str, Any]:
 
 
 # --- terminal -----------------------------------------------------------------------------------
+
+def outcome_text(state: HotuMatuaState) -> str:
+    """Who won and how (three pearls or the turn limit), or the draw, with the pearl count."""
+    from gamehall.games.hotu_matua.rules import WIN_PEARLS
+
+    names = state.game.seat_names
+    pearls = f"{state.owned[0]}-{state.owned[1]} in pearls"
+    if state.winner is None:
+        return f"draw at the turn limit ({pearls})"
+    how = "three pearls" if state.owned[state.winner] >= WIN_PEARLS else "the turn limit"
+    return f"{names[state.winner]} wins ({how}; {pearls})"
+
 
 def render_text(state: HotuMatuaState, seat: int | None) -> str:
     """A text map (fields with ids, numbers on every line) when the board is a grid, a list of

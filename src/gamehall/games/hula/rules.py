@@ -1,4 +1,4 @@
-"""Hula: the game, its state, move generation, the neutral rule and the end of the game.
+"""Hula: the state, move generation, the neutral rule and the end of the game.
 
 Seats and colours: seat 0 (``first``) places the very first stone, which is of the first colour.
 Without a swap, seat ``i`` plays colour ``i``. After a swap (pie rule) the seat that answered —
@@ -18,77 +18,21 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gamehall.core import (
     TERMINAL,
-    Game,
     IllegalActionError,
     NotationError,
-    Option,
     State,
     normalise_notation,
 )
 from gamehall.games.hula.escape import escape_path, escaper
-from gamehall.games.hula.geometry import SIZES, geometry
 from gamehall.games.hula.loops import double_loop_winner
-from gamehall.games.hula.notation import action_name, parse_action
+from gamehall.games.hula.notation import action_name, action_parts, parse_action
 
-SEATS = ("first", "second")
-
-
-class HulaGame(Game):
-    """Hula on a hex-hex board of side 5, 6 or 7, with or without the pie rule."""
-
-    name = "hula"
-    title = "Hula"
-    OPTIONS = (
-        Option("size", int, 6, "side of the hexagonal board, in cells", choices=SIZES),
-        Option("pie", bool, True, "after the first stone the other player may answer 'swap'"),
-    )
-
-    def __init__(self, **options: object) -> None:
-        super().__init__(**options)
-        self.geo = geometry(int(self.options["size"]))
-        self.pie = bool(self.options["pie"])
-
-    @property
-    def seat_names(self) -> tuple[str, ...]:
-        return SEATS
-
-    @property
-    def num_distinct_actions(self) -> int:
-        return self.geo.num_cells + 1
-
-    @property
-    def max_game_length(self) -> int:
-        return self.geo.num_cells - 1 + (1 if self.pie else 0)
-
-    @property
-    def observation_shape(self) -> tuple[int, int]:
-        """Planes × cells of `HulaState.observation_tensor` (for the OpenSpiel/PettingZoo
-        adapters)."""
-        from gamehall.games.hula.view import OBSERVATION_PLANES
-
-        return (len(OBSERVATION_PLANES), self.geo.num_cells)
-
-    def new_initial_state(self, seed: int | None = None) -> HulaState:
-        template = self.__dict__.get("_template")
-        if template is None:
-            template = self._template = HulaState(self)
-        return template.copy(seed)
-
-    def state_from_json(self, data: Mapping[str, Any]) -> HulaState:
-        from gamehall.games.hula.position import state_from_json
-
-        return state_from_json(self, data)
-
-    def render_text(self, state: State, seat: int | None = None) -> str:
-        from gamehall.games.hula.view import render_text
-
-        assert isinstance(state, HulaState)
-        return render_text(state, seat)
+if TYPE_CHECKING:
+    from gamehall.games.hula.game import HulaGame
 
 
 class HulaState(State):
@@ -259,6 +203,9 @@ class HulaState(State):
     def action_to_string(self, action: int) -> str:
         return action_name(self.geo, action)
 
+    def action_parts(self, action: int) -> dict[str, Any]:
+        return action_parts(self.geo, action)
+
     def string_to_action(self, text: str) -> int:
         if not normalise_notation(text):
             raise NotationError("type a move")
@@ -288,14 +235,14 @@ class HulaState(State):
         return f"{name} is occupied"
 
     def to_json(self) -> dict[str, Any]:
-        from gamehall.games.hula.position import state_to_json
+        from gamehall.games.hula.jsonform import state_to_json
 
         return state_to_json(self)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        from gamehall.games.hula.view import view
+        from gamehall.games.hula.view import state_view
 
-        return view(self, seat)
+        return state_view(self, seat)
 
     def observation_tensor(self, seat: int) -> Any:
         """The position as `seat` sees it, planes × cells (see `view.observation_tensor`)."""

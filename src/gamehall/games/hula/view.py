@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 from rich.markup import escape
 
 from gamehall.games.hula.geometry import geometry
+from gamehall.games.hula.jsonform import SEATS, STONE_NAMES, state_to_json
 from gamehall.games.hula.loops import Score, shortest_loop, shortest_loop_cells
 from gamehall.games.hula.notation import action_name
-from gamehall.games.hula.position import SEATS, STONE_NAMES, state_to_json
 
 if TYPE_CHECKING:
     from gamehall.games.hula.rules import HulaState
@@ -33,7 +33,7 @@ def loop_scores(state: HulaState) -> tuple[Score | None, Score | None]:
         shortest_loop(state.geo, state.stones[c], state.neutral) for c in (0, 1))
 
 
-def view(state: HulaState, seat: int | None) -> dict[str, Any]:
+def state_view(state: HulaState, seat: int | None) -> dict[str, Any]:
     """Public information only (Hula hides nothing), plus what a front end needs to draw it."""
     geo = state.geo
     data = state_to_json(state)

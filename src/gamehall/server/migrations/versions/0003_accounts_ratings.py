@@ -6,8 +6,8 @@ upgrade, so nobody is signed out by it); finished rooms get `ended_at` (their la
 their players in `game_players` (bots get their reserved player rows), so the archive finds old
 games by player too; games already started stay casual (they began under the old rules).
 
-Revision ID: 0002
-Revises: 0001
+Revision ID: 0003
+Revises: 0002
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002"
-down_revision = "0001"
+revision = "0003"
+down_revision = "0002"
 branch_labels = None
 depends_on = None
 

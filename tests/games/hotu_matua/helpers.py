@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from gamehall.core import load_game
-from gamehall.games.hotu_matua import HotuMatua
+from gamehall.games.hotu_matua import HotuMatuaGame
 from gamehall.games.hotu_matua.rules import HotuMatuaState
 
 GAME = load_game("hotu_matua")
-assert isinstance(GAME, HotuMatua)
+assert isinstance(GAME, HotuMatuaGame)
 BOARD = GAME.board
 COLS = 5
 
@@ -32,7 +32,7 @@ def position(ships: Mapping[str, str] | None = None, *, to_move: str = "north",
              unused: Iterable[int] = (), to_roll: int = 0, carried_over: int = 0,
              pearls: Iterable[str] | None = None, owned: Mapping[str, int] | None = None,
              crossed: Mapping[str, list[str]] | None = None, turn: int = 0,
-             game: HotuMatua = GAME) -> HotuMatuaState:
+             game: HotuMatuaGame = GAME) -> HotuMatuaState:
     """A position: ships not named stay on their start fields; dice already used are 1s."""
     data = game.new_initial_state().to_json()
     data["ships"].update(ships or {})

@@ -20,7 +20,8 @@ from gamehall.games.hula.loops import double_loop_winner
 from gamehall.games.hula.notation import action_name, parse_action, parse_cell
 
 if TYPE_CHECKING:
-    from gamehall.games.hula.rules import HulaGame, HulaState
+    from gamehall.games.hula.game import HulaGame
+    from gamehall.games.hula.rules import HulaState
 
 STONE_NAMES = ("first", "second", "neutral")
 SEATS = ("first", "second")

@@ -27,6 +27,7 @@ from gamehall.games.haugaz.board import (
 )
 
 if TYPE_CHECKING:
+    from gamehall.games.haugaz.game import HaugazGame
     from gamehall.games.haugaz.rules import HaugazState
 
 
@@ -48,9 +49,10 @@ def state_to_json(state: HaugazState) -> dict[str, Any]:
     }
 
 
-def load_into(state: HaugazState, data: Mapping[str, Any]) -> None:
-    """Fill a fresh state from `data`, or raise StateFormatError saying what is wrong."""
-    state.game.check_json_header(data)
+def state_from_json(game: HaugazGame, data: Mapping[str, Any]) -> HaugazState:
+    """Read a position from `data`, or raise StateFormatError saying what is wrong."""
+    game.check_json_header(data)
+    state = game.new_initial_state()
     _read_stacks(state, data.get("stacks", {}))
     phase = data.get("phase", "play")
     if phase not in PHASES:
@@ -69,6 +71,7 @@ def load_into(state: HaugazState, data: Mapping[str, Any]) -> None:
         state._start_turn()
     elif state.phase == PLAY and not state.legal_actions():
         raise StateFormatError("the stack placed this turn leaves no move to make")
+    return state
 
 
 def _colour(value: object, what: str) -> int:

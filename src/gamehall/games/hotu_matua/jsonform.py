@@ -24,7 +24,7 @@ from gamehall.games.hotu_matua.notation import SHIPS_PER_SEAT, parse_ship, ship_
 
 if TYPE_CHECKING:
     from gamehall.games.hotu_matua.board import Board
-    from gamehall.games.hotu_matua.game import HotuMatua
+    from gamehall.games.hotu_matua.game import HotuMatuaGame
     from gamehall.games.hotu_matua.rules import HotuMatuaState
 
 SEATS = ("north", "south")
@@ -59,7 +59,7 @@ def state_to_json(state: HotuMatuaState) -> dict[str, Any]:
     }
 
 
-def state_from_json(game: HotuMatua, data: Mapping[str, Any]) -> HotuMatuaState:
+def state_from_json(game: HotuMatuaGame, data: Mapping[str, Any]) -> HotuMatuaState:
     """Rebuild a position, checking that it is one the rules allow."""
     from gamehall.games.hotu_matua.rules import BASE_DICE, MAX_EXTRA, HotuMatuaState
 
@@ -119,14 +119,14 @@ def _list(value: object, what: str) -> list[Any]:
     return value
 
 
-def _field(game: HotuMatua, value: object, what: str) -> int:
+def _field(game: HotuMatuaGame, value: object, what: str) -> int:
     try:
         return game.board.field_index(str(value))
     except KeyError:
         raise StateFormatError(f"'{what}' names an unknown field {value!r}") from None
 
 
-def _ships(game: HotuMatua, value: object) -> list[int]:
+def _ships(game: HotuMatuaGame, value: object) -> list[int]:
     if not isinstance(value, Mapping):
         raise StateFormatError("'ships' maps N1-N4 and S1-S4 to fields")
     ships = [-1] * (2 * SHIPS_PER_SEAT)
