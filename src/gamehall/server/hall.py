@@ -21,6 +21,7 @@ from typing import Any
 
 from gamehall.core import GamehallError, game_class
 from gamehall.server import protocol as proto
+from gamehall.server.boards import MAX_BOARD_BYTES, Boards
 from gamehall.server.bots import BotPool, bot_spec
 from gamehall.server.commands import help_text, parse_command
 from gamehall.server.protocol import ProtocolError, Request
@@ -63,6 +64,10 @@ class Settings:
     """Rooms one visitor may have waiting for players at once."""
     sqlite_sync: str = "normal"
     """SQLite durability: normal (survives any crash of the server) or full (also power loss)."""
+    boards_dir: str = ""
+    """A folder of board files (``NAME.json``) the hall offers besides each game's own board."""
+    max_board_bytes: int = MAX_BOARD_BYTES
+    """The largest board JSON a client may send as a file option's value."""
 
 
 def token_hash(token: str) -> str:
@@ -75,6 +80,7 @@ class Hall:
     def __init__(self, storage: Storage, pubsub: PubSub, bots: BotPool,
                  settings: Settings) -> None:
         self.storage, self.pubsub, self.bots, self.settings = storage, pubsub, bots, settings
+        self.boards = Boards.load(settings.boards_dir or None, settings.max_board_bytes)
         self.rooms: dict[str, Room] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._load_lock = asyncio.Lock()
@@ -182,12 +188,15 @@ class Hall:
             raise RoomError("too_many_rooms", f"you already have {waiting} rooms waiting for "
                                               "players; start or use one of them")
         try:
-            game_class(game)
-            room = Room(id=secrets.token_urlsafe(6), game_name=game.strip().lower(),
-                        options=dict(options), created_by=player.nickname,
-                        seed=secrets.randbits(63))
+            cls = game_class(game)
         except GamehallError as exc:
             raise RoomError("bad_game", str(exc)) from None
+        checked = self.boards.check(cls, options)
+        try:
+            room = Room(id=secrets.token_urlsafe(6), game_name=cls.name, options=checked,
+                        created_by=player.nickname, seed=secrets.randbits(63))
+        except GamehallError as exc:
+            raise RoomError("bad_option", str(exc)) from None
         await self.storage.save_room(room)
         self.rooms[room.id] = room
         return room
@@ -296,7 +305,7 @@ class Hall:
         if req.kind == "who":
             return [proto.info(self._who(room), req.ref)]
         if req.kind == "options":
-            opts = ", ".join(f"{k}={v}" for k, v in room.options.items()) or "none"
+            opts = ", ".join(f"{k}={v}" for k, v in room.game.shown_options().items()) or "none"
             return [proto.info(f"options: {opts}", req.ref)]
         if req.kind == "sync":
             return [{"type": "sync"}]
@@ -343,8 +352,8 @@ class Hall:
             seat = room.set_bot(spec, f"{spec} bot", a.get("seat"))
             notice = f"{player.nickname} seated a {spec} bot as {names[seat]}"
         elif req.kind == "option":
-            value = room.set_option(a["key"], a["value"])
-            notice = f"{player.nickname} set {a['key'].strip()}={value}"
+            ((key, value),) = self.boards.check(type(room.game), {a["key"]: a["value"]}).items()
+            notice = f"{player.nickname} set {key}={room.set_option(key, value)}"
         elif req.kind == "start":
             room.start()
             moves = room.resolve_chance(SYSTEM_RANDOM)

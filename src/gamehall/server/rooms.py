@@ -295,7 +295,7 @@ class Room:
         n = game.num_players
         self.seats = (self.seats + [None] * n)[:n]
         self.rev += 1
-        return self.options[key.strip()]
+        return game.shown_options()[key.strip()]
 
     def set_rated(self, rated: bool) -> None:
         """Make the game rated or casual (before the start)."""
@@ -599,7 +599,7 @@ class Room:
             "room": self.id,
             "game": self.game_name,
             "title": self.game.title,
-            "options": self.options,
+            "options": self.game.shown_options(),
             "status": self.status,
             "version": self.version,
             "seat": seat,
@@ -626,7 +626,7 @@ class Room:
             "id": self.id,
             "game": self.game_name,
             "title": self.game.title,
-            "options": self.options,
+            "options": self.game.shown_options(),
             "status": self.status,
             "version": max(self.version, self.stored_version),
             "seats": self.seats_json(online or set()),
