@@ -4,8 +4,8 @@ have been committed: replicas on other nodes apply the changes in this order).
 
 Existing rooms start at fence 0 and revision 0: the first node to claim one takes fence 1.
 
-Revision ID: 0003
-Revises: 0002
+Revision ID: 0004
+Revises: 0003
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003"
-down_revision = "0002"
+revision = "0004"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 
