@@ -10,6 +10,8 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
+import socket
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -26,9 +28,12 @@ from gamehall.core import GamehallError, GameRecord, load_game
 from gamehall.core.registry import list_games
 from gamehall.server import protocol as proto
 from gamehall.server.bots import BotPool
+from gamehall.server.cluster import Cluster
 from gamehall.server.hall import Hall, Player, Settings
+from gamehall.server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from gamehall.server.protocol import ProtocolError, RateLimiter
 from gamehall.server.pubsub import InProcessPubSub, PubSub
+from gamehall.server.redis_pubsub import RedisPubSub
 from gamehall.server.replay import ReplayCache, replay_step
 from gamehall.server.rooms import WAITING, Room, RoomError
 from gamehall.server.storage import SqlStorage, Storage
@@ -62,15 +67,24 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
     page is served at ``/`` from `web_dir` when it holds an index.html."""
     settings = settings or Settings()
     store = storage or SqlStorage(db_url, sqlite_sync=settings.sqlite_sync)
+    cluster: Cluster | None = None
+    if settings.redis_url:  # a node of a cluster: pub/sub and leases through Redis
+        node = settings.node or f"{socket.gethostname()}-{os.getpid()}"
+        pubsub = RedisPubSub(settings.redis_url, Cluster.new_holder(node))
+        cluster = Cluster(pubsub, store, node, settings.lease_ms)
     hall = Hall(store, pubsub or InProcessPubSub(), BotPool(settings.bot_workers,
-                                                           settings.plugins), settings)
+                                                           settings.plugins), settings, cluster)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await store.open()
+        if cluster is not None:
+            await cluster.pubsub.open()
         await hall.start()
         yield
         await hall.stop()
+        if cluster is not None:
+            await cluster.pubsub.close()
         await store.close()
 
     app = FastAPI(title="gamehall", version=__version__, lifespan=lifespan,
@@ -134,9 +148,14 @@ def _routes(app: FastAPI, hall: Hall) -> None:
             raise ProtocolError(proto.NOT_IDENTIFIED, "choose a nickname first (POST /api/session)")
         return player
 
-    @app.get("/api/health", summary="Liveness and load: rooms, connections, storage commits")
+    @app.get("/api/health", summary="Liveness and load: rooms, connections, storage commits; "
+                                     "in a cluster the node, the rooms it owns, the live nodes")
     async def health() -> dict[str, Any]:
         return hall.health()
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics() -> Response:
+        return Response(hall.metrics.render(), media_type=METRICS_CONTENT_TYPE)
 
     @app.get("/api/games", summary="Every installed game: seats and options with defaults")
     async def games() -> list[dict[str, Any]]:
@@ -257,7 +276,22 @@ class Connection:
         self.sub.deliver({"event": "message", "message": message})
 
     async def run(self) -> None:
-        room = await self.hall.get_room(self.room_id)
+        try:
+            room = await self.hall.attach(self.room_id)
+        except RoomError as exc:  # gone meanwhile
+            self.sub.close()
+            await self.ws.send_text(proto.dumps(proto.error(exc.code, exc.message)))
+            await self.ws.close(4404)
+            return
+        except BaseException:
+            self.sub.close()
+            raise
+        try:
+            await self._run(room)
+        finally:
+            self.hall.detach(self.room_id)
+
+    async def _run(self, room: Room) -> None:
         history = await self.hall.chat_history(room.id)
         self._send({"type": "welcome", "protocol": proto.PROTOCOL_VERSION, "room": room.id,
                     "you": self.player.nickname if self.player else None,

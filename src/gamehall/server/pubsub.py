@@ -54,6 +54,10 @@ class PubSub(ABC):
     def subscribe(self, channel: str, limit: int = 1000) -> Subscription: ...
 
     @abstractmethod
+    def deliver_local(self, channel: str, event: Event) -> None:
+        """Deliver `event` to this process's subscribers of `channel` only."""
+
+    @abstractmethod
     def unsubscribe(self, sub: Subscription) -> None: ...
 
     async def close(self) -> None:  # noqa: B027 - nothing to release in process
@@ -73,9 +77,9 @@ class InProcessPubSub(PubSub):
         self._subs: dict[str, set[Subscription]] = defaultdict(set)
 
     async def publish(self, channel: str, event: Event) -> None:
-        self.deliver(channel, event)
+        self.deliver_local(channel, event)
 
-    def deliver(self, channel: str, event: Event) -> None:
+    def deliver_local(self, channel: str, event: Event) -> None:
         for sub in list(self._subs.get(channel, ())):
             sub.deliver(event)
 

@@ -121,7 +121,7 @@ class RedisPubSub(PubSub):
 
     def deliver_local(self, channel: str, event: Event) -> None:
         """Hand an event to this node's connections of `channel` only."""
-        self._local.deliver(channel, event)
+        self._local.deliver_local(channel, event)
 
     def subscribe(self, channel: str, limit: int = 1000) -> Subscription:
         return self._local.subscribe(channel, limit)
