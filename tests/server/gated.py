@@ -40,7 +40,8 @@ class GatedStorage(SqlStorage):
         self.held = 0
         self._gate: asyncio.Future[bool] | None = None
 
-    async def save_room(self, room: Room, new_moves: Sequence[Move] = ()) -> None:
+    async def save_room(self, room: Room, new_moves: Sequence[Move] = (),
+                        finished: bool = False, fence: int | None = None) -> Any:
         if self.holding and self._gate is not None:
             self.held += 1
             try:
@@ -49,7 +50,7 @@ class GatedStorage(SqlStorage):
                 self.held -= 1
             if fail:
                 raise InjectedFailure("the test failed this commit")
-        await super().save_room(room, new_moves)
+        return await super().save_room(room, new_moves, finished, fence)
 
     def hold(self) -> None:
         self.holding = True

@@ -49,7 +49,7 @@ PROTOCOL_URL = "/api/protocol"
 _STATUS = {"not_identified": 401, "unknown_room": 404, "not_seated": 403, "not_your_seat": 403,
            "bad_json": 400, "bad_message": 400, "unknown_type": 400, "unknown_command": 400,
            "bad_nickname": 400, "bad_game": 400, "bad_option": 400, "bad_bot": 400,
-           "too_large": 413, "bad_step": 400, "storage_error": 503}
+           "too_large": 413, "bad_step": 400, "storage_error": 503, "room_unavailable": 503}
 
 
 class SessionIn(BaseModel):

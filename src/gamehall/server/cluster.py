@@ -138,6 +138,7 @@ class Cluster:
         self.host = host
         self.pubsub.on_direct = self._on_direct
         self.pubsub.on_reconnect = self._reconnected
+        self.pubsub.on_down = self._answers_lost
         await self._heartbeat()
         self._tasks = [asyncio.create_task(self._renew_loop(), name="gamehall-lease-renew"),
                        asyncio.create_task(self._scan_loop(), name="gamehall-room-scan")]
@@ -176,6 +177,13 @@ class Cluster:
         if room_id in self.owned and room_id not in self._acquiring:
             return self.holder
         (holder,) = await self.leases.holders([room_id])
+        if holder is None and preferred(room_id, self.live) != self.holder:
+            # let the room's preferred node, or its owner coming back from a Redis restart,
+            # take it first: fewer changes of hands
+            deadline = time.monotonic() + self.grace_seconds
+            while holder is None and time.monotonic() < deadline:
+                await asyncio.sleep(0.1)
+                (holder,) = await self.leases.holders([room_id])
         if holder is None or holder == self.holder:
             if await self.acquire(room_id):
                 return self.holder
@@ -339,6 +347,8 @@ class Cluster:
     async def forward(self, holder: str, room_id: str, player: PlayerRef,
                       req: Request) -> list[dict[str, Any]]:
         """Have the owner carry out the request; its replies, or its refusal raised here."""
+        if not self.pubsub.up:  # the answer could not reach this node: wait until it can
+            raise Unreachable(holder)
         call_id = f"{self.holder}/{next(self._ids)}"
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._calls[call_id] = fut
@@ -360,11 +370,21 @@ class Cluster:
             self._calls.pop(call_id, None)
         if reply.get("moved"):
             raise NotOwner(room_id)
+        if reply.get("lost"):
+            raise RoomError("room_unavailable", "the connection to this room's server broke; "
+                                                "look at the room and try again")
         error = reply.get("error")
         if error:
             kind, code, text, ref = error
             raise ProtocolError(code, text, ref) if kind == "protocol" else RoomError(code, text)
         return list(reply.get("replies") or [])
+
+    def _answers_lost(self) -> None:
+        """The subscriber connection broke: answers to requests in flight may be lost, so their
+        callers are told now rather than after the timeout."""
+        for fut in self._calls.values():
+            if not fut.done():
+                fut.set_result({"lost": True})
 
     def _on_direct(self, msg: dict[str, Any]) -> None:
         if msg.get("t") == "reply":
@@ -454,7 +474,10 @@ class Cluster:
         return out
 
     async def _reconnected(self) -> None:
-        """Redis is back (maybe empty): write this node's presence again, then catch up."""
+        """Redis is back (maybe empty): take this node's leases again before anyone else needs
+        the rooms, write its presence again, then catch up."""
+        with contextlib.suppress(RedisError, OSError):
+            await self._renew_once()
         mine, self._mine = self._mine, {}
         for room_id, data in mine.items():
             parsed = _presence(data)

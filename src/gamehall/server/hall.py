@@ -523,12 +523,30 @@ class Hall:
                     return replies
             except (NotOwner, Unreachable):
                 pass
+            except RoomError as exc:
+                if exc.code != "room_unavailable" or not await self._was_played(room_id, player,
+                                                                                req):
+                    raise
+                return []
             except (RedisError, OSError) as exc:
                 log.warning("cannot reach Redis for room %s: %s", room_id, exc)
             if time.monotonic() > deadline:
                 raise RoomError("room_unavailable", "this room's server is changing; try again "
                                                     "in a moment")
             await asyncio.sleep(0.1)
+
+    async def _was_played(self, room_id: str, player: Player, req: Request) -> bool:
+        """Whether a move whose answer was lost (the owner went silent) is in the stored game:
+        then it counts as done, and the player is not told to try it again."""
+        if req.kind != "move":
+            return False
+        stored = await self.storage.load_room(room_id)
+        at = req.args["version"]
+        if stored is None or stored.version <= at:
+            return False
+        played = stored.moves[at]
+        typed = " ".join(str(req.args["move"]).split()).lower()
+        return played.seat == stored.seat_of(player.id) and played.move.lower() == typed
 
     def _change(self, room: Room, player: Player,
                 req: Request) -> tuple[str | None, list[Move]] | None:

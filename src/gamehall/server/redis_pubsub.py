@@ -66,8 +66,8 @@ class RedisPubSub(PubSub):
         """Called with each message addressed to this node."""
         self.on_reconnect: Callable[[], Coroutine[Any, Any, None]] | None = None
         """Called after the subscriber connection was lost and is back (events may be lost)."""
-        self.on_publish: Callable[[float], None] = lambda _seconds: None
-        """Called with the time each publication to Redis took (for the metrics)."""
+        self.on_down: Callable[[], None] = lambda: None
+        """Called when the subscriber connection breaks (messages to this node may be lost)."""
         self.failed_publishes = 0
 
     # --- names ---------------------------------------------------------------------------------
@@ -110,14 +110,11 @@ class RedisPubSub(PubSub):
         """Publish to the other nodes only. A Redis failure is logged, never raised: the change
         is committed already, and the others catch up from the database on reconnecting."""
         data = json.dumps({**event, "origin": self.origin}, separators=(",", ":"))
-        start = time.perf_counter()
         try:
             await self.redis.publish(self.room_channel(channel), data)
         except (RedisError, OSError) as exc:
             self.failed_publishes += 1
             log.warning("could not publish on room %s: %s", channel, exc)
-            return
-        self.on_publish(time.perf_counter() - start)
 
     def deliver_local(self, channel: str, event: Event) -> None:
         """Hand an event to this node's connections of `channel` only."""
@@ -202,6 +199,7 @@ class RedisPubSub(PubSub):
                     log.warning("lost the Redis subscriber connection: %s", exc)
                 self.up = False
                 self._conn = None
+                self.on_down()
                 with contextlib.suppress(Exception):
                     await conn.aclose()
                 await asyncio.sleep(0.2)
