@@ -93,12 +93,34 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
                               f"[the protocol]({PROTOCOL_URL}) describes every message "
                               f"(protocol version {proto.PROTOCOL_VERSION}).")
     app.state.hall = hall
+    if cluster is not None:
+        app.add_middleware(NodeHeader, node=cluster.node)
     _protocol_doc(app)
     _routes(app, hall)
     _websocket(app, hall, settings)
     if (web_dir / "index.html").is_file():
         app.mount("/", StaticFiles(directory=web_dir, html=True), name="web")
     return app
+
+
+class NodeHeader:
+    """Names the node that answered in every HTTP response of a cluster (X-Gamehall-Node), for
+    operators and load tests behind the load balancer. Plain ASGI: it costs next to nothing."""
+
+    def __init__(self, app: Any, node: str) -> None:
+        self.app, self.header = app, (b"x-gamehall-node", node.encode())
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def named(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), self.header]
+            await send(message)
+
+        await self.app(scope, receive, named)
 
 
 def _protocol_doc(app: FastAPI) -> None:
@@ -293,7 +315,9 @@ class Connection:
 
     async def _run(self, room: Room) -> None:
         history = await self.hall.chat_history(room.id)
+        cluster = self.hall.cluster
         self._send({"type": "welcome", "protocol": proto.PROTOCOL_VERSION, "room": room.id,
+                    **({"node": cluster.node} if cluster is not None else {}),
                     "you": self.player.nickname if self.player else None,
                     "limits": {"max_message_bytes": self.settings.max_message_bytes,
                                "rate": self.settings.rate, "burst": self.settings.burst}})
