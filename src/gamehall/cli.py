@@ -222,6 +222,9 @@ def serve(
         help="SQLite durability: normal (a commit survives any crash of the server, kill -9 "
              "included) or full (also a power loss; one fsync per commit batch).")] = "normal",
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+    absent_seconds: Annotated[float, typer.Option(
+        help="In an untimed game, seconds the player to move may be away before the others may "
+             "claim the game or hand the seat to a bot.", min=1)] = 180.0,
 ) -> None:
     """Run the online hall: HTTP API, WebSocket play, and the browser page when installed."""
     from gamehall.server.hall import Settings
@@ -229,7 +232,8 @@ def serve(
 
     settings = Settings(max_message_bytes=max_message_bytes, rate=rate, burst=burst,
                         bot_delay=bot_delay, bot_workers=bot_workers,
-                        plugins=tuple(plugin or ()), sqlite_sync=sqlite_sync.lower())
+                        plugins=tuple(plugin or ()), sqlite_sync=sqlite_sync.lower(),
+                        absent_seconds=absent_seconds)
     run(host, port, db, settings, log_level, say=typer.echo)
 
 

@@ -16,27 +16,37 @@ import random
 import re
 import secrets
 from collections import Counter, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from gamehall.core import GamehallError, game_class
 from gamehall.server import protocol as proto
 from gamehall.server.bots import BotPool, bot_spec
+from gamehall.server.clocks import ClockError, parse_control, wall_time
 from gamehall.server.commands import help_text, parse_command
 from gamehall.server.protocol import ProtocolError, Request
 from gamehall.server.pubsub import PubSub
 from gamehall.server.rooms import FINISHED, PLAYING, WAITING, Move, Room, RoomError, now
 from gamehall.server.storage import ChatLine, NicknameTaken, Storage
+from gamehall.server.timers import Deadlines, Presence, absence, next_deadline
 
 log = logging.getLogger("gamehall.server")
 
-MANAGING = {"option", "bot", "start"}
+MANAGING = {"option", "bot", "start", "clock"}
 """Requests that set up the table (see `Hall._check_may_manage`)."""
 
 SYSTEM_RANDOM = random.SystemRandom()
 """Chance is drawn from the operating system's generator: nothing a client saw predicts it."""
 
 NICKNAME = re.compile(r"^[^\W][\w.\-]{0,19}$")
+
+TICK = 0.1
+"""Seconds between the hall's looks at its deadlines (flags falling, absent players)."""
+HEARTBEAT = 2.0
+"""Seconds between the hall's stored signs of life: after a crash, running clocks are charged
+up to the last one and not for the downtime (so a crash costs a player at most this much less
+than nothing: it may give back up to two seconds)."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +73,9 @@ class Settings:
     """Rooms one visitor may have waiting for players at once."""
     sqlite_sync: str = "normal"
     """SQLite durability: normal (survives any crash of the server) or full (also power loss)."""
+    absent_seconds: float = 180.0
+    """In an untimed game, how long the person to move may be away (no connection) before the
+    others may claim the game or hand the seat to a bot."""
 
 
 def token_hash(token: str) -> str:
@@ -73,8 +86,16 @@ class Hall:
     """Everything the HTTP and WebSocket layers ask for."""
 
     def __init__(self, storage: Storage, pubsub: PubSub, bots: BotPool,
-                 settings: Settings) -> None:
+                 settings: Settings, clock: Callable[[], float] = wall_time) -> None:
         self.storage, self.pubsub, self.bots, self.settings = storage, pubsub, bots, settings
+        self.clock = clock
+        """The hall's one time source (seconds): clocks, absence, signs of life read it."""
+        self._deadlines = Deadlines()
+        self._presence = Presence(clock())
+        self._alive_before: float | None = None
+        self._alive_at: float | None = None
+        """The last sign of life stored (GET /api/health shows it)."""
+        self._ticker: asyncio.Task[None] | None = None
         self.rooms: dict[str, Room] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._load_lock = asyncio.Lock()
@@ -90,21 +111,46 @@ class Hall:
 
     # --- lifecycle -------------------------------------------------------------------------------
     async def start(self) -> None:
-        """Load every unfinished room from storage and let bots whose turn it is play on."""
+        """Load every unfinished room from storage and let bots whose turn it is play on; running
+        clocks resume, charged for the time before the last sign of life and not for the
+        downtime."""
         self._watcher = asyncio.create_task(self._watch_loop(), name="gamehall-loop-lag")
+        self._presence = Presence(self.clock())
+        self._alive_before = await self.storage.last_alive()
         for room_id in await self.storage.active_room_ids():
             room = await self.storage.load_room(room_id)
             if room is None:
                 continue
+            await self._resume(room)
             self.rooms[room.id] = room
-            if room.status == PLAYING and room.state is not None and room.state.is_chance_node():
-                async with self._lock(room.id):
-                    await self._commit(room, room.resolve_chance(SYSTEM_RANDOM))
             self._schedule_bot(room)
+        await self._mark_alive()
+        self._ticker = asyncio.create_task(self._tick_loop(), name="gamehall-deadlines")
         gc.freeze()  # what start-up loaded stays: keep it out of every later collection
+
+    async def _resume(self, room: Room) -> None:
+        """A room just loaded from storage, before anyone can reach it (so without its lock):
+        draw a pending chance outcome, resume a clock stopped by the previous server's end, and
+        note its deadlines."""
+        pending = room.status == PLAYING and room.state is not None \
+            and room.state.is_chance_node()
+        clock = room.clock
+        stale = clock is not None and clock.since is not None and clock.since < self._presence.since
+        if pending or stale:
+            if clock is not None and stale:
+                clock.resume(self.clock(), self._alive_before)
+            await self._commit(room, room.resolve_chance(SYSTEM_RANDOM) if pending else [])
+        else:
+            self._plan(room)
 
     async def stop(self) -> None:
         self._closing = True
+        if self._ticker is not None:
+            self._ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._ticker
+            with contextlib.suppress(Exception):
+                await self._mark_alive()
         if self._watcher is not None:
             self._watcher.cancel()
         for task in list(self._bot_tasks.values()):
@@ -119,6 +165,70 @@ class Hall:
         if lock is None:
             lock = self._locks[room_id] = asyncio.Lock()
         return lock
+
+    async def _tick_loop(self) -> None:
+        """Act on deadlines as they come (a flag falls, an absent player becomes claimable) and
+        store a sign of life every `HEARTBEAT` seconds."""
+        beat = self.clock()
+        while True:
+            await asyncio.sleep(TICK)
+            t = self.clock()
+            for room_id in self._deadlines.due(t):
+                try:
+                    await self._on_deadline(room_id)
+                except Exception:
+                    log.exception("deadline of room %s failed", room_id)
+            if t - beat >= HEARTBEAT or t < beat:
+                beat = t
+                try:
+                    await self._mark_alive()
+                except Exception:
+                    log.exception("could not store the hall's sign of life")
+
+    async def _mark_alive(self) -> None:
+        t = self.clock()
+        await self.storage.mark_alive(t)
+        self._alive_at = t
+
+    async def _on_deadline(self, room_id: str) -> None:
+        room = self.rooms.get(room_id)
+        if room is None:
+            return
+        async with self._lock(room_id):
+            if self.rooms.get(room_id) is not room:
+                return
+            if not await self._settle_time(room):
+                room.rev += 1  # an absent player became claimable: everyone sees it
+                await self.pubsub.publish(room.id, {"event": "state"})
+                self._plan(room)
+        self._schedule_bot(room)
+
+    async def _settle_time(self, room: Room) -> bool:
+        """If the running seat's time is up, it drops out now (committed like any change);
+        True when that happened. Called under the room's lock before every change."""
+        t = self.clock()
+        if not room.time_is_up(t):
+            return False
+        seat = room.time_out(t)
+        await self._commit(room, [])
+        name = room.game.seat_names[seat]
+        text = room.outcome if room.status == FINISHED else \
+            f"{name} ran out of time: a bot plays the seat on, and it ranks last"
+        await self.pubsub.publish(room.id, {"event": "message",
+                                            "message": proto.info(text or "time is up")})
+        return True
+
+    def _plan(self, room: Room) -> None:
+        """Note the room's next deadline (after every change and every presence change)."""
+        online = set(self._online.get(room.id, ()))
+        self._presence.turn(room.id, room.to_move(), self.clock())
+        self._deadlines.set(room.id, next_deadline(room, online, self._presence,
+                                                   self.settings.absent_seconds, self.clock()))
+
+    def absence(self, room: Room) -> dict[str, Any] | None:
+        """The state's ``absent`` object for the room now."""
+        return absence(room, set(self._online.get(room.id, ())), self._presence,
+                       self.settings.absent_seconds, self.clock())
 
     async def _watch_loop(self) -> None:
         """Measure how late the event loop wakes up (its lag): the hall's own responsiveness."""
@@ -142,6 +252,8 @@ class Hall:
             "connections": sum(sum(c.values()) for c in self._watchers.values()),
             "bots_thinking": len(self._bot_tasks),
             "storage": dict(getattr(self.storage, "stats", {})),
+            "clocks": {"time": self.clock(), "alive_at": self._alive_at,
+                       "deadlines": len(self._deadlines)},
         }
 
     # --- identity --------------------------------------------------------------------------------
@@ -175,7 +287,8 @@ class Hall:
         return player
 
     # --- rooms -----------------------------------------------------------------------------------
-    async def create_room(self, player: Player, game: str, options: dict[str, Any]) -> Room:
+    async def create_room(self, player: Player, game: str, options: dict[str, Any],
+                          clock: str | None = None) -> Room:
         waiting = sum(1 for r in self.rooms.values()
                       if r.status == WAITING and r.created_by == player.nickname)
         if waiting >= self.settings.max_waiting_rooms:
@@ -188,6 +301,10 @@ class Hall:
                         seed=secrets.randbits(63))
         except GamehallError as exc:
             raise RoomError("bad_game", str(exc)) from None
+        try:
+            room.time_control = parse_control(clock)
+        except ClockError as exc:
+            raise RoomError("bad_clock", str(exc)) from None
         await self.storage.save_room(room)
         self.rooms[room.id] = room
         return room
@@ -199,10 +316,14 @@ class Hall:
         if len(room_id) > 32:
             raise RoomError("unknown_room", "no such room")
         async with self._load_lock:
-            room = self.rooms.get(room_id) or await self.storage.load_room(room_id)
+            room = self.rooms.get(room_id)
+            if room is None:
+                room = await self.storage.load_room(room_id)
+                if room is not None:
+                    await self._resume(room)
+                    self.rooms[room.id] = room
         if room is None:
             raise RoomError("unknown_room", f"no room {room_id[:32]!r}")
-        self.rooms.setdefault(room.id, room)
         return self.rooms[room.id]
 
     async def list_rooms(self, status: str | None, limit: int) -> list[dict[str, Any]]:
@@ -211,9 +332,9 @@ class Hall:
         for stored in await self.storage.list_rooms(status, limit):
             live = self.rooms.get(stored.id)
             if live is not None and (status is None or live.status == status):
-                out.append(live.summary(set(self._online.get(live.id, ()))))
+                out.append(live.summary(set(self._online.get(live.id, ())), self.clock()))
             else:
-                out.append(stored.summary())
+                out.append(stored.summary(None, self.clock()))
         return out
 
     # --- rendering -------------------------------------------------------------------------------
@@ -229,7 +350,7 @@ class Hall:
         if head is None:
             online = set(self._online.get(room.id, ()))
             head = cached[1][seat] = room.render_head(seat, online)
-        return room.render(seat, set(), moves_from, head)
+        return room.render(seat, set(), moves_from, head, self.clock(), self.absence(room))
 
     def seat_for(self, room: Room, player: Player | None) -> int | None:
         return room.seat_of(player.id) if player is not None else None
@@ -251,7 +372,9 @@ class Hall:
         online[player.id] += 1
         self._watchers.setdefault(room.id, Counter())[player.nickname] += 1
         if online[player.id] == 1 and room.seat_of(player.id) is not None:
+            self._presence.seen(room.id, player.id, self.clock())
             room.rev += 1
+            self._plan(room)
             await self.pubsub.publish(room.id, {"event": "state"})
 
     async def disconnected(self, room: Room, player: Player | None) -> None:
@@ -265,7 +388,9 @@ class Hall:
             if online[player.id] <= 0:
                 del online[player.id]
                 if room.seat_of(player.id) is not None:
+                    self._presence.seen(room.id, player.id, self.clock())
                     room.rev += 1
+                    self._plan(room)
                     await self.pubsub.publish(room.id, {"event": "state"})
         self._maybe_evict(room)
 
@@ -279,6 +404,8 @@ class Hall:
             self._watchers.pop(room.id, None)
             self._chat.pop(room.id, None)
             self._render.pop(room.id, None)
+            self._presence.forget(room.id)
+            self._deadlines.set(room.id, None)
 
     # --- requests --------------------------------------------------------------------------------
     async def execute(self, room: Room, player: Player | None,
@@ -298,6 +425,8 @@ class Hall:
         if req.kind == "options":
             opts = ", ".join(f"{k}={v}" for k, v in room.options.items()) or "none"
             return [proto.info(f"options: {opts}", req.ref)]
+        if req.kind == "clocks":
+            return [proto.info(self._clocks_text(room), req.ref)]
         if req.kind == "sync":
             return [{"type": "sync"}]
         if player is None:
@@ -309,10 +438,15 @@ class Hall:
         async with self._lock(room.id):
             if self.rooms.get(room.id) is not room:
                 room = await self.get_room(room.id)
+            if room.seat_of(player.id) is not None:
+                self._presence.seen(room.id, player.id, self.clock())
+            await self._settle_time(room)
             notice = await self._change(room, player, req)
         if notice:
             await self.pubsub.publish(room.id, {"event": "message", "message": proto.info(notice)})
         self._schedule_bot(room)
+        if room.rematch is not None and room.rematch in self.rooms:
+            self._schedule_bot(self.rooms[room.rematch])
         self._maybe_evict(room)
         return []
 
@@ -340,8 +474,34 @@ class Hall:
             notice = f"{player.nickname} freed the seat of {names[seat]}"
         elif req.kind == "bot":
             spec = bot_spec(a.get("level"))
-            seat = room.set_bot(spec, f"{spec} bot", a.get("seat"))
-            notice = f"{player.nickname} seated a {spec} bot as {names[seat]}"
+            target = self._person_for_bot(room, a.get("seat"))
+            if target is not None:
+                if target != room.to_move():
+                    room.set_bot(spec, f"{spec} bot", target)  # refused: a person holds it
+                if target != self._claimable(room):
+                    raise RoomError("not_absent", self._not_absent(room))
+                room.hand_to_bot(player.id, target, spec, f"{spec} bot")
+                notice = f"{player.nickname} handed the absent {names[target]} to a {spec} bot"
+            else:
+                seat = room.set_bot(spec, f"{spec} bot", a.get("seat"))
+                notice = f"{player.nickname} seated a {spec} bot as {names[seat]}"
+        elif req.kind == "clock":
+            control = room.set_clock(a.get("control"))
+            notice = (f"{player.nickname} set the clock to {control.text}" if control
+                      else f"{player.nickname} made the game untimed")
+        elif req.kind == "claim":
+            away = self._claimable(room)
+            room.claim(player.id, away, self._not_absent(room) if away is None else "")
+            assert away is not None
+            notice = (f"{player.nickname} claimed the game: {room.outcome}"
+                      if room.status == FINISHED else
+                      f"{player.nickname} claimed against the absent {names[away]}: a bot plays "
+                      "the seat on, and it ranks last")
+        elif req.kind == "rematch":
+            if room.ask_rematch(player.id):
+                await self._rematch(room, player)
+                return None
+            notice = f"{player.nickname} asks for a rematch (/rematch or the Rematch button)"
         elif req.kind == "option":
             value = room.set_option(a["key"], a["value"])
             notice = f"{player.nickname} set {a['key'].strip()}={value}"
@@ -365,10 +525,74 @@ class Hall:
             raise RoomError("not_seated", "take a seat first (/join): only the players and the "
                                           "room's creator set up the table")
 
-    async def _commit(self, room: Room, moves: list[Move]) -> None:
-        """Store the room and its new moves, then tell every connection; undo on failure."""
+    def _person_for_bot(self, room: Room, ref: str | int | None) -> int | None:
+        """In a running game, the person's seat a ``bot`` request would take: the named one, or
+        with none named and no seat free, the seat to move (only an absent player's may be)."""
+        if room.status != PLAYING:
+            return None
+        if ref is not None:
+            seat = room.seat_index(ref)
+        elif any(occ is None for occ in room.seats):
+            return None
+        else:
+            to_move = room.to_move()
+            seat = to_move if to_move is not None else 0
+        occ = room.seats[seat]
+        return seat if occ is not None and occ.plays() else None
+
+    def _claimable(self, room: Room) -> int | None:
+        """The seat of the absent person to move, once the others may claim against it."""
+        away = self.absence(room)
+        return away["seat"] if away is not None and away["claim_in_ms"] == 0 else None
+
+    def _not_absent(self, room: Room) -> str:
+        away = self.absence(room)
+        if away is None:
+            return "the player to move is here (or it is a bot's turn): nothing to claim"
+        wait = -(-away["claim_in_ms"] // 1000)
+        return f"{away['player']} may still come back: you may claim in {wait} s"
+
+    def _clocks_text(self, room: Room) -> str:
+        clock = room.clock_json(self.clock())
+        if clock is None:
+            return f"no clock: untimed (an absent player may be claimed against after " \
+                   f"{self.settings.absent_seconds:g} s)"
+        times = ", ".join(
+            f"{name} {_shown(ms)}{' (running)' if clock['running'] == i else ''}"
+            for i, (name, ms) in enumerate(zip(room.game.seat_names, clock["remaining_ms"],
+                                               strict=True)))
+        return f"clock {clock['control']}: {times}"
+
+    async def _rematch(self, room: Room, player: Player) -> None:
+        """Every person who played asked: start the same game with the same players, seats moved
+        on by one; the new room and the old one's link to it are committed together."""
+        new = Room(id=secrets.token_urlsafe(6), game_name=room.game_name,
+                   options=dict(room.options), created_by=room.created_by,
+                   seed=secrets.randbits(63), seats=room.rematch_seats(),
+                   rematch_of=room.id, time_control=room.time_control)
+        moves: list[Move] = []
+        if all(occ is not None for occ in new.seats):
+            new.start()
+            moves = new.resolve_chance(SYSTEM_RANDOM)
+        room.rematch = new.id
+        room.rev += 1
+        new.settle_clock(self.clock())
+        await self._commit(room, [], also=(new, moves))
+        self.rooms[new.id] = new
+        self._plan(new)
+        await self.pubsub.publish(room.id, {"event": "message", "message": proto.info(
+            f"{player.nickname} agreed: the rematch is room {new.id}")})
+
+    async def _commit(self, room: Room, moves: list[Move],
+                      also: tuple[Room, list[Move]] | None = None) -> None:
+        """Store the room and its new moves (and `also` another room, in the same transaction:
+        a rematch), then tell every connection; undo on failure."""
+        room.settle_clock(self.clock())
         try:
-            await self.storage.save_room(room, moves)
+            if also is None:
+                await self.storage.save_room(room, moves)
+            else:
+                await self.storage.save_rooms([also, (room, moves)])
         except Exception:
             log.exception("could not store room %s; reloading it", room.id)
             fresh = await self.storage.load_room(room.id)
@@ -376,6 +600,7 @@ class Hall:
                 self.rooms[room.id] = fresh
             raise RoomError("storage_error", "the server could not save that; try again") \
                 from None
+        self._plan(room)
         await self.pubsub.publish(room.id, {"event": "state"})
 
     async def _chat_line(self, room: Room, player: Player, text: str) -> None:
@@ -445,3 +670,13 @@ class Hall:
             room = self.rooms.get(room_id)
             if room is not None:
                 self._maybe_evict(room)
+
+
+def _shown(ms: int) -> str:
+    """Time left as people read it: 4:05, 1:02:03, or 2d 3h."""
+    secs = ms // 1000
+    if secs >= 86_400:
+        return f"{secs // 86_400}d {secs % 86_400 // 3600}h"
+    if secs >= 3600:
+        return f"{secs // 3600}:{secs % 3600 // 60:02d}:{secs % 60:02d}"
+    return f"{secs // 60}:{secs % 60:02d}"

@@ -446,10 +446,14 @@ class Room:
         if mine == seat:
             raise RoomError("not_absent", "you are here yourself")
 
-    def claim(self, player_id: int, seat: int) -> None:
-        """Claim the game against the absent seat to move (the hall checks the absence)."""
+    def claim(self, player_id: int, seat: int | None, why_not: str = "nobody is absent") -> None:
+        """Claim the game against the absent seat to move; the hall finds that seat (None when
+        nobody may be claimed against yet, and `why_not` says why)."""
         if self.clock is not None or self.time_control is not None:
             raise RoomError("clock_decides", "in a timed game the clock decides: no claims")
+        if seat is None:
+            self._require(PLAYING)
+            raise RoomError("not_absent", why_not)
         self._check_claimant(player_id, seat)
         self.drop_out(seat, "claim")
 

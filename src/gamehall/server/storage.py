@@ -77,11 +77,11 @@ class Storage(ABC):
     async def save_room(self, room: Room, new_moves: Sequence[Move] = ()) -> None:
         """Commit the room's current metadata and append `new_moves` to its move list."""
 
-    async def save_rooms(self, rooms: Sequence[Room]) -> None:
-        """Commit several rooms' metadata together (a rematch: the new room and the old one
-        that now points to it). Storages that can should do it in one transaction."""
-        for room in rooms:
-            await self.save_room(room)
+    async def save_rooms(self, rooms: Sequence[tuple[Room, Sequence[Move]]]) -> None:
+        """Commit several rooms with their new moves together (a rematch: the new room and the
+        old one that now points to it). Storages that can should do it in one transaction."""
+        for room, moves in rooms:
+            await self.save_room(room, moves)
 
     async def mark_alive(self, at: float) -> None:  # noqa: B027 - optional for test storages
         """Note that the hall was running at hall time `at` (its clocks' last sign of life)."""
@@ -188,6 +188,13 @@ def _room_values(room: Room) -> dict[str, Any]:
         "rematch_of": room.rematch_of,
         "rematch": room.rematch,
     }
+
+
+def _action_rows(room: Room, new_moves: Sequence[Move]) -> list[dict[str, Any]]:
+    """The action rows of the room's last `len(new_moves)` moves."""
+    first = room.version - len(new_moves)
+    return [{"room_id": room.id, "idx": first + i, "seat": m.seat, "action": m.action,
+             "move": m.move} for i, m in enumerate(new_moves)]
 
 
 def _room_from_row(row: Any) -> Room:
@@ -350,15 +357,11 @@ class SqlStorage(Storage):
 
     # --- rooms ---------------------------------------------------------------------------------
     async def save_room(self, room: Room, new_moves: Sequence[Move] = ()) -> None:
-        values = _room_values(room)
-        first = room.version - len(new_moves)
-        rows = [{"room_id": room.id, "idx": first + i, "seat": m.seat, "action": m.action,
-                 "move": m.move} for i, m in enumerate(new_moves)]
+        await self._write(_Write(room=_room_values(room), actions=_action_rows(room, new_moves)))
 
-        await self._write(_Write(room=values, actions=rows))
-
-    async def save_rooms(self, rooms: Sequence[Room]) -> None:
-        await self._write(_Write(more_rooms=[_room_values(r) for r in rooms]))
+    async def save_rooms(self, rooms: Sequence[tuple[Room, Sequence[Move]]]) -> None:
+        await self._write(_Write(more_rooms=[_room_values(r) for r, _ in rooms],
+                                 actions=[a for r, m in rooms for a in _action_rows(r, m)]))
 
     async def mark_alive(self, at: float) -> None:
         def upsert(conn: Connection) -> None:
