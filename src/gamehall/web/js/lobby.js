@@ -2,6 +2,7 @@
 
 import { h, fill } from "./dom.js";
 import { api, chooseNickname, games } from "./api.js";
+import { Clocks } from "./clock.js";
 
 const POLL_MS = 2000;
 
@@ -11,6 +12,8 @@ export function showLobby(root, ctx) {
   let alive = true;
   let filter = "";
   let createButton = null;
+  let rowClocks = [];  // one Clocks per listed room, ticked together
+  const ticker = setInterval(() => rowClocks.forEach((c) => c.paint()), 250);
 
   const nickBox = h("section", { class: "card nick", "aria-label": "nickname" });
   const createBox = h("section", { class: "card create", "aria-label": "new room" });
@@ -82,6 +85,8 @@ export function showLobby(root, ctx) {
     drawOptions();
     createButton = h("button", { type: "submit", class: "primary", disabled: !nickname },
       "Create room");
+    const clockBox = clockField("");
+    const clockInput = clockBox.querySelector("input");
     const form = h("form", { class: "create-form", onsubmit: async (ev) => {
       ev.preventDefault();
       if (!nickname) {
@@ -91,7 +96,9 @@ export function showLobby(root, ctx) {
       const game = list.find((g) => g.name === select.value);
       try {
         const room = await api("/api/rooms", {
-          method: "POST", body: { game: game.name, options: readOptions(optionsBox, game) },
+          method: "POST",
+          body: { game: game.name, options: readOptions(optionsBox, game),
+            clock: clockInput.value.trim() || null },
         });
         location.hash = `#/room/${room.id}/join`;
       } catch (err) {
@@ -100,6 +107,8 @@ export function showLobby(root, ctx) {
     } },
     h("div", { class: "row" }, h("label", {}, "Game ", select),
       createButton),
+    h("div", { class: "option" }, h("label", { for: "opt-clock" }, "clock"), clockBox,
+      h("span", { class: "doc" }, CLOCK_DOC)),
     optionsBox);
     fill(createBox, h("h2", {}, "New room"), form);
   }
@@ -111,6 +120,7 @@ export function showLobby(root, ctx) {
       const q = filter ? `?status=${filter}` : "";
       const rooms = await api(`/api/rooms${q}`);
       if (!alive) return;
+      rowClocks = [];
       fill(listBody, rooms.map(roomRow));
       empty.hidden = rooms.length > 0;
       listBox.classList.remove("stale");
@@ -121,8 +131,11 @@ export function showLobby(root, ctx) {
   }
 
   function roomRow(room) {
+    const clocks = new Clocks();
+    clocks.set(room.status === "waiting" ? null : room.clock);
+    rowClocks.push(clocks);
     const seats = room.seats.map((seat) => h("span", { class: "seat-chip" + (seat.player ? "" : " free") },
-      `${seat.name}: `, seat.player ? seat.player : "free"));
+      `${seat.name}: `, seat.player ? seat.player : "free", clocks.span(seat.index)));
     const free = room.seats.some((seat) => !seat.player);
     const open = room.status !== "finished";
     const mine = !!nickname && room.seats.some((seat) => seat.player === nickname && !seat.bot);
@@ -143,13 +156,27 @@ export function showLobby(root, ctx) {
     destroy() {
       alive = false;
       clearTimeout(timer);
+      clearInterval(ticker);
     },
   };
 }
 
 function optionText(room) {
   const parts = Object.entries(room.options || {}).map(([k, v]) => `${k} ${v === "" ? "default" : v}`);
+  if (room.clock) parts.unshift(`clock ${room.clock.control}`);
   return parts.join(", ");
+}
+
+export const CLOCK_DOC = "empty for untimed; 5+3 is five minutes each and three seconds a move, "
+  + "0.5+0 half a minute, 2d two days a move";
+
+/** The time-control field (a text input with the usual choices offered). */
+export function clockField(value) {
+  const choices = ["1+0", "3+2", "5+3", "10+5", "30+20", "1d", "3d"];
+  return h("span", {},
+    h("input", { type: "text", id: "opt-clock", name: "clock", value, maxlength: 16,
+      placeholder: "untimed", list: "clock-choices", autocomplete: "off" }),
+    h("datalist", { id: "clock-choices" }, choices.map((c) => h("option", { value: c }))));
 }
 
 /** A form field for one option description from GET /api/games. */
