@@ -225,6 +225,11 @@ def serve(
     absent_seconds: Annotated[float, typer.Option(
         help="In an untimed game, seconds the player to move may be away before the others may "
              "claim the game or hand the seat to a bot.", min=1)] = 180.0,
+    boards: Annotated[Path | None, typer.Option(
+        help="A folder of board files (NAME.json) the hall offers besides each game's own "
+             "board, read and checked at start-up; clients choose them by NAME.")] = None,
+    max_board_bytes: Annotated[int, typer.Option(
+        help="The largest board JSON a client may send instead of naming a board.")] = 65536,
 ) -> None:
     """Run the online hall: HTTP API, WebSocket play, and the browser page when installed."""
     from gamehall.server.hall import Settings
@@ -233,7 +238,8 @@ def serve(
     settings = Settings(max_message_bytes=max_message_bytes, rate=rate, burst=burst,
                         bot_delay=bot_delay, bot_workers=bot_workers,
                         plugins=tuple(plugin or ()), sqlite_sync=sqlite_sync.lower(),
-                        absent_seconds=absent_seconds)
+                        boards_dir=str(boards) if boards is not None else "",
+                        max_board_bytes=max_board_bytes, absent_seconds=absent_seconds)
     run(host, port, db, settings, log_level, say=typer.echo)
 
 

@@ -1,8 +1,10 @@
-"""The hall: rooms in memory, the one path every request takes (validate, apply, persist, publish),
-identities, presence, and the bots' turns.
+"""The hall: rooms in memory, the one path every request takes, identities, presence, and the
+bots' turns.
 
-Order of every change: mutate the room under its lock, commit to storage, then publish. If the
-commit fails the room is reloaded from storage, so memory never runs ahead of what is stored.
+Order of every change, under the room's lock: check, apply to a copy of the room (a draft),
+commit the draft, then make it the room, then publish. Every read (HTTP, a connection's states,
+presence, replay, the lobby) renders the room, which therefore only ever holds what is stored.
+If the commit fails the room is reloaded from storage and sent to every watcher again.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import asyncio
 import contextlib
 import gc
 import hashlib
+import itertools
 import logging
 import random
 import re
@@ -22,6 +25,7 @@ from typing import Any
 
 from gamehall.core import GamehallError, game_class
 from gamehall.server import protocol as proto
+from gamehall.server.boards import MAX_BOARD_BYTES, Boards
 from gamehall.server.bots import BotPool, bot_spec
 from gamehall.server.clocks import ClockError, parse_control, wall_time
 from gamehall.server.commands import help_text, parse_command
@@ -45,8 +49,8 @@ TICK = 0.1
 """Seconds between the hall's looks at its deadlines (flags falling, absent players)."""
 HEARTBEAT = 2.0
 """Seconds between the hall's stored signs of life: after a crash, running clocks are charged
-up to the last one and not for the downtime (so a crash costs a player at most this much less
-than nothing: it may give back up to two seconds)."""
+up to the last one and not for the downtime (so a crash may give a player back up to this much,
+and never costs them anything)."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,10 @@ class Settings:
     """Rooms one visitor may have waiting for players at once."""
     sqlite_sync: str = "normal"
     """SQLite durability: normal (survives any crash of the server) or full (also power loss)."""
+    boards_dir: str = ""
+    """A folder of board files (``NAME.json``) the hall offers besides each game's own board."""
+    max_board_bytes: int = MAX_BOARD_BYTES
+    """The largest board JSON a client may send as a file option's value."""
     absent_seconds: float = 180.0
     """In an untimed game, how long the person to move may be away (no connection) before the
     others may claim the game or hand the seat to a bot."""
@@ -96,6 +104,7 @@ class Hall:
         self._alive_at: float | None = None
         """The last sign of life stored (GET /api/health shows it)."""
         self._ticker: asyncio.Task[None] | None = None
+        self.boards = Boards.load(settings.boards_dir or None, settings.max_board_bytes)
         self.rooms: dict[str, Room] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._load_lock = asyncio.Lock()
@@ -105,6 +114,8 @@ class Hall:
         self._render: dict[str, tuple[int, dict[int | None, str]]] = {}
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._players: dict[str, Player] = {}
+        self._revs = itertools.count(1)
+        """Render-cache keys: every room made live and every presence change takes the next."""
         self._closing = False
         self._lags: deque[float] = deque(maxlen=1200)
         self._watcher: asyncio.Task[None] | None = None
@@ -122,26 +133,27 @@ class Hall:
             if room is None:
                 continue
             await self._resume(room)
-            self.rooms[room.id] = room
-            self._schedule_bot(room)
+            self._schedule_bot(self.rooms[room.id])
         await self._mark_alive()
         self._ticker = asyncio.create_task(self._tick_loop(), name="gamehall-deadlines")
         gc.freeze()  # what start-up loaded stays: keep it out of every later collection
 
     async def _resume(self, room: Room) -> None:
-        """A room just loaded from storage, before anyone can reach it (so without its lock):
-        draw a pending chance outcome, resume a clock stopped by the previous server's end, and
-        note its deadlines."""
+        """Make a room just loaded from storage live, before anyone can reach it (so without its
+        lock): draw a pending chance outcome and resume a clock the previous server left
+        running (each a committed change), and note its deadlines."""
         pending = room.status == PLAYING and room.state is not None \
             and room.state.is_chance_node()
         clock = room.clock
         stale = clock is not None and clock.since is not None and clock.since < self._presence.since
-        if pending or stale:
-            if clock is not None and stale:
-                clock.resume(self.clock(), self._alive_before)
-            await self._commit(room, room.resolve_chance(SYSTEM_RANDOM) if pending else [])
+        if not (pending or stale):
+            self._install(room)
         else:
-            self._plan(room)
+            draft = room.draft()
+            if draft.clock is not None and stale:
+                draft.clock.resume(self.clock(), self._alive_before)
+            await self._commit(room, draft, draft.resolve_chance(SYSTEM_RANDOM))
+        self._plan(self.rooms[room.id])
 
     async def stop(self) -> None:
         self._closing = True
@@ -159,6 +171,17 @@ class Hall:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.bots.close()
+
+    def _install(self, room: Room) -> None:
+        """Make `room` the one every read sees (it holds only what storage holds)."""
+        room.rev = next(self._revs)
+        self.rooms[room.id] = room
+
+    def _touch(self, room_id: str) -> None:
+        """Something a state shows besides the room changed (presence): render it anew."""
+        live = self.rooms.get(room_id)
+        if live is not None:
+            live.rev = next(self._revs)
 
     def _lock(self, room_id: str) -> asyncio.Lock:
         lock = self._locks.get(room_id)
@@ -191,32 +214,33 @@ class Hall:
         self._alive_at = t
 
     async def _on_deadline(self, room_id: str) -> None:
-        room = self.rooms.get(room_id)
-        if room is None:
-            return
         async with self._lock(room_id):
-            if self.rooms.get(room_id) is not room:
+            live = self.rooms.get(room_id)
+            if live is None:
                 return
-            if not await self._settle_time(room):
-                room.rev += 1  # an absent player became claimable: everyone sees it
-                await self.pubsub.publish(room.id, {"event": "state"})
-                self._plan(room)
-        self._schedule_bot(room)
+            if await self._settle_time(live) is live:
+                self._touch(room_id)  # an absent player became claimable: everyone sees it
+                await self.pubsub.publish(room_id, {"event": "state"})
+                self._plan(live)
+        now_live = self.rooms.get(room_id)
+        if now_live is not None:
+            self._schedule_bot(now_live)
 
-    async def _settle_time(self, room: Room) -> bool:
-        """If the running seat's time is up, it drops out now (committed like any change);
-        True when that happened. Called under the room's lock before every change."""
+    async def _settle_time(self, live: Room) -> Room:
+        """If the running seat's time is up, it drops out now, a change committed like any other
+        (under the room's lock, before every change): the room as it is then."""
         t = self.clock()
-        if not room.time_is_up(t):
-            return False
-        seat = room.time_out(t)
-        await self._commit(room, [])
-        name = room.game.seat_names[seat]
-        text = room.outcome if room.status == FINISHED else \
-            f"{name} ran out of time: a bot plays the seat on, and it ranks last"
-        await self.pubsub.publish(room.id, {"event": "message",
+        if not live.time_is_up(t):
+            return live
+        draft = live.draft()
+        seat = draft.time_out(t)
+        await self._commit(live, draft, [])
+        text = draft.outcome if draft.status == FINISHED else \
+            f"{draft.game.seat_names[seat]} ran out of time: a bot plays the seat on, and it " \
+            "ranks last"
+        await self.pubsub.publish(live.id, {"event": "message",
                                             "message": proto.info(text or "time is up")})
-        return True
+        return self.rooms.get(live.id, draft)
 
     def _plan(self, room: Room) -> None:
         """Note the room's next deadline (after every change and every presence change)."""
@@ -295,18 +319,22 @@ class Hall:
             raise RoomError("too_many_rooms", f"you already have {waiting} rooms waiting for "
                                               "players; start or use one of them")
         try:
-            game_class(game)
-            room = Room(id=secrets.token_urlsafe(6), game_name=game.strip().lower(),
-                        options=dict(options), created_by=player.nickname,
-                        seed=secrets.randbits(63))
+            cls = game_class(game)
         except GamehallError as exc:
             raise RoomError("bad_game", str(exc)) from None
+        checked = self.boards.check(cls, options)
         try:
-            room.time_control = parse_control(clock)
+            control = parse_control(clock)
         except ClockError as exc:
             raise RoomError("bad_clock", str(exc)) from None
+        try:
+            room = Room(id=secrets.token_urlsafe(6), game_name=cls.name, options=checked,
+                        created_by=player.nickname, seed=secrets.randbits(63),
+                        time_control=control)
+        except GamehallError as exc:
+            raise RoomError("bad_option", str(exc)) from None
         await self.storage.save_room(room)
-        self.rooms[room.id] = room
+        self._install(room)
         return room
 
     async def get_room(self, room_id: str) -> Room:
@@ -316,12 +344,9 @@ class Hall:
         if len(room_id) > 32:
             raise RoomError("unknown_room", "no such room")
         async with self._load_lock:
-            room = self.rooms.get(room_id)
-            if room is None:
-                room = await self.storage.load_room(room_id)
-                if room is not None:
-                    await self._resume(room)
-                    self.rooms[room.id] = room
+            room = self.rooms.get(room_id) or await self.storage.load_room(room_id)
+            if room is not None and room.id not in self.rooms:
+                await self._resume(room)
         if room is None:
             raise RoomError("unknown_room", f"no room {room_id[:32]!r}")
         return self.rooms[room.id]
@@ -372,10 +397,17 @@ class Hall:
         online[player.id] += 1
         self._watchers.setdefault(room.id, Counter())[player.nickname] += 1
         if online[player.id] == 1 and room.seat_of(player.id) is not None:
-            self._presence.seen(room.id, player.id, self.clock())
-            room.rev += 1
-            self._plan(room)
+            self._presence_changed(room.id, player)
             await self.pubsub.publish(room.id, {"event": "state"})
+
+    def _presence_changed(self, room_id: str, player: Player) -> None:
+        """A seated person came or went: they were seen now, and the room's absence (and so
+        its deadline) may have changed."""
+        self._presence.seen(room_id, player.id, self.clock())
+        self._touch(room_id)
+        live = self.rooms.get(room_id)
+        if live is not None:
+            self._plan(live)
 
     async def disconnected(self, room: Room, player: Player | None) -> None:
         watchers = self._watchers.get(room.id, Counter())
@@ -388,15 +420,14 @@ class Hall:
             if online[player.id] <= 0:
                 del online[player.id]
                 if room.seat_of(player.id) is not None:
-                    self._presence.seen(room.id, player.id, self.clock())
-                    room.rev += 1
-                    self._plan(room)
+                    self._presence_changed(room.id, player)
                     await self.pubsub.publish(room.id, {"event": "state"})
-        self._maybe_evict(room)
+        self._maybe_evict(room.id)
 
-    def _maybe_evict(self, room: Room) -> None:
+    def _maybe_evict(self, room_id: str) -> None:
         """Forget a finished room nobody watches (storage still has it)."""
-        if room.status == FINISHED and not self._watchers.get(room.id) \
+        room = self.rooms.get(room_id)
+        if room is not None and room.status == FINISHED and not self._watchers.get(room.id) \
                 and room.id not in self._bot_tasks:
             self.rooms.pop(room.id, None)
             self._locks.pop(room.id, None)
@@ -423,7 +454,7 @@ class Hall:
         if req.kind == "who":
             return [proto.info(self._who(room), req.ref)]
         if req.kind == "options":
-            opts = ", ".join(f"{k}={v}" for k, v in room.options.items()) or "none"
+            opts = ", ".join(f"{k}={v}" for k, v in room.game.shown_options().items()) or "none"
             return [proto.info(f"options: {opts}", req.ref)]
         if req.kind == "clocks":
             return [proto.info(self._clocks_text(room), req.ref)]
@@ -436,22 +467,29 @@ class Hall:
             await self._chat_line(room, player, req.args["text"])
             return []
         async with self._lock(room.id):
-            if self.rooms.get(room.id) is not room:
-                room = await self.get_room(room.id)
-            if room.seat_of(player.id) is not None:
+            live = await self.get_room(room.id)
+            if live.seat_of(player.id) is not None:
                 self._presence.seen(room.id, player.id, self.clock())
-            await self._settle_time(room)
-            notice = await self._change(room, player, req)
-        if notice:
-            await self.pubsub.publish(room.id, {"event": "message", "message": proto.info(notice)})
-        self._schedule_bot(room)
-        if room.rematch is not None and room.rematch in self.rooms:
-            self._schedule_bot(self.rooms[room.rematch])
-        self._maybe_evict(room)
+            live = await self._settle_time(live)
+            draft = live.draft()
+            change = self._change(draft, player, req)
+            if change is not None:
+                rematch = self._rematch_room(draft) if draft.rematch_agreed() else None
+                await self._commit(live, draft, change[1], rematch)
+        if change is not None and change[0]:
+            message = proto.info(change[0])
+            await self.pubsub.publish(room.id, {"event": "message", "message": message})
+        for room_id in (room.id, self.rooms[room.id].rematch if room.id in self.rooms else None):
+            now_live = self.rooms.get(room_id) if room_id is not None else None
+            if now_live is not None:
+                self._schedule_bot(now_live)
+        self._maybe_evict(room.id)
         return []
 
-    async def _change(self, room: Room, player: Player, req: Request) -> str | None:
-        """Apply a state-changing request under the room's lock, commit, publish the state."""
+    def _change(self, room: Room, player: Player,
+                req: Request) -> tuple[str | None, list[Move]] | None:
+        """Apply a state-changing request to `room` (a draft): the notice for everyone and the
+        moves played, or None when there is nothing to do. Raises for a refused request."""
         a = req.args
         names = room.game.seat_names
         if req.kind in MANAGING or (req.kind == "leave" and a.get("seat") is not None
@@ -498,13 +536,12 @@ class Hall:
                       f"{player.nickname} claimed against the absent {names[away]}: a bot plays "
                       "the seat on, and it ranks last")
         elif req.kind == "rematch":
-            if room.ask_rematch(player.id):
-                await self._rematch(room, player)
-                return None
-            notice = f"{player.nickname} asks for a rematch (/rematch or the Rematch button)"
+            notice = (f"{player.nickname} agreed: the rematch starts" if room.ask_rematch(player.id)
+                      else f"{player.nickname} asks for a rematch (/rematch or the Rematch "
+                           "button)")
         elif req.kind == "option":
-            value = room.set_option(a["key"], a["value"])
-            notice = f"{player.nickname} set {a['key'].strip()}={value}"
+            ((key, value),) = self.boards.check(type(room.game), {a["key"]: a["value"]}).items()
+            notice = f"{player.nickname} set {key}={room.set_option(key, value)}"
         elif req.kind == "start":
             room.start()
             moves = room.resolve_chance(SYSTEM_RANDOM)
@@ -513,8 +550,7 @@ class Hall:
             notice = f"{player.nickname} resigned as {names[room.resign(player.id)]}"
         else:
             raise ProtocolError(proto.UNKNOWN_TYPE, f"{req.kind} is not a room action", req.ref)
-        await self._commit(room, moves)
-        return notice
+        return notice, moves
 
     @staticmethod
     def _check_may_manage(room: Room, player: Player) -> None:
@@ -563,9 +599,10 @@ class Hall:
                                                strict=True)))
         return f"clock {clock['control']}: {times}"
 
-    async def _rematch(self, room: Room, player: Player) -> None:
-        """Every person who played asked: start the same game with the same players, seats moved
-        on by one; the new room and the old one's link to it are committed together."""
+    @staticmethod
+    def _rematch_room(room: Room) -> tuple[Room, list[Move]]:
+        """Every person who played asked: the same game with the same players and clock, seats
+        moved on by one, started; `room` (a draft) now points to it."""
         new = Room(id=secrets.token_urlsafe(6), game_name=room.game_name,
                    options=dict(room.options), created_by=room.created_by,
                    seed=secrets.randbits(63), seats=room.rematch_seats(),
@@ -575,33 +612,42 @@ class Hall:
             new.start()
             moves = new.resolve_chance(SYSTEM_RANDOM)
         room.rematch = new.id
-        room.rev += 1
-        new.settle_clock(self.clock())
-        await self._commit(room, [], also=(new, moves))
-        self.rooms[new.id] = new
-        self._plan(new)
-        await self.pubsub.publish(room.id, {"event": "message", "message": proto.info(
-            f"{player.nickname} agreed: the rematch is room {new.id}")})
+        return new, moves
 
-    async def _commit(self, room: Room, moves: list[Move],
+    async def _commit(self, live: Room, draft: Room, moves: list[Move],
                       also: tuple[Room, list[Move]] | None = None) -> None:
-        """Store the room and its new moves (and `also` another room, in the same transaction:
-        a rematch), then tell every connection; undo on failure."""
-        room.settle_clock(self.clock())
+        """Store `draft` (the live room with a change applied) and its new moves, then make it
+        the room and tell every connection. `also` is a new room committed in the same
+        transaction (a rematch) and made live with it. On failure the room is reloaded from
+        storage (the commit may have happened after all) and every connection is sent it again."""
+        t = self.clock()
+        draft.settle_clock(t)
+        if also is not None:
+            also[0].settle_clock(t)
         try:
             if also is None:
-                await self.storage.save_room(room, moves)
+                await self.storage.save_room(draft, moves)
             else:
-                await self.storage.save_rooms([also, (room, moves)])
+                await self.storage.save_rooms([also, (draft, moves)])
         except Exception:
-            log.exception("could not store room %s; reloading it", room.id)
-            fresh = await self.storage.load_room(room.id)
-            if fresh is not None:
-                self.rooms[room.id] = fresh
+            log.exception("could not store room %s; reloading it", live.id)
+            await self._restore(live)
             raise RoomError("storage_error", "the server could not save that; try again") \
                 from None
-        self._plan(room)
-        await self.pubsub.publish(room.id, {"event": "state"})
+        for made in ([also[0]] if also is not None else []) + [draft]:
+            self._install(made)
+            self._plan(made)
+        await self.pubsub.publish(draft.id, {"event": "state"})
+
+    async def _restore(self, live: Room) -> None:
+        try:
+            fresh = await self.storage.load_room(live.id)
+        except Exception:
+            log.exception("could not reload room %s; keeping it as it was", live.id)
+            fresh = None
+        if self.rooms.get(live.id) is live:
+            self._install(fresh if fresh is not None else live)
+        await self.pubsub.publish(live.id, {"event": "state"})
 
     async def _chat_line(self, room: Room, player: Player, text: str) -> None:
         text = " ".join(text.split())
@@ -649,27 +695,32 @@ class Hall:
                 if room is None or spec is None or room.state is None:
                     return
                 await asyncio.sleep(self.settings.bot_delay)
-                version, seat = room.version, room.to_move()
-                if room.bot_to_move() != spec or room.state is None:
+                room = self.rooms.get(room_id)
+                if room is None or room.state is None or room.bot_to_move() != spec:
                     continue
+                version, seat = room.version, room.to_move()
                 chosen = await self.bots.choose(spec, room.state, secrets.randbits(32))
                 async with self._lock(room_id):
-                    if self.rooms.get(room_id) is not room or room.version != version \
-                            or room.to_move() != seat or room.bot_to_move() != spec:
+                    live = self.rooms.get(room_id)
+                    if live is None or live.state is None or live.version != version \
+                            or live.to_move() != seat or live.bot_to_move() != spec:
                         continue
-                    if chosen is None or not room.state.is_legal(chosen):
-                        chosen = SYSTEM_RANDOM.choice(room.state.legal_actions())
-                    moves = [room.apply(seat, chosen), *room.resolve_chance(SYSTEM_RANDOM)]
-                    await self._commit(room, moves)
+                    draft = live.draft()
+                    assert draft.state is not None
+                    if chosen is None or not draft.state.is_legal(chosen):
+                        chosen = SYSTEM_RANDOM.choice(draft.state.legal_actions())
+                    moves = [draft.apply(seat, chosen), *draft.resolve_chance(SYSTEM_RANDOM)]
+                    try:
+                        await self._commit(live, draft, moves)
+                    except RoomError:
+                        await asyncio.sleep(1.0)  # storage trouble: try the turn again
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("bot loop of room %s stopped", room_id)
         finally:
             self._bot_tasks.pop(room_id, None)
-            room = self.rooms.get(room_id)
-            if room is not None:
-                self._maybe_evict(room)
+            self._maybe_evict(room_id)
 
 
 def _shown(ms: int) -> str:

@@ -178,10 +178,15 @@ class HalaliState(State):
         return outcome_text(self)
 
     def action_to_string(self, action: int) -> str:
+        return nt.to_string(action, self._captures(action))
+
+    def action_parts(self, action: int) -> dict[str, Any]:
+        return nt.action_parts(action, self._captures(action), self.pending)
+
+    def _captures(self, action: int) -> bool:
+        """Whether `action` is a move onto a face-up tile (written with ``x``)."""
         dec = nt.decode(action)
-        capture = (dec is not None and dec.kind == "move"
-                   and self.board[dec.to] not in (EMPTY, HIDDEN))
-        return nt.to_string(action, capture)
+        return dec is not None and dec.kind == "move" and self.board[dec.to] not in (EMPTY, HIDDEN)
 
     def string_to_action(self, text: str) -> int:
         """Read notation; also accepts `d2-exit` when only one exit is open from d2, and either

@@ -25,7 +25,7 @@ from gamehall.games.haugaz.board import (
 from gamehall.games.haugaz.explain import explain
 from gamehall.games.haugaz.geometry import geometry
 from gamehall.games.haugaz.jsonform import state_to_json
-from gamehall.games.haugaz.notation import action_text, layout, parse_action
+from gamehall.games.haugaz.notation import action_parts, action_text, layout, parse_action
 from gamehall.games.haugaz.view import outcome_text, state_view
 
 if TYPE_CHECKING:
@@ -119,6 +119,9 @@ class HaugazState(State):
 
     def action_to_string(self, action: int) -> str:
         return action_text(self.geo, self.height, action)
+
+    def action_parts(self, action: int) -> dict[str, Any]:
+        return action_parts(self.geo, self.height, action)
 
     def string_to_action(self, text: str) -> int:
         wanted = normalise_notation(text)

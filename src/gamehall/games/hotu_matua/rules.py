@@ -19,6 +19,7 @@ from gamehall.games.hotu_matua.notation import (
     ROLL_BASE,
     SHIPS_PER_SEAT,
     SIDES,
+    action_parts,
     roll_action,
     roll_text,
     roll_value,
@@ -234,13 +235,26 @@ class HotuMatuaState(State):
             return "end"
         if 0 <= action < END:
             k, side = split_step(action)
-            field = self.ships[self.player * SHIPS_PER_SEAT + k]
-            line = self.board.sides[field][side]
-            if line >= 0:
-                target = self.board.other_end(line, field)
-                return step_text(self.player, k, self.board.ids[target])
+            ends = self._step_ends(action)
+            if ends is not None:
+                return step_text(self.player, k, ends[1])
             return f"{ship_label(self.player, k)}>side{side + 1}"
         return f"action {action}"
+
+    def action_parts(self, action: int) -> dict[str, Any]:
+        return action_parts(action, self.player, self._step_ends(action))
+
+    def _step_ends(self, action: int) -> tuple[str, str] | None:
+        """The fields a step action leaves and reaches; None if it is no step or the side of
+        the ship's field has no line."""
+        if not 0 <= action < END:
+            return None
+        k, side = split_step(action)
+        field = self.ships[self.player * SHIPS_PER_SEAT + k]
+        line = self.board.sides[field][side]
+        if line < 0:
+            return None
+        return self.board.ids[field], self.board.ids[self.board.other_end(line, field)]
 
     def string_to_action(self, text: str) -> int:
         return read_move(self, text)

@@ -29,7 +29,7 @@ from gamehall.core import (
 )
 from gamehall.games.hula.escape import escape_path, escaper
 from gamehall.games.hula.loops import double_loop_winner
-from gamehall.games.hula.notation import action_name, parse_action
+from gamehall.games.hula.notation import action_name, action_parts, parse_action
 
 if TYPE_CHECKING:
     from gamehall.games.hula.game import HulaGame
@@ -202,6 +202,9 @@ class HulaState(State):
 
     def action_to_string(self, action: int) -> str:
         return action_name(self.geo, action)
+
+    def action_parts(self, action: int) -> dict[str, Any]:
+        return action_parts(self.geo, action)
 
     def string_to_action(self, text: str) -> int:
         if not normalise_notation(text):
