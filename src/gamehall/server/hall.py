@@ -37,7 +37,8 @@ MANAGING = {"option", "bot", "start"}
 SYSTEM_RANDOM = random.SystemRandom()
 """Chance is drawn from the operating system's generator: nothing a client saw predicts it."""
 
-NICKNAME = re.compile(r"^[^\W][\w.\-]{0,19}$")
+NICKNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,19}")
+"""ASCII only, as the large game servers do: no lookalikes (``ａｎｎ``, Cyrillic ``аnn``)."""
 
 
 @dataclass(frozen=True)
@@ -154,9 +155,9 @@ class Hall:
     async def register(self, nickname: str) -> tuple[Player, str]:
         """A new visitor: (player, token). The token is shown once; only its hash is stored."""
         nickname = nickname.strip()
-        if not NICKNAME.match(nickname):
-            raise RoomError("bad_nickname", "a nickname is 1 to 20 letters, digits, '.', '-' or "
-                                            "'_', starting with a letter or digit")
+        if not NICKNAME.fullmatch(nickname):
+            raise RoomError("bad_nickname", "a nickname is 1 to 20 ASCII letters, digits, '_' or "
+                                            "'-', starting with a letter or digit")
         if nickname.lower() in ("chance", "server") or nickname.lower().endswith("bot"):
             raise RoomError("bad_nickname", f"{nickname!r} is reserved")
         token = secrets.token_urlsafe(24)
