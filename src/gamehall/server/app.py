@@ -25,7 +25,7 @@ from gamehall import __version__
 from gamehall.core import GamehallError, GameRecord, load_game
 from gamehall.core.registry import list_games
 from gamehall.server import protocol as proto
-from gamehall.server.bots import BotPool
+from gamehall.server.bots import BotLimits, BotPool
 from gamehall.server.hall import Hall, Player, Settings
 from gamehall.server.protocol import ProtocolError, RateLimiter
 from gamehall.server.pubsub import InProcessPubSub, PubSub
@@ -62,8 +62,9 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
     page is served at ``/`` from `web_dir` when it holds an index.html."""
     settings = settings or Settings()
     store = storage or SqlStorage(db_url, sqlite_sync=settings.sqlite_sync)
-    hall = Hall(store, pubsub or InProcessPubSub(), BotPool(settings.bot_workers,
-                                                           settings.plugins), settings)
+    limits = BotLimits(settings.bot_max_seconds, settings.bot_max_simulations)
+    bots = BotPool(settings.bot_workers, settings.plugins, limits)
+    hall = Hall(store, pubsub or InProcessPubSub(), bots, settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
