@@ -19,6 +19,7 @@ import random
 import re
 import secrets
 from collections import Counter, deque
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +30,7 @@ from gamehall.server.bots import BotPool, bot_spec
 from gamehall.server.commands import help_text, parse_command
 from gamehall.server.protocol import ProtocolError, Request
 from gamehall.server.pubsub import PubSub
-from gamehall.server.rooms import FINISHED, PLAYING, WAITING, Move, Room, RoomError, now
+from gamehall.server.rooms import FINISHED, PLAYING, Move, Room, RoomError, now
 from gamehall.server.storage import ChatLine, NicknameTaken, Storage
 
 log = logging.getLogger("gamehall.server")
@@ -98,6 +99,7 @@ class Hall:
         self._render: dict[str, tuple[int, dict[int | None, str]]] = {}
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._players: dict[str, Player] = {}
+        self._visitor_locks: dict[int, tuple[asyncio.Lock, list[int]]] = {}
         self._revs = itertools.count(1)
         """Render-cache keys: every room made live and every presence change takes the next."""
         self._closing = False
@@ -207,11 +209,32 @@ class Hall:
 
     # --- rooms -----------------------------------------------------------------------------------
     async def create_room(self, player: Player, game: str, options: dict[str, Any]) -> Room:
-        waiting = sum(1 for r in self.rooms.values()
-                      if r.status == WAITING and r.created_by == player.nickname)
-        if waiting >= self.settings.max_waiting_rooms:
-            raise RoomError("too_many_rooms", f"you already have {waiting} rooms waiting for "
-                                              "players; start or use one of them")
+        """A new waiting room. One visitor's creations happen one at a time, so the count of
+        their waiting rooms and the new room's commit cannot interleave (the limit holds)."""
+        async with self._one_at_a_time(player.id):
+            waiting = await self.storage.count_waiting(player.nickname)
+            if waiting >= self.settings.max_waiting_rooms:
+                raise RoomError("too_many_rooms", f"you already have {waiting} rooms waiting "
+                                                  "for players; start or use one of them")
+            return await self._new_room(player, game, options)
+
+    @contextlib.asynccontextmanager
+    async def _one_at_a_time(self, player_id: int) -> AsyncIterator[None]:
+        """A lock per visitor, forgotten once nobody holds or waits for it."""
+        entry = self._visitor_locks.get(player_id)
+        if entry is None:
+            entry = self._visitor_locks[player_id] = (asyncio.Lock(), [0])
+        lock, users = entry
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if users[0] == 0:
+                del self._visitor_locks[player_id]
+
+    async def _new_room(self, player: Player, game: str, options: dict[str, Any]) -> Room:
         try:
             cls = game_class(game)
         except GamehallError as exc:
