@@ -19,7 +19,7 @@ import random
 import re
 import secrets
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,7 +31,7 @@ from gamehall.server.clocks import ClockError, parse_control, wall_time
 from gamehall.server.commands import help_text, parse_command
 from gamehall.server.protocol import ProtocolError, Request
 from gamehall.server.pubsub import PubSub
-from gamehall.server.rooms import FINISHED, PLAYING, WAITING, Move, Room, RoomError, now
+from gamehall.server.rooms import FINISHED, PLAYING, Move, Room, RoomError, now
 from gamehall.server.storage import ChatLine, NicknameTaken, Storage
 from gamehall.server.timers import Deadlines, Presence, absence, next_deadline
 
@@ -43,7 +43,8 @@ MANAGING = {"option", "bot", "start", "clock"}
 SYSTEM_RANDOM = random.SystemRandom()
 """Chance is drawn from the operating system's generator: nothing a client saw predicts it."""
 
-NICKNAME = re.compile(r"^[^\W][\w.\-]{0,19}$")
+NICKNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,19}")
+"""ASCII only, as the large game servers do: no lookalikes (``ａｎｎ``, Cyrillic ``аnn``)."""
 
 TICK = 0.1
 """Seconds between the hall's looks at its deadlines (flags falling, absent players)."""
@@ -118,6 +119,7 @@ class Hall:
         self._render: dict[str, tuple[int, dict[int | None, str]]] = {}
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._players: dict[str, Player] = {}
+        self._visitor_locks: dict[int, tuple[asyncio.Lock, list[int]]] = {}
         self._revs = itertools.count(1)
         """Render-cache keys: every room made live and every presence change takes the next."""
         self._closing = False
@@ -291,9 +293,9 @@ class Hall:
     async def register(self, nickname: str) -> tuple[Player, str]:
         """A new visitor: (player, token). The token is shown once; only its hash is stored."""
         nickname = nickname.strip()
-        if not NICKNAME.match(nickname):
-            raise RoomError("bad_nickname", "a nickname is 1 to 20 letters, digits, '.', '-' or "
-                                            "'_', starting with a letter or digit")
+        if not NICKNAME.fullmatch(nickname):
+            raise RoomError("bad_nickname", "a nickname is 1 to 20 ASCII letters, digits, '_' or "
+                                            "'-', starting with a letter or digit")
         if nickname.lower() in ("chance", "server") or nickname.lower().endswith("bot"):
             raise RoomError("bad_nickname", f"{nickname!r} is reserved")
         token = secrets.token_urlsafe(24)
@@ -320,11 +322,33 @@ class Hall:
     # --- rooms -----------------------------------------------------------------------------------
     async def create_room(self, player: Player, game: str, options: dict[str, Any],
                           clock: str | None = None) -> Room:
-        waiting = sum(1 for r in self.rooms.values()
-                      if r.status == WAITING and r.created_by == player.nickname)
-        if waiting >= self.settings.max_waiting_rooms:
-            raise RoomError("too_many_rooms", f"you already have {waiting} rooms waiting for "
-                                              "players; start or use one of them")
+        """A new waiting room. One visitor's creations happen one at a time, so the count of
+        their waiting rooms and the new room's commit cannot interleave (the limit holds)."""
+        async with self._one_at_a_time(player.id):
+            waiting = await self.storage.count_waiting(player.nickname)
+            if waiting >= self.settings.max_waiting_rooms:
+                raise RoomError("too_many_rooms", f"you already have {waiting} rooms waiting "
+                                                  "for players; start or use one of them")
+            return await self._new_room(player, game, options, clock)
+
+    @contextlib.asynccontextmanager
+    async def _one_at_a_time(self, player_id: int) -> AsyncIterator[None]:
+        """A lock per visitor, forgotten once nobody holds or waits for it."""
+        entry = self._visitor_locks.get(player_id)
+        if entry is None:
+            entry = self._visitor_locks[player_id] = (asyncio.Lock(), [0])
+        lock, users = entry
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if users[0] == 0:
+                del self._visitor_locks[player_id]
+
+    async def _new_room(self, player: Player, game: str, options: dict[str, Any],
+                        clock: str | None) -> Room:
         try:
             cls = game_class(game)
         except GamehallError as exc:
