@@ -7,6 +7,7 @@ call changes nothing.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 import random
@@ -148,6 +149,23 @@ class Room:
             self.seats = [None] * self.game.num_players
         self._preview: State | None = None
         self._moves_json: list[str] = []
+
+    def draft(self) -> Room:
+        """A copy to change: the hall applies a request to it, commits it, and only then makes it
+        the room everyone reads, so nothing unstored is ever shown.
+
+        Moves are immutable, so a shallow copy of the move list suffices; the seats' occupants,
+        the clock and the position are copied."""
+        out = copy.copy(self)
+        out.options = dict(self.options)
+        out.seats = [copy.copy(o) if o is not None else None for o in self.seats]
+        out.moves = list(self.moves)
+        out._moves_json = list(self._moves_json)
+        if self.state is not None:
+            out.state = self.state.clone()
+        if self.clock is not None:
+            out.clock = copy.deepcopy(self.clock)
+        return out
 
     # --- facts -------------------------------------------------------------------------------
     @property
