@@ -235,3 +235,22 @@ def test_through_http_a_sign_in_unused_for_a_month_is_over(tmp_path: Path) -> No
         assert gone.status_code == 401 and gone.json()["code"] == "not_identified"
         back = client.post("/api/login", json={"nickname": "ann", "password": "correct horse"})
         assert back.status_code == 200 and back.json()["token"] != token
+
+
+def test_the_halls_sign_in_limits_count_pairs_nicknames_and_addresses() -> None:
+    from gamehall.server.limiter import Limiter, SignInLimits
+
+    limits = SignInLimits(Limiter())
+    for _ in range(5):
+        assert limits.sign_in_blocked("ann", "10.0.0.1") is None
+        limits.sign_in_failed("ann", "10.0.0.1")
+    wait = limits.sign_in_blocked("ann", "10.0.0.1")
+    assert wait is not None and 1 <= wait <= 60  # the per-minute rule for this pair
+    assert limits.sign_in_blocked("ann", "10.0.0.2") is None  # ann from elsewhere
+    assert limits.sign_in_blocked("bob", "10.0.0.1") is None  # another nickname from here
+    for n in range(45):  # spraying: 50 failures from one address over many nicknames
+        limits.sign_in_failed(f"user{n}", "10.0.0.1")
+    assert limits.sign_in_blocked("carol", "10.0.0.1") is not None
+    for n in range(100):  # one nickname from everywhere: a hundred an hour
+        limits.sign_in_failed("dora", f"172.16.{n // 250}.{n % 250}")
+    assert limits.sign_in_blocked("dora", "192.168.1.1") is not None

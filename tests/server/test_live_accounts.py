@@ -247,3 +247,15 @@ def test_bots_are_rated_per_level_and_a_seated_guest_who_signs_up_makes_the_game
     assert bot["bot"] == "random" and bot["ratings"]["testrace"]["games"] >= 1
     board = _get(hall, "/api/leaderboard/testrace", limit=200).json()["players"]
     assert any(p["nickname"] == "random bot" and p["bot"] == "random" for p in board)
+
+
+def test_failed_sign_ins_are_limited_then_even_the_right_password_waits(hall: Server) -> None:
+    _account(hall, "lockme")
+    _account(hall, "freeme")
+    for _ in range(5):
+        wrong = _post(hall, "/api/login", nickname="lockme", password="guess guess")
+        assert wrong.status_code == 401
+    limited = _post(hall, "/api/login", nickname="LockMe", password=PASSWORD)
+    assert limited.status_code == 429 and limited.json()["code"] == "rate_limited"
+    assert 1 <= int(limited.headers["Retry-After"]) <= 60
+    assert _post(hall, "/api/login", nickname="freeme", password=PASSWORD).status_code == 200

@@ -37,6 +37,7 @@ from gamehall.server.accounts import (
 from gamehall.server.boards import MAX_BOARD_BYTES, Boards
 from gamehall.server.bots import BotPool, bot_spec
 from gamehall.server.commands import help_text, parse_command
+from gamehall.server.limiter import Limiter, SignInLimits
 from gamehall.server.protocol import ProtocolError, Request
 from gamehall.server.pubsub import PubSub
 from gamehall.server.rooms import FINISHED, PLAYING, WAITING, Move, Room, RoomError, now
@@ -94,9 +95,12 @@ class Hall:
         self.storage, self.pubsub, self.bots, self.settings = storage, pubsub, bots, settings
         self.clock = clock
         """The hall's one time source (seconds since the epoch); tests pass their own."""
+        self.limiter = Limiter()
+        """The hall's rate limits (the `limits` library)."""
         self.accounts = Accounts(
             storage, clock, TokenPolicy(settings.token_idle_days),
-            Passwords(settings.argon2_time_cost, settings.argon2_memory_kib), sign_ins)
+            Passwords(settings.argon2_time_cost, settings.argon2_memory_kib),
+            sign_ins or SignInLimits(self.limiter))
         self.boards = Boards.load(settings.boards_dir or None, settings.max_board_bytes)
         self.rooms: dict[str, Room] = {}
         self._locks: dict[str, asyncio.Lock] = {}
