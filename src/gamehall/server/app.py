@@ -27,7 +27,7 @@ from gamehall.core import GamehallError, GameRecord, load_game
 from gamehall.core.registry import game_class, list_games
 from gamehall.server import protocol as proto
 from gamehall.server.accounts import MAX_PASSWORD, RateLimited, SignInLimiter
-from gamehall.server.bots import BotPool
+from gamehall.server.bots import BotLimits, BotPool
 from gamehall.server.hall import Hall, Player, Settings
 from gamehall.server.protocol import ProtocolError, RateLimiter
 from gamehall.server.pubsub import InProcessPubSub, PubSub
@@ -81,9 +81,10 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
     time source (tests pass their own)."""
     settings = settings or Settings()
     store = storage or SqlStorage(db_url, sqlite_sync=settings.sqlite_sync)
-    hall = Hall(store, pubsub or InProcessPubSub(), BotPool(settings.bot_workers,
-                                                           settings.plugins), settings,
-                clock=clock, sign_ins=sign_ins)
+    limits = BotLimits(settings.bot_max_seconds, settings.bot_max_simulations)
+    bots = BotPool(settings.bot_workers, settings.plugins, limits)
+    hall = Hall(store, pubsub or InProcessPubSub(), bots, settings, clock=clock,
+                sign_ins=sign_ins)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

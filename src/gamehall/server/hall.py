@@ -79,6 +79,10 @@ class Settings:
     """A folder of board files (``NAME.json``) the hall offers besides each game's own board."""
     max_board_bytes: int = MAX_BOARD_BYTES
     """The largest board JSON a client may send as a file option's value."""
+    bot_max_seconds: float = 3.0
+    """The most a bot may think per move; a job still running a second later is killed."""
+    bot_max_simulations: int = 20000
+    """The most MCTS simulations per move a client may ask a bot for."""
     token_idle_days: float = 30.0
     """A token unused this long is dead (its player signs in again, or a guest starts anew)."""
     argon2_time_cost: int = 3
@@ -141,7 +145,7 @@ class Hall:
         for task in list(self._bot_tasks.values()):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        self.bots.close()
+        await self.bots.close()
 
     def _install(self, room: Room) -> None:
         """Make `room` the one every read sees (it holds only what storage holds)."""
@@ -181,6 +185,9 @@ class Hall:
             "rooms_in_memory": len(self.rooms),
             "connections": sum(sum(c.values()) for c in self._watchers.values()),
             "bots_thinking": len(self._bot_tasks),
+            "bot_jobs": {"queued": self.bots.queued, "run": self.bots.stats.jobs,
+                         "timeouts": self.bots.stats.timeouts,
+                         "worker_restarts": self.bots.stats.restarts},
             "storage": dict(getattr(self.storage, "stats", {})),
         }
 
@@ -397,7 +404,7 @@ class Hall:
             seat = room.leave(player.id, a.get("seat"))
             notice = f"{player.nickname} freed the seat of {names[seat]}"
         elif req.kind == "bot":
-            spec = bot_spec(a.get("level"))
+            spec = bot_spec(a.get("level"), self.bots.limits)
             seat = room.set_bot(spec, f"{spec} bot", a.get("seat"))
             notice = f"{player.nickname} seated a {spec} bot as {names[seat]}"
         elif req.kind == "option":
@@ -507,7 +514,7 @@ class Hall:
                 if room is None or room.state is None or room.bot_to_move() != spec:
                     continue
                 version, seat = room.version, room.to_move()
-                chosen = await self.bots.choose(spec, room.state, secrets.randbits(32))
+                chosen = await self.bots.choose(spec, room.state, secrets.randbits(32), room_id)
                 async with self._lock(room_id):
                     live = self.rooms.get(room_id)
                     if live is None or live.state is None or live.version != version \

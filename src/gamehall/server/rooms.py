@@ -134,6 +134,9 @@ class Room:
     """The version the storage row holds (for lobby lines built without the moves)."""
     rev: int = 0
     """Bumped on every change a client can see (cache key for rendered messages)."""
+    revision: int = 0
+    """How many changes of the room have been committed (stored with it): nodes of a cluster
+    apply a room's changes in this order."""
     time_control: TimeControl | None = None
     clock: Clock | None = None
     """The running clocks (from the start of a timed game on)."""
