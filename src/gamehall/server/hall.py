@@ -19,7 +19,7 @@ import re
 import secrets
 import time
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,7 +51,8 @@ MANAGING = {"option", "bot", "start", "rated"}
 SYSTEM_RANDOM = random.SystemRandom()
 """Chance is drawn from the operating system's generator: nothing a client saw predicts it."""
 
-NICKNAME = re.compile(r"^[^\W][\w.\-]{0,19}$")
+NICKNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,19}")
+"""ASCII only, as the large game servers do: no lookalikes (``ａｎｎ``, Cyrillic ``аnn``)."""
 
 
 __all__ = ["Hall", "Player", "Settings", "token_hash"]
@@ -114,6 +115,7 @@ class Hall:
         self._chat: dict[str, deque[ChatLine]] = {}
         self._render: dict[str, tuple[int, dict[int | None, str]]] = {}
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
+        self._visitor_locks: dict[int, tuple[asyncio.Lock, list[int]]] = {}
         self._revs = itertools.count(1)
         """Render-cache keys: every room made live and every presence change takes the next."""
         self._closing = False
@@ -195,9 +197,9 @@ class Hall:
     async def register(self, nickname: str) -> tuple[Player, str]:
         """A new visitor: (player, token). The token is shown once; only its hash is stored."""
         nickname = nickname.strip()
-        if not NICKNAME.match(nickname):
-            raise RoomError("bad_nickname", "a nickname is 1 to 20 letters, digits, '.', '-' or "
-                                            "'_', starting with a letter or digit")
+        if not NICKNAME.fullmatch(nickname):
+            raise RoomError("bad_nickname", "a nickname is 1 to 20 ASCII letters, digits, '_' or "
+                                            "'-', starting with a letter or digit")
         if nickname.lower() in ("chance", "server") or nickname.lower().endswith("bot"):
             raise RoomError("bad_nickname", f"{nickname!r} is reserved")
         try:
@@ -227,11 +229,33 @@ class Hall:
     # --- rooms -----------------------------------------------------------------------------------
     async def create_room(self, player: Player, game: str, options: dict[str, Any],
                           rated: bool | None = None) -> Room:
-        waiting = sum(1 for r in self.rooms.values()
-                      if r.status == WAITING and r.created_by == player.nickname)
-        if waiting >= self.settings.max_waiting_rooms:
-            raise RoomError("too_many_rooms", f"you already have {waiting} rooms waiting for "
-                                              "players; start or use one of them")
+        """A new waiting room. One visitor's creations happen one at a time, so the count of
+        their waiting rooms and the new room's commit cannot interleave (the limit holds)."""
+        async with self._one_at_a_time(player.id):
+            waiting = await self.storage.count_waiting(player.nickname)
+            if waiting >= self.settings.max_waiting_rooms:
+                raise RoomError("too_many_rooms", f"you already have {waiting} rooms waiting "
+                                                  "for players; start or use one of them")
+            return await self._new_room(player, game, options, rated)
+
+    @contextlib.asynccontextmanager
+    async def _one_at_a_time(self, player_id: int) -> AsyncIterator[None]:
+        """A lock per visitor, forgotten once nobody holds or waits for it."""
+        entry = self._visitor_locks.get(player_id)
+        if entry is None:
+            entry = self._visitor_locks[player_id] = (asyncio.Lock(), [0])
+        lock, users = entry
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if users[0] == 0:
+                del self._visitor_locks[player_id]
+
+    async def _new_room(self, player: Player, game: str, options: dict[str, Any],
+                        rated: bool | None) -> Room:
         try:
             cls = game_class(game)
         except GamehallError as exc:

@@ -192,6 +192,10 @@ class Storage(ABC):
         """Rooms waiting or playing, to load at start-up."""
 
     @abstractmethod
+    async def count_waiting(self, created_by: str) -> int:
+        """How many rooms `created_by` created are waiting for players."""
+
+    @abstractmethod
     async def list_rooms(self, status: str | None, limit: int) -> list[Room]:
         """The most recently changed rooms, without their moves (for the lobby)."""
 
@@ -710,6 +714,14 @@ class SqlStorage(Storage):
         def select(conn: Connection) -> list[str]:
             q = sa.select(rooms.c.id).where(rooms.c.status != "finished")
             return [r.id for r in conn.execute(q)]
+
+        return await self._read(select)
+
+    async def count_waiting(self, created_by: str) -> int:
+        def select(conn: Connection) -> int:
+            q = sa.select(sa.func.count()).select_from(rooms).where(
+                rooms.c.status == "waiting", rooms.c.created_by == created_by)
+            return int(conn.execute(q).scalar_one())
 
         return await self._read(select)
 
