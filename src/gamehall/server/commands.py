@@ -31,6 +31,7 @@ HELP: tuple[tuple[str, str], ...] = (
     ("/resign", "give up the game"),
     ("/claim", "win against a player who has been away too long (untimed games)"),
     ("/rematch", "after the end: play again, seats moved on by one, once every player asks"),
+    ("/rated [on|off]", "make the game rated or casual before the start (alone: which it is)"),
     ("/who", "who sits where, and who watches"),
     ("/help", "this list"),
 )
@@ -64,6 +65,8 @@ def parse_command(line: str, ref: str | int | None = None) -> Request:
         if len(control) > MAX_FIELD:
             raise ProtocolError(BAD_MESSAGE, "that clock is too long", ref)
         return Request("clock", {"control": control}, ref)
+    if name == "rated":
+        return _rated(args, ref)
     raise ProtocolError(UNKNOWN_COMMAND, f"no command /{name[:30]} (see /help)", ref)
 
 
@@ -89,6 +92,18 @@ def _bot(args: list[str], ref: str | int | None) -> Request:
         else:
             raise ProtocolError(BAD_MESSAGE, "/bot takes a level and a seat, both optional", ref)
     return Request("bot", out, ref)
+
+
+_SWITCH = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
+
+
+def _rated(args: list[str], ref: str | int | None) -> Request:
+    if not args:
+        return Request("rated", {}, ref)
+    value = _SWITCH.get(args[0].lower()) if len(args) == 1 else None
+    if value is None:
+        raise ProtocolError(BAD_MESSAGE, "write /rated on or /rated off", ref)
+    return Request("rated", {"value": value}, ref)
 
 
 def _option(line: str, args: list[str], ref: str | int | None) -> Request:

@@ -78,6 +78,7 @@ REQUESTS: dict[str, _Fields] = {
     "clock": {"control": ((str,), False)},
     "claim": {},
     "rematch": {},
+    "rated": {"value": ((bool,), False)},
     "who": {},
     "help": {},
     "sync": {},
