@@ -233,7 +233,8 @@ def test_a_rematch_between_two_people(server: Server) -> None:
         assert [x["player"] for x in again["seats"]] == ["rbob", "rann"], "seats moved on"
         assert again["options"]["misere"] is True and again["clock"]["control"] == "0.5+0"
         assert again["seat"] == 0 and again["legal_moves"]
-        assert state(server, room)["rematch"] == new
+        first = state(server, room)
+        assert first["rematch"] == new and again["rated"] == first["rated"]
         r = server.act(ann, room, "rematch")
         assert r.status_code == 409 and r.json()["code"] == "rematch_started"
         assert server.act(bob, new, "move", move="a1", version=0).status_code == 200

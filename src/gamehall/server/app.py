@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import time
 from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from pathlib import Path
@@ -28,6 +27,7 @@ from gamehall.core.registry import game_class, list_games
 from gamehall.server import protocol as proto
 from gamehall.server.accounts import MAX_PASSWORD, RateLimited, SignInLimiter
 from gamehall.server.bots import BotLimits, BotPool
+from gamehall.server.clocks import wall_time
 from gamehall.server.hall import Hall, Player, Settings
 from gamehall.server.protocol import ProtocolError, RateLimiter
 from gamehall.server.pubsub import InProcessPubSub, PubSub
@@ -78,7 +78,7 @@ class LoginIn(BaseModel):
 
 def create_app(db_url: str, settings: Settings | None = None, storage: Storage | None = None,
                pubsub: PubSub | None = None, web_dir: Path = WEB_DIR,
-               clock: Callable[[], float] = time.time,
+               clock: Callable[[], float] = wall_time,
                sign_ins: SignInLimiter | None = None) -> FastAPI:
     """The hall as an ASGI app; storage is opened (and migrated) when the app starts. The browser
     page is served at ``/`` from `web_dir` when it holds an index.html. `clock` is the hall's

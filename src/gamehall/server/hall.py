@@ -654,12 +654,12 @@ class Hall:
 
     @staticmethod
     def _rematch_room(room: Room) -> tuple[Room, list[Move]]:
-        """Every person who played asked: the same game with the same players and clock, seats
-        moved on by one, started; `room` (a draft) now points to it."""
+        """Every person who played asked: the same game with the same players, clock and
+        rated-or-casual, seats moved on by one, started; `room` (a draft) now points to it."""
         new = Room(id=secrets.token_urlsafe(6), game_name=room.game_name,
                    options=dict(room.options), created_by=room.created_by,
                    seed=secrets.randbits(63), seats=room.rematch_seats(),
-                   rematch_of=room.id, time_control=room.time_control)
+                   rematch_of=room.id, time_control=room.time_control, rated=room.rated)
         moves: list[Move] = []
         if all(occ is not None for occ in new.seats):
             new.start()

@@ -567,7 +567,8 @@ class Room:
         seats: list[Occupant | None] = [None] * n
         for i, occ in enumerate(self.seats):
             if occ is not None:
-                seats[(i + 1) % n] = Occupant(occ.nickname, occ.player_id, occ.bot)
+                seats[(i + 1) % n] = Occupant(occ.nickname, occ.player_id, occ.bot,
+                                              account=occ.account)
         return seats
 
     # --- what clients see -------------------------------------------------------------------
