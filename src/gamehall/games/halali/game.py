@@ -1,5 +1,5 @@
 """The Halali! game object: options, seats, action-space facts, the state factories, and the
-package's presentation (JSON form, views, refusals) wired into the contract."""
+package's presentation (JSON form, views, refusals, drawing) wired into the contract."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gamehall.core import Game, Option, State
-from gamehall.games.halali import explain, jsonform, view
+from gamehall.games.halali import explain, jsonform, svg, view
 from gamehall.games.halali.notation import NUM_ACTIONS
 from gamehall.games.halali.rules import TURN_LIMIT, HalaliState
 from gamehall.games.halali.tiles import OUTCOMES, SQUARES
@@ -65,13 +65,16 @@ class HalaliGame(Game):
         return view.outcome_text(_halali(state))
 
     def explain_illegal(self, state: State, action: int) -> str:
-        return explain.explain_action(_halali(state), action)
+        return explain.explain_illegal(_halali(state), action)
 
     def read_move(self, state: State, text: str) -> int:
         return explain.read_move(_halali(state), text)
 
     def render_text(self, state: State, seat: int | None = None) -> str:
         return view.render_text(_halali(state), seat)
+
+    def render_svg(self, state: State | None = None) -> str:
+        return svg.render_svg(_halali(state if state is not None else self.new_initial_state()))
 
 
 def _halali(state: State) -> HalaliState:

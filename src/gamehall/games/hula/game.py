@@ -1,5 +1,5 @@
 """`HulaGame`: the game with its options (board size, pie rule), its facts, its factories, and
-the package's presentation (JSON form, views, refusals) wired into the contract."""
+the package's presentation (JSON form, views, refusals, drawing) wired into the contract."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gamehall.core import Game, Option, State
-from gamehall.games.hula import explain, jsonform, view
+from gamehall.games.hula import explain, jsonform, svg, view
 from gamehall.games.hula.geometry import SIZES, geometry
 from gamehall.games.hula.notation import SEATS
 from gamehall.games.hula.observation import OBSERVATION_PLANES
@@ -76,6 +76,9 @@ class HulaGame(Game):
 
     def render_text(self, state: State, seat: int | None = None) -> str:
         return view.render_text(_hula(state), seat)
+
+    def render_svg(self, state: State | None = None) -> str:
+        return svg.render_svg(_hula(state if state is not None else self.new_initial_state()))
 
 
 def _hula(state: State) -> HulaState:
