@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -88,7 +89,7 @@ def test_moves_are_checked_for_seat_turn_version_and_legality() -> None:
     refused("not_seated", r.check_move, 9, "a1", 0)
     refused("stale_version", r.check_move, 1, "a1", 1)
     refused("illegal_move", r.check_move, 1, "q7", 0)
-    r.leave(2, None)
+    r.seats[1] = None  # a running game stored with an empty seat (before leaving resigned)
     refused("seats_empty", r.check_move, 1, "a1", 0)
     assert r.join(2, "bob", None) == 1
     seat, action = r.check_move(1, " A1 ", 0)
@@ -107,6 +108,33 @@ def test_snapshot_gives_legal_moves_only_to_the_seat_to_move() -> None:
     assert "secret" in mine["view"] and "secret" not in spect["view"]
     assert mine["view"]["secret"] != theirs["view"]["secret"]
     assert [s["connected"] for s in mine["seats"]] == [True, False]
+
+
+def test_the_state_message_takes_legal_and_played_moves_apart() -> None:
+    r = room("halali")
+    r.join(1, "ann", None)
+    r.join(2, "bob", None)
+    r.start()
+    assert r.state is not None
+    mover = r.to_move()
+    msg = r.snapshot(mover, {1, 2})
+    assert msg["legal_moves"] == [entry["move"] for entry in msg["legal"]]
+    assert msg["legal"] == [{"move": r.state.action_to_string(a), **r.state.action_parts(a)}
+                            for a in r.state.legal_actions()]
+    assert {"move": "flip a1", "kind": "flip", "cell": "a1"} in msg["legal"]
+    assert r.snapshot(None, set())["legal"] == [], "parts, like the moves, go to the mover only"
+    seat, action = r.check_move(1 + (mover or 0), "flip a1", 0)
+    r.apply(seat, action)
+    (drawn,) = r.resolve_chance(SYSTEM_RANDOM)
+    moves = r.snapshot(None, set())["moves"]
+    assert moves[0] == {"seat": mover, "move": "flip a1", "kind": "flip", "cell": "a1"}
+    assert moves[1]["seat"] is None and moves[1]["move"] == drawn.move
+    assert moves[1]["kind"] == "reveal" and moves[1]["cell"] == "a1"
+    assert moves[1]["tile"] == r.snapshot(None, set())["view"]["board"][6].split()[0]
+    text = json.loads(r.render(None, set(), moves_from=1))
+    assert text["moves_from"] == 1 and text["moves"] == moves[1:]
+    r.replay([Move(m.seat, m.action, m.move) for m in r.moves])
+    assert r.snapshot(None, set())["moves"] == moves, "a rebuilt room takes its moves apart again"
 
 
 def test_chance_is_drawn_from_the_generator_the_hall_passes_never_the_state_own() -> None:
@@ -177,3 +205,21 @@ def test_rendered_text_is_the_snapshot_as_json() -> None:
         r.resolve_chance(rng)
         for s in (0, 1, None):
             assert json.loads(r.render(s, {1})) == r.snapshot(s, {1})
+
+
+def test_a_draft_changes_without_touching_the_room_it_was_made_from() -> None:
+    r = room("testrace")
+    r.join(1, "ann", None)
+    r.set_bot("random", "random bot", None)
+    r.start()
+    r.render(0, set())
+    draft = r.draft()
+    draft.apply(0, draft.state.string_to_action("roll"))  # type: ignore[union-attr]
+    draft.resolve_chance(SYSTEM_RANDOM)
+    draft.resign(1)
+    draft.ask_rematch(1)  # changes the occupant itself
+    assert r.version == 0 and r.moves == [] and r.state is not None and r.status == PLAYING
+    assert r.state.view(None)["pos"] == [0, 0] and not r.state.view(None)["rolling"]
+    assert r.seats[0] is not None and not r.seats[0].rematch
+    assert '"moves":[]' in r.render(0, set()) and draft.version == 2
+    assert draft.status == FINISHED and '"move":"roll"' in draft.render(0, set())

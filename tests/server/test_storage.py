@@ -12,9 +12,16 @@ import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 
 from gamehall.server.rooms import Room
-from gamehall.server.storage import ChatLine, NicknameTaken, SqlStorage, make_engine, metadata
+from gamehall.server.storage import (
+    ChatLine,
+    NicknameTaken,
+    SqlStorage,
+    make_engine,
+    metadata,
+)
 from tests.server.live import Client, Server, play_random
 from tests.server.postgres import pg_bin, postgres_cluster
 
@@ -59,7 +66,90 @@ def test_migrations_build_exactly_the_schema_the_code_uses(db_url: str, test_gam
         diff = compare_metadata(MigrationContext.configure(conn), metadata)
         version = conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
     engine.dispose()
-    assert diff == [] and version == "0001"
+    assert diff == [] and version == _head()
+
+
+def _head() -> str:
+    from alembic.config import Config
+
+    import gamehall.server.storage as storage
+
+    cfg = Config()
+    cfg.set_main_option("script_location",
+                        str(Path(storage.__file__).with_name("migrations")))
+    head = ScriptDirectory.from_config(cfg).get_current_head()
+    assert head is not None
+    return head
+
+
+def test_a_database_of_the_first_schema_is_upgraded_with_every_room_and_player(
+        db_url: str, test_games: None) -> None:
+    """A hall stored by the schema before clocks (revision 0001) opens with everything intact:
+    its rooms are untimed and link no rematch."""
+    from alembic import command
+    from alembic.config import Config
+
+    import gamehall.server.storage as storage
+
+    engine = make_engine(db_url)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(storage.__file__).with_name("migrations")))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+        conn.execute(sa.text(
+            "INSERT INTO players (nickname, nickname_key, token_hash, created_at) "
+            "VALUES ('Old', 'old', 'oldhash', 't')"))
+        conn.execute(sa.text(
+            "INSERT INTO rooms (id, game, options, status, seed, seats, version, created_by, "
+            "created_at, updated_at) VALUES ('old1', 'testline', '{\"size\": 3, \"misere\": "
+            "false}', 'playing', 5, '[{\"nickname\": \"Old\", \"player_id\": 1, \"bot\": "
+            "null}, {\"nickname\": \"random bot\", \"player_id\": null, \"bot\": "
+            "\"random\"}]', 1, 'Old', 't', 't')"))
+        conn.execute(sa.text("INSERT INTO actions (room_id, idx, seat, action, move) "
+                             "VALUES ('old1', 0, 0, 4, 'b2')"))
+    engine.dispose()
+
+    async def scenario() -> None:
+        store = SqlStorage(db_url)
+        await store.open()
+        assert await store.player_by_token("oldhash") == (1, "Old")
+        room = await store.load_room("old1")
+        assert room is not None and room.status == "playing" and room.version == 1
+        assert [m.move for m in room.moves] == ["b2"] and room.seats[0] is not None
+        assert room.time_control is None and room.clock is None and room.rematch is None
+        assert await store.active_room_ids() == ["old1"]
+        assert await store.last_alive() is None
+        await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_clocks_rematch_links_and_the_last_sign_of_life_round_trip(
+        db_url: str, test_games: None) -> None:
+    async def scenario() -> None:
+        store = SqlStorage(db_url)
+        await store.open()
+        old, new = _room(1), _room(2)
+        old.set_clock("0.5+2")
+        old.join(1, "Ann", None)
+        old.set_bot("random", "random bot", None)
+        old.start()
+        old.settle_clock(1000.0)
+        old.rematch, new.rematch_of = new.id, old.id
+        await store.save_rooms([old, new])
+        back = await store.load_room(old.id)
+        assert back is not None and back.clock == old.clock and back.clock is not None
+        assert back.time_control == old.time_control and back.rematch == new.id
+        assert back.clock.deadline() == 1030.0
+        linked = await store.load_room(new.id)
+        assert linked is not None and linked.rematch_of == old.id and linked.clock is None
+        await store.mark_alive(1234.5)
+        await store.mark_alive(1240.25)
+        assert await store.last_alive() == 1240.25
+        await store.close()
+
+    asyncio.run(scenario())
 
 
 def test_rooms_moves_chat_and_players_round_trip(db_url: str, test_games: None) -> None:

@@ -73,6 +73,13 @@ class State(ABC):
         """Whether the int `action` is legal now (override with a faster test where it helps)."""
         return action in self.legal_actions()
 
+    def action_parts(self, action: int) -> dict[str, Any]:
+        """The legal `action` taken apart for clients, so that a board never parses notation:
+        ``{"kind": "move", "from": "c3", "to": "c5"}``. Flat, JSON scalars only, and only what
+        the notation says or the position shows everyone (docs/protocol.md lists the shared
+        names). The default names no parts: a client then has only the notation."""
+        return {}
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """(action, probability) pairs at a chance node, sorted by action; [] elsewhere."""
         return []

@@ -147,7 +147,8 @@ def _routes(app: FastAPI, hall: Hall) -> None:
             except GamehallError:
                 continue
             out.append({"name": name, "title": game.title, "seats": list(game.seat_names),
-                        "has_chance": game.has_chance, "options": game.describe_options()})
+                        "has_chance": game.has_chance,
+                        "options": hall.boards.describe(type(game))})
         return out
 
     @app.post("/api/session", summary="Pick a nickname; returns a token (also set as a cookie)")

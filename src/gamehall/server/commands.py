@@ -20,7 +20,8 @@ from gamehall.server.protocol import (
 
 HELP: tuple[tuple[str, str], ...] = (
     ("/join [seat]", "take a seat (the first free one if none is named)"),
-    ("/leave [seat]", "give up your seat; with a seat named, remove a bot before the start"),
+    ("/leave [seat]", "give up your seat (in a running game: resign); with a seat named, "
+                      "remove a bot before the start"),
     ("/spectate", "watch instead of playing (gives up your seat)"),
     ("/start", "start the game once every seat is filled"),
     ("/bot [level] [seat]", "seat a server bot: random, easy, medium or hard"),

@@ -7,6 +7,7 @@ call changes nothing.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from dataclasses import dataclass, field
@@ -21,11 +22,17 @@ from gamehall.core import (
     load_game,
 )
 from gamehall.core.options import resolve_options
+from gamehall.server.clocks import Clock, ClockError, TimeControl, parse_control, untimed_public
 from gamehall.server.protocol import TypedSeat
 
 WAITING = "waiting"
 PLAYING = "playing"
 FINISHED = "finished"
+
+OUT_BOT = "random"
+"""The bot that plays a seat that dropped out of a game of three or more (see `Room.drop_out`)."""
+DROPPED = {"time": "ran out of time", "claim": "was away too long"}
+"""Why a seat drops out, as the outcome sentence says it."""
 
 
 class RoomError(Exception):
@@ -39,27 +46,60 @@ class RoomError(Exception):
 
 @dataclass
 class Occupant:
-    """Who holds a seat: a person (by player id) or a server-side bot (by spec)."""
+    """Who holds a seat: a person (by player id) or a server-side bot (by spec).
+
+    `out` is set when the person dropped out of a game of three or more (their time ran out, or
+    the others claimed against their absence): a bot plays the seat on and it ranks last.
+    `rematch` is set once the person asked for a rematch after the end."""
 
     nickname: str
     player_id: int | None = None
     bot: str | None = None
+    account: bool = False
+    """A person whose nickname has a password (decides whether the game is rated by default)."""
+    out: str | None = None
+    rematch: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"nickname": self.nickname, "player_id": self.player_id, "bot": self.bot}
+        out: dict[str, Any] = {"nickname": self.nickname, "player_id": self.player_id,
+                               "bot": self.bot}
+        if self.account:
+            out["account"] = True
+        if self.out:
+            out["out"] = self.out
+        if self.rematch:
+            out["rematch"] = True
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Occupant:
-        return cls(str(data["nickname"]), data.get("player_id"), data.get("bot"))
+        return cls(str(data["nickname"]), data.get("player_id"), data.get("bot"),
+                   bool(data.get("account", False)), data.get("out"),
+                   bool(data.get("rematch", False)))
+
+    def plays(self) -> bool:
+        """A person still playing (not a bot, not dropped out): whose turns run a clock."""
+        return self.bot is None and self.out is None
 
 
 @dataclass(frozen=True)
 class Move:
-    """One applied action: the seat that played it (None for chance), the integer, the notation."""
+    """One applied action: the seat that played it (None for chance), the integer, the notation
+    and its parts (`State.action_parts`, taken in the position it was played in)."""
 
     seat: int | None
     action: int
     move: str
+    parts: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def played(cls, state: State, seat: int | None, action: int) -> Move:
+        """The move `action` is in `state`, before it is applied."""
+        return cls(seat, action, state.action_to_string(action), state.action_parts(action))
+
+    def to_json(self) -> dict[str, Any]:
+        """An entry of the state message's move list: ``{"seat", "move", **parts}``."""
+        return {"seat": self.seat, "move": self.move, **self.parts}
 
 
 def now() -> str:
@@ -82,11 +122,24 @@ class Room:
     outcome: str | None = None
     ended_by: str | None = None
     created_at: str = field(default_factory=now)
+    rated: bool | None = None
+    """True/False once chosen (or fixed at the start); None: the default rule (`rated_now`)."""
+    ended_at: str | None = None
+    """When the game ended (set by the hall when it commits the end)."""
+    rating_changes: list[dict[str, Any]] | None = None
+    """Each seat's rating before and after a rated game (set with the commit of the end)."""
     state: State | None = None
     stored_version: int = 0
     """The version the storage row holds (for lobby lines built without the moves)."""
     rev: int = 0
     """Bumped on every change a client can see (cache key for rendered messages)."""
+    time_control: TimeControl | None = None
+    clock: Clock | None = None
+    """The running clocks (from the start of a timed game on)."""
+    rematch_of: str | None = None
+    """The room whose rematch this is."""
+    rematch: str | None = None
+    """The room where this game's rematch is played."""
 
     def __post_init__(self) -> None:
         self.game: Game = load_game(self.game_name, **self.options)
@@ -95,6 +148,23 @@ class Room:
             self.seats = [None] * self.game.num_players
         self._preview: State | None = None
         self._moves_json: list[str] = []
+
+    def draft(self) -> Room:
+        """A copy to change: the hall applies a request to it, commits it, and only then makes it
+        the room everyone reads, so nothing unstored is ever shown.
+
+        Moves are immutable, so a shallow copy of the move list suffices; the seats' occupants,
+        the clock and the position are copied."""
+        out = copy.copy(self)
+        out.options = dict(self.options)
+        out.seats = [copy.copy(o) if o is not None else None for o in self.seats]
+        out.moves = list(self.moves)
+        out._moves_json = list(self._moves_json)
+        if self.state is not None:
+            out.state = self.state.clone()
+        if self.clock is not None:
+            out.clock = copy.deepcopy(self.clock)
+        return out
 
     # --- facts -------------------------------------------------------------------------------
     @property
@@ -108,6 +178,15 @@ class Room:
                 return i
         return None
 
+    @property
+    def rated_now(self) -> bool:
+        """Whether the game counts for ratings: as chosen, or by default when every person
+        seated has an account (a guest's game is casual unless the room is made rated). Fixed
+        at the start; a game with no person seated is never rated."""
+        if self.rated is not None:
+            return self.rated
+        return all(o.account for o in self.seats if o is not None and o.bot is None)
+
     def to_move(self) -> int | None:
         """The seat whose turn it is, or None (not started, over, or at a chance node)."""
         if self.status != PLAYING or self.state is None:
@@ -116,10 +195,18 @@ class Room:
         return seat if seat >= 0 else None
 
     def bot_to_move(self) -> str | None:
-        """The bot spec of the seat to move, when a bot is to move."""
+        """The bot spec of the seat to move, when a bot is to move (or plays a dropped seat)."""
         seat = self.to_move()
         occ = self.seats[seat] if seat is not None else None
-        return occ.bot if occ is not None else None
+        if occ is None:
+            return None
+        return OUT_BOT if occ.out else occ.bot
+
+    def person_to_move(self) -> Occupant | None:
+        """The person whose turn it is (not a bot, not dropped out), if any."""
+        seat = self.to_move()
+        occ = self.seats[seat] if seat is not None else None
+        return occ if occ is not None and occ.plays() else None
 
     def seat_index(self, ref: str | int) -> int:
         """A seat by index (from 0) or name; RoomError if there is none."""
@@ -155,7 +242,8 @@ class Room:
         raise RoomError("not_started", "the game has not started yet (/start)")
 
     # --- seats -------------------------------------------------------------------------------
-    def join(self, player_id: int, nickname: str, ref: str | int | None) -> int:
+    def join(self, player_id: int, nickname: str, ref: str | int | None,
+             account: bool = False) -> int:
         """Seat a person: the named seat, or the first free one (first come, first seated)."""
         self._require(WAITING, PLAYING)
         held = self.seat_of(player_id)
@@ -167,7 +255,7 @@ class Room:
         if occ is not None:
             raise RoomError("seat_taken",
                             f"{self.game.seat_names[seat]} is taken by {occ.nickname}")
-        self.seats[seat] = Occupant(nickname, player_id=player_id)
+        self.seats[seat] = Occupant(nickname, player_id=player_id, account=account)
         self.rev += 1
         return seat
 
@@ -190,6 +278,11 @@ class Room:
             if held is None:
                 raise RoomError("not_seated", "you do not hold a seat")
             seat = held
+        occ = self.seats[seat]
+        if self.status == PLAYING and occ is not None and occ.player_id is not None:
+            if occ.out:
+                raise RoomError("out_of_game", "you are already out of this game")
+            return self.resign(player_id)  # no empty seat in a running game: leaving resigns
         self.seats[seat] = None
         self.rev += 1
         return seat
@@ -220,11 +313,28 @@ class Room:
         n = game.num_players
         self.seats = (self.seats + [None] * n)[:n]
         self.rev += 1
-        return self.options[key.strip()]
+        return game.shown_options()[key.strip()]
+
+    def set_rated(self, rated: bool) -> None:
+        """Make the game rated or casual (before the start)."""
+        self._require(WAITING)
+        self.rated = rated
+        self.rev += 1
+
+    def set_clock(self, text: str | None) -> TimeControl | None:
+        """Choose the time control before the start (None: untimed)."""
+        self._require(WAITING)
+        try:
+            self.time_control = parse_control(text)
+        except ClockError as exc:
+            raise RoomError("bad_clock", str(exc)) from None
+        self.rev += 1
+        return self.time_control
 
     # --- play --------------------------------------------------------------------------------
     def start(self) -> None:
-        """Start once every seat is filled (the hall then resolves any chance at the start)."""
+        """Start once every seat is filled (the hall then resolves any chance at the start, and
+        starts the clock with `settle_clock`)."""
         self._require(WAITING)
         empty = [self.game.seat_names[i] for i, occ in enumerate(self.seats) if occ is None]
         if empty:
@@ -232,6 +342,10 @@ class Room:
                                            "(/join or /bot)")
         self.state = self.game.new_initial_state(self.seed)
         self.status = PLAYING
+        people = any(o is not None and o.bot is None for o in self.seats)
+        self.rated = self.rated_now and people
+        if self.time_control is not None:
+            self.clock = Clock.new(self.time_control, self.game.num_players)
         self.rev += 1
 
     def check_move(self, player_id: int, text: str, version: int) -> tuple[int, int]:
@@ -244,6 +358,9 @@ class Room:
         if version != self.version:
             raise RoomError("stale_version", f"the position has changed (version {self.version},"
                                              f" your move was for version {version})")
+        held = self.seats[seat]
+        if held is not None and held.out:
+            raise RoomError("out_of_game", "you are out of this game: a bot plays your seat")
         if self.to_move() != seat:
             raise RoomError("not_your_turn", "it is not your turn")
         if any(occ is None for occ in self.seats):
@@ -256,7 +373,7 @@ class Room:
     def apply(self, seat: int | None, action: int) -> Move:
         """Apply an action already checked legal, and note the end of the game."""
         assert self.state is not None
-        move = Move(seat, action, self.state.action_to_string(action))
+        move = Move.played(self.state, seat, action)
         self.state.apply_action(action)
         self.moves.append(move)
         self._finish_if_over()
@@ -277,24 +394,155 @@ class Room:
             self.result = [float(x) for x in self.state.returns()]
             self.outcome = self.state.outcome_text()
             self.ended_by = "rules"
+            out = [i for i, occ in enumerate(self.seats) if occ is not None and occ.out]
+            if out:
+                self._rank_last(out)
+
+    def _rank_last(self, out: list[int]) -> None:
+        """The rules ended a game some seats dropped out of: they get the worst result, and what
+        they would have had goes to the best placed of the seats still in (Hau La: a dropped
+        seat's share of the win goes to the other winners, or to everyone still in)."""
+        g, result = self.game, list(self.result or [])
+        surplus = sum(result[i] - g.min_utility for i in out)
+        stayed = [i for i in range(len(result)) if i not in out]
+        best = max(result[i] for i in stayed)
+        top = [i for i in stayed if result[i] == best]
+        for i in out:
+            result[i] = g.min_utility
+        for i in top:
+            result[i] += surplus / len(top)
+        self.result = result
+        names = g.seat_names
+        dropped = " and ".join(names[i] for i in out)
+        if surplus > 0:
+            winners = " and ".join(names[i] for i in top)
+            head = f"{winners} {'wins' if len(top) == 1 else 'win'}"
+        else:
+            head = self.outcome or "the game is over"
+        self.outcome = f"{head} ({dropped} dropped out and {'ranks' if len(out) == 1 else 'rank'}"\
+                       " last)"
+
+    def _end(self, losers: list[int], reason: str, sentence: str) -> None:
+        """End the game at once: `losers` get the worst result, the other seats share the rest."""
+        g = self.game
+        n = g.num_players
+        winners = [i for i in range(n) if i not in losers]
+        total = g.utility_sum
+        share = ((total - g.min_utility * len(losers)) / len(winners) if total is not None
+                 else g.max_utility)
+        self.result = [g.min_utility if i in losers else share for i in range(n)]
+        others = [g.seat_names[i] for i in winners]
+        verb = "wins" if len(others) == 1 else "win"
+        self.outcome = f"{sentence}: {' and '.join(others)} {verb}"
+        self.status, self.ended_by = FINISHED, reason
+        self.rev += 1
+
+    def _dropped(self) -> list[int]:
+        return [i for i, occ in enumerate(self.seats) if occ is not None and occ.out]
 
     def resign(self, player_id: int) -> int:
-        """End the game: the resigning seat gets the worst result, the others share the rest."""
+        """End the game: the resigning seat (and any that dropped out before) gets the worst
+        result, the others share the rest."""
+        seat = self._seat_in_play(player_id, "you do not hold a seat in this game")
+        self._end([*self._dropped(), seat], "resign", f"{self.game.seat_names[seat]} resigned")
+        return seat
+
+    def _seat_in_play(self, player_id: int, not_seated: str) -> int:
+        """The seat `player_id` plays in this running game; RoomError if none (or dropped)."""
         self._require(PLAYING)
         seat = self.seat_of(player_id)
         if seat is None:
-            raise RoomError("not_seated", "you do not hold a seat in this game")
-        g = self.game
-        n = g.num_players
-        total = g.utility_sum
-        share = (total - g.min_utility) / (n - 1) if total is not None else g.max_utility
-        self.result = [g.min_utility if i == seat else share for i in range(n)]
-        others = [name for i, name in enumerate(g.seat_names) if i != seat]
-        verb = "wins" if len(others) == 1 else "win"
-        self.outcome = f"{g.seat_names[seat]} resigned: {' and '.join(others)} {verb}"
-        self.status, self.ended_by = FINISHED, "resign"
-        self.rev += 1
+            raise RoomError("not_seated", not_seated)
+        occ = self.seats[seat]
+        if occ is not None and occ.out:
+            raise RoomError("out_of_game", "you are already out of this game")
         return seat
+
+    def drop_out(self, seat: int, reason: str) -> None:
+        """`seat` leaves the game for `reason` (``time``, ``claim``). With two seats, or when only
+        one seat would be left in, the game ends now and every seat that dropped loses; in a
+        game of three or more a bot plays the seat on, and it ranks last at the end."""
+        self._require(PLAYING)
+        occ = self.seats[seat]
+        assert occ is not None
+        staying = [i for i, o in enumerate(self.seats) if i != seat and o is not None
+                   and not o.out]
+        if len(staying) >= 2:
+            occ.out = reason
+            self.rev += 1
+            return
+        self._end([i for i in range(len(self.seats)) if i not in staying], reason,
+                  f"{self.game.seat_names[seat]} {DROPPED[reason]}")
+
+    # --- clocks and absent players --------------------------------------------------------------
+    def settle_clock(self, now: float) -> None:
+        """Bring the clock up to date after any change (the hall calls this before each commit):
+        the turn may have passed, a bot may play the seat to move, or the game may be over."""
+        if self.clock is None:
+            return
+        if self.status != PLAYING:
+            self.clock.stop(now)
+            return
+        seat = self.to_move()
+        occ = self.seats[seat] if seat is not None else None
+        self.clock.advance(now, seat, occ is not None and occ.plays())
+
+    def time_is_up(self, now: float) -> bool:
+        return self.status == PLAYING and self.clock is not None and self.clock.expired(now)
+
+    def time_out(self, now: float) -> int:
+        """The running seat's time ran out at `now` (check `time_is_up` first): it drops out."""
+        assert self.clock is not None
+        seat = self.clock.flag(now)
+        self.drop_out(seat, "time")
+        self.settle_clock(now)
+        return seat
+
+    def _check_claimant(self, player_id: int, seat: int) -> None:
+        """`player_id` may act against the absent `seat`: a person still in the game, another."""
+        mine = self._seat_in_play(player_id, "only the players of this game may do that")
+        if mine == seat:
+            raise RoomError("not_absent", "you are here yourself")
+
+    def claim(self, player_id: int, seat: int) -> None:
+        """Claim the game against the absent seat to move (the hall checks the absence)."""
+        if self.clock is not None or self.time_control is not None:
+            raise RoomError("clock_decides", "in a timed game the clock decides: no claims")
+        self._check_claimant(player_id, seat)
+        self.drop_out(seat, "claim")
+
+    def hand_to_bot(self, player_id: int, seat: int, spec: str, name: str) -> None:
+        """Give the absent person's seat to a bot, which plays it on (the hall checks the
+        absence). The person no longer holds the seat."""
+        self._check_claimant(player_id, seat)
+        self.seats[seat] = Occupant(name, bot=spec)
+        self.rev += 1
+
+    # --- rematch -------------------------------------------------------------------------------
+    def ask_rematch(self, player_id: int) -> bool:
+        """Note that a person who played asks for a rematch; True once every one of them has."""
+        if self.status != FINISHED:
+            raise RoomError("not_finished", "a rematch comes after the end of the game")
+        if self.rematch is not None:
+            raise RoomError("rematch_started", f"the rematch is on: room {self.rematch}")
+        seat = self.seat_of(player_id)
+        occ = self.seats[seat] if seat is not None else None
+        if occ is None:
+            raise RoomError("not_seated", "only the players of this game may ask for a rematch")
+        if not occ.rematch:
+            occ.rematch = True
+            self.rev += 1
+        return all(o.rematch for o in self.seats if o is not None and o.player_id is not None)
+
+    def rematch_seats(self) -> list[Occupant | None]:
+        """The same players (people and bots) one seat further on: the first seat's occupant
+        takes the second seat, …, the last one's the first."""
+        n = len(self.seats)
+        seats: list[Occupant | None] = [None] * n
+        for i, occ in enumerate(self.seats):
+            if occ is not None:
+                seats[(i + 1) % n] = Occupant(occ.nickname, occ.player_id, occ.bot)
+        return seats
 
     # --- what clients see -------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -314,9 +562,18 @@ class Room:
                 "name": name,
                 "player": occ.nickname if occ else None,
                 "bot": occ.bot if occ else None,
-                "connected": bool(occ and (occ.bot is not None or occ.player_id in online)),
+                "connected": bool(occ and (occ.bot is not None or occ.out is not None
+                                           or occ.player_id in online)),
+                "out": occ.out if occ else None,
+                "rematch": bool(occ and occ.rematch),
             })
         return out
+
+    def clock_json(self, now: float) -> dict[str, Any] | None:
+        """The ``clock`` object at `now` (None in an untimed game)."""
+        if self.clock is not None:
+            return self.clock.public(now)
+        return untimed_public(self.time_control, self.game.num_players)
 
     def render_head(self, seat: int | None, online: set[int]) -> str:
         """`snapshot` as JSON text without the move list and its closing brace (see `render`)."""
@@ -329,58 +586,76 @@ class Room:
         if len(self._moves_json) > len(self.moves):
             self._moves_json = []
         for m in self.moves[len(self._moves_json):]:
-            self._moves_json.append(json.dumps({"seat": m.seat, "move": m.move},
-                                               ensure_ascii=False, separators=(",", ":")))
+            self._moves_json.append(json.dumps(m.to_json(), ensure_ascii=False,
+                                               separators=(",", ":")))
         return ",".join(self._moves_json[start:])
 
     def render(self, seat: int | None, online: set[int], moves_from: int = 0,
-               head: str | None = None) -> str:
+               head: str | None = None, now: float = 0.0,
+               absent: dict[str, Any] | None = None) -> str:
         """The `state` message as JSON text, with the moves from `moves_from` on (a client that
-        has the earlier ones needs only the rest)."""
+        has the earlier ones needs only the rest). The head is the same for every render of one
+        revision; the clock and the absence are rendered for `now`."""
         start = max(0, min(moves_from, self.version))
         head = head if head is not None else self.render_head(seat, online)
-        return f'{head},"moves_from":{start},"moves":[{self.moves_text(start)}]}}'
+        live = json.dumps({"clock": self.clock_json(now), "absent": absent},
+                          separators=(",", ":"))[1:-1]
+        return f'{head},{live},"moves_from":{start},"moves":[{self.moves_text(start)}]}}'
 
-    def snapshot(self, seat: int | None, online: set[int],
-                 with_moves: bool = True) -> dict[str, Any]:
-        """The `state` message for a client holding `seat` (None: spectator)."""
+    def snapshot(self, seat: int | None, online: set[int], with_moves: bool = True,
+                 now: float = 0.0, absent: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The `state` message for a client holding `seat` (None: spectator). Without the moves
+        it is the cached head of `render`, so it leaves out the clock and absence as well."""
         to_move = self.to_move()
-        legal: list[str] = []
+        legal: list[dict[str, Any]] = []
         if seat is not None and to_move == seat and self.state is not None:
-            legal = [self.state.action_to_string(a) for a in self.state.legal_actions()]
+            state = self.state
+            legal = [{"move": state.action_to_string(a), **state.action_parts(a)}
+                     for a in state.legal_actions()]
         return {
             "type": "state",
             "room": self.id,
             "game": self.game_name,
             "title": self.game.title,
-            "options": self.options,
+            "options": self.game.shown_options(),
             "status": self.status,
             "version": self.version,
             "seat": seat,
             "seats": self.seats_json(online),
             "to_move": to_move,
-            "legal_moves": legal,
+            "legal_moves": [entry["move"] for entry in legal],
+            "legal": legal,
             "view": self.view(seat),
             "result": self.result,
             "outcome": self.outcome,
             "ended_by": self.ended_by,
-            **({"moves_from": 0, "moves": [{"seat": m.seat, "move": m.move}
-                                           for m in self.moves]} if with_moves else {}),
+            "rated": self.rated_now,
+            "rating_changes": self.rating_changes,
+            "rematch_of": self.rematch_of,
+            "rematch": self.rematch,
+            **({"clock": self.clock_json(now), "absent": absent,
+                "moves_from": 0, "moves": [m.to_json() for m in self.moves]}
+               if with_moves else {}),
         }
 
-    def summary(self, online: set[int] | None = None) -> dict[str, Any]:
-        """The lobby's line for this room."""
+    def summary(self, online: set[int] | None = None, now: float = 0.0) -> dict[str, Any]:
+        """The lobby's line for this room (its clock as at `now`)."""
         return {
             "id": self.id,
             "game": self.game_name,
             "title": self.game.title,
-            "options": self.options,
+            "options": self.game.shown_options(),
             "status": self.status,
             "version": max(self.version, self.stored_version),
             "seats": self.seats_json(online or set()),
             "created_by": self.created_by,
             "created_at": self.created_at,
             "outcome": self.outcome,
+            "rated": self.rated_now,
+            "ended_at": self.ended_at,
+            "clock": self.clock_json(now),
+            "rematch_of": self.rematch_of,
+            "rematch": self.rematch,
         }
 
     # --- rebuilding ---------------------------------------------------------------------------
@@ -391,7 +666,7 @@ class Room:
             return
         self.state = self.game.new_initial_state(self.seed)
         for m in moves:
-            move = Move(m.seat, m.action, self.state.action_to_string(m.action))
+            move = Move.played(self.state, m.seat, m.action)
             self.state.apply_action(m.action)
             self.moves.append(move)
         if self.state.is_terminal() and self.ended_by is None:

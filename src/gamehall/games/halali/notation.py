@@ -13,12 +13,14 @@ Action space (one integer range, 676 actions; see README.md):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from gamehall.games.halali.tiles import (
     EXIT_EDGE,
     OUTCOMES,
     RAYS,
     SQUARES,
+    TOKENS,
     exit_steps,
     parse_square,
     square_name,
@@ -110,6 +112,28 @@ def to_string(action: int, capture: bool) -> str:
     if dec.kind == "pass":
         return "pass"
     return OUTCOMES[dec.outcome]
+
+
+def action_parts(action: int, capture: bool, flipping: int | None) -> dict[str, Any]:
+    """`action` taken apart for clients, like `to_string`: kinds ``flip`` (cell), ``move`` and
+    ``capture`` (from, to), ``exit`` (from, exit: the edge square beyond which it lies),
+    ``pass``, and ``reveal`` for a chance outcome (cell: the square being flipped, `flipping`;
+    tile: the token the view will show there); ``{}`` outside the action space."""
+    dec = decode(action)
+    if dec is None:
+        return {}
+    if dec.kind == "flip":
+        return {"kind": "flip", "cell": square_name(dec.frm)}
+    if dec.kind == "move":
+        return {"kind": "capture" if capture else "move", "from": square_name(dec.frm),
+                "to": square_name(dec.to)}
+    if dec.kind == "exit":
+        return {"kind": "exit", "from": square_name(dec.frm),
+                "exit": square_name(EXIT_EDGE[dec.d])}
+    if dec.kind == "pass":
+        return {"kind": "pass"}
+    where = {"cell": square_name(flipping)} if flipping is not None else {}
+    return {"kind": "reveal", **where, "tile": TOKENS[2 + dec.outcome]}
 
 
 @dataclass(frozen=True)

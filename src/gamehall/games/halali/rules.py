@@ -8,6 +8,7 @@ identity as a chance outcome when a player flips it.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from gamehall.core import CHANCE, TERMINAL, Game, IllegalActionError, State
 from gamehall.games.halali import notation as nt
@@ -165,10 +166,15 @@ class HalaliState(State):
         return [1.0, -1.0] if key0 > key1 else [-1.0, 1.0]
 
     def action_to_string(self, action: int) -> str:
+        return nt.to_string(action, self._captures(action))
+
+    def action_parts(self, action: int) -> dict[str, Any]:
+        return nt.action_parts(action, self._captures(action), self.pending)
+
+    def _captures(self, action: int) -> bool:
+        """Whether `action` is a move onto a face-up tile (written with ``x``)."""
         dec = nt.decode(action)
-        capture = (dec is not None and dec.kind == "move"
-                   and self.board[dec.to] not in (EMPTY, HIDDEN))
-        return nt.to_string(action, capture)
+        return dec is not None and dec.kind == "move" and self.board[dec.to] not in (EMPTY, HIDDEN)
 
     def clone(self) -> HalaliState:
         new = self._clone_base()

@@ -17,6 +17,8 @@ piece in the box), so the space is fixed for a game.
 
 from __future__ import annotations
 
+from typing import Any
+
 from gamehall.games.hau_la.building import LETTERS, SIDES
 from gamehall.games.hau_la.data import Model
 
@@ -44,3 +46,46 @@ def sides_text(value: int, joint: bool) -> str:
 
 def tag_text(piece_number: int, value: int) -> str:
     return f"tag {piece_number}{LETTERS[value // 2]} {SIDES[value % 2]}"
+
+
+# --- parts: each step's choice taken apart for clients (notation is made from them) ---------
+def kind_parts(code: str) -> dict[str, Any]:
+    return {"kind": "piece", "piece": code}
+
+
+def extra_parts(code: str) -> dict[str, Any]:
+    return {"kind": "take", "piece": code}
+
+
+def hole_parts(name: str) -> dict[str, Any]:
+    return {"kind": "hole", "cell": name}
+
+
+def rotation_parts(degrees: int) -> dict[str, Any]:
+    return {"kind": "rotation", "degrees": degrees}
+
+
+def sides_parts(value: int, joint: bool) -> dict[str, Any]:
+    return {"kind": "sides", "sides": sides_text(value, joint)}
+
+
+def tag_parts(piece_number: int, value: int) -> dict[str, Any]:
+    """The tag hole on the new piece (cell) and the face of the piece it goes in."""
+    return {"kind": "tag", "cell": f"{piece_number}{LETTERS[value // 2]}",
+            "face": SIDES[value % 2]}
+
+
+def parts_text(parts: dict[str, Any]) -> str:
+    """The notation of a step's parts (``BJ``, ``take SJ``, ``5b``, ``r45``, ``ud``, ...)."""
+    kind = parts["kind"]
+    if kind == "piece":
+        return str(parts["piece"])
+    if kind == "take":
+        return f"take {parts['piece']}"
+    if kind == "rotation":
+        return f"r{parts['degrees']}"
+    if kind == "sides":
+        return str(parts["sides"])
+    if kind == "tag":
+        return f"tag {parts['cell']} {parts['face']}"
+    return str(parts["cell"])

@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from gamehall.core import TERMINAL, Game, State
 from gamehall.games.hau_la.building import Building, PlanError
 from gamehall.games.hau_la.data import model
-from gamehall.games.hau_la.notation import layout, sides_text, tag_text
+from gamehall.games.hau_la.notation import (
+    extra_parts,
+    hole_parts,
+    kind_parts,
+    layout,
+    parts_text,
+    rotation_parts,
+    sides_parts,
+    tag_parts,
+)
 from gamehall.games.hau_la.placements import FIRST, KIND, ROT, SECOND, TAG
 from gamehall.games.hau_la.placements import SIDES as SIDES_STEP
 from gamehall.games.hau_la.turns import EXTRAS, OVER, Table
@@ -85,33 +95,38 @@ class HauLaState(State):
 
     # --- notation ------------------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
-        try:
-            return self._notation(action)
-        except (IndexError, KeyError):
-            return f"#{action}"  # not a move here (notation is only defined for legal ones)
+        parts = self.action_parts(action)
+        # notation is only defined for this position's steps
+        return parts_text(parts) if parts else f"#{action}"
 
-    def _notation(self, action: int) -> str:
+    def action_parts(self, action: int) -> dict[str, Any]:
+        try:
+            return self._parts(action)
+        except (IndexError, KeyError):
+            return {}
+
+    def _parts(self, action: int) -> dict[str, Any]:
         t = self.table
         m = self.model
         lay = self.ranges
         if t.phase == EXTRAS:
             i = action - lay["extra"]
-            return f"take {m.kinds[t.extras_left[i]].code}" if i >= 0 else f"#{action}"
+            return extra_parts(m.kinds[t.extras_left[i]].code) if i >= 0 else {}
         step = t.step()
         if step is None:
-            return str(action)
+            return {}
         v = action - lay[STEP_RANGE[step]]
         if not 0 <= v < self._range_size(STEP_RANGE[step]):
-            return f"#{action}"
+            return {}
         if step == KIND:
-            return m.kinds[v].code
+            return kind_parts(m.kinds[v].code)
         if step in (FIRST, SECOND):
-            return t.building.names[v]
+            return hole_parts(t.building.names[v])
         if step == ROT:
-            return f"r{m.rotations_deg[v]}"
+            return rotation_parts(m.rotations_deg[v])
         if step == SIDES_STEP:
-            return sides_text(v, m.kinds[t.pending[KIND]].is_joint)
-        return tag_text(len(t.building.pieces) + 1, v)
+            return sides_parts(v, m.kinds[t.pending[KIND]].is_joint)
+        return tag_parts(len(t.building.pieces) + 1, v)
 
     def _range_size(self, name: str) -> int:
         names = [k for k in self.ranges if k != "size"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from gamehall.core import NotationError
 from gamehall.games.haugaz.geometry import DIRECTION_NAMES, Geometry
@@ -88,6 +89,31 @@ def action_text(geo: Geometry, heights: list[int], action: int) -> str:
     if action == lay.play_white:
         return "play white"
     return f"action {action}"
+
+
+def action_parts(geo: Geometry, heights: list[int], action: int) -> dict[str, Any]:
+    """`action` taken apart for clients, like `action_text`: kinds ``place`` (cell), ``move``
+    (from, to), ``pass``, ``cake`` (colour, cell) and ``side`` (colour); ``{}`` outside the
+    action space."""
+    n = geo.points
+    lay = layout(n)
+    if 0 <= action < n:
+        return {"kind": "place", "cell": geo.names[action]}
+    if lay.move <= action < lay.pass_:
+        src, d = divmod(action - n, 8)
+        line = geo.lines[src * 8 + d]
+        h = heights[src]
+        if 0 < h <= len(line):
+            return {"kind": "move", "from": geo.names[src], "to": geo.names[line[h - 1]]}
+        return {"kind": "move", "from": geo.names[src], "direction": DIRECTION_NAMES[d]}
+    if action == lay.pass_:
+        return {"kind": "pass"}
+    for colour, first in (("black", lay.cake_black), ("white", lay.cake_white)):
+        if first <= action < first + n:
+            return {"kind": "cake", "colour": colour, "cell": geo.names[action - first]}
+    if action in (lay.play_black, lay.play_white):
+        return {"kind": "side", "colour": "black" if action == lay.play_black else "white"}
+    return {}
 
 
 _POINT = r"([a-z])(\d{1,2})"

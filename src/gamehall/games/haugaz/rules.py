@@ -9,6 +9,7 @@ whole turn by itself).
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from gamehall.core import TERMINAL, Game, State
 from gamehall.games.haugaz import scoring
@@ -22,7 +23,7 @@ from gamehall.games.haugaz.board import (
     WHITE,
 )
 from gamehall.games.haugaz.geometry import geometry
-from gamehall.games.haugaz.notation import action_text, layout
+from gamehall.games.haugaz.notation import action_parts, action_text, layout
 
 
 class HaugazState(State):
@@ -114,6 +115,9 @@ class HaugazState(State):
 
     def action_to_string(self, action: int) -> str:
         return action_text(self.geo, self.height, action)
+
+    def action_parts(self, action: int) -> dict[str, Any]:
+        return action_parts(self.geo, self.height, action)
 
     def clone(self) -> HaugazState:
         other = self._clone_base()

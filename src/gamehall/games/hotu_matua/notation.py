@@ -13,6 +13,8 @@ Notation: ``N2>f17`` (ship N2 steps into field f17; ships are N1-N4 for north, S
 
 from __future__ import annotations
 
+from typing import Any
+
 SHIPS_PER_SEAT = 4
 SIDES = 4
 END = SHIPS_PER_SEAT * SIDES
@@ -57,6 +59,20 @@ def step_text(seat: int, ship: int, target: str) -> str:
 
 def roll_text(value: int) -> str:
     return f"roll {value}"
+
+
+def action_parts(action: int, seat: int, ends: tuple[str, str] | None) -> dict[str, Any]:
+    """`action` taken apart for clients: kinds ``step`` (piece: the ship, from and to: the
+    fields; `ends` for a step, None where the side has no line), ``end`` and ``roll`` (value);
+    ``{}`` for anything else."""
+    if ROLL_BASE <= action < NUM_ACTIONS:
+        return {"kind": "roll", "value": roll_value(action)}
+    if action == END:
+        return {"kind": "end"}
+    if 0 <= action < END and ends is not None:
+        ship, _ = split_step(action)
+        return {"kind": "step", "piece": ship_label(seat, ship), "from": ends[0], "to": ends[1]}
+    return {}
 
 
 def split_step_text(text: str) -> tuple[str, str] | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from typing import Any
 
 from gamehall.core import CHANCE, TERMINAL, Game, State
 from gamehall.games.hotu_matua.board import Board, load_board
@@ -18,6 +19,7 @@ from gamehall.games.hotu_matua.notation import (
     ROLL_BASE,
     SHIPS_PER_SEAT,
     SIDES,
+    action_parts,
     roll_action,
     roll_text,
     roll_value,
@@ -43,9 +45,11 @@ def adjacency(board: Board) -> list[frozenset[int]]:
 class HotuMatuaState(State):
     """A position. Ships 0-3 are north's (N1-N4), 4-7 south's (S1-S4); fields are board indices."""
 
-    def __init__(self, game: Game, seed: int | None = None) -> None:
+    def __init__(self, game: Game, seed: int | None = None, board: Board | None = None) -> None:
+        """A new game of `game`; `board` is the board its option names (read here if None)."""
         super().__init__(game, seed)
-        board = load_board(str(game.options["board"]))
+        if board is None:
+            board = load_board(str(game.options["board"]))
         self.board: Board = board
         self.adjacent = adjacency(board)
         self.turn_limit = int(game.options["turn_limit"])
@@ -230,13 +234,26 @@ class HotuMatuaState(State):
             return "end"
         if 0 <= action < END:
             k, side = split_step(action)
-            field = self.ships[self.player * SHIPS_PER_SEAT + k]
-            line = self.board.sides[field][side]
-            if line >= 0:
-                target = self.board.other_end(line, field)
-                return step_text(self.player, k, self.board.ids[target])
+            ends = self._step_ends(action)
+            if ends is not None:
+                return step_text(self.player, k, ends[1])
             return f"{ship_label(self.player, k)}>side{side + 1}"
         return f"action {action}"
+
+    def action_parts(self, action: int) -> dict[str, Any]:
+        return action_parts(action, self.player, self._step_ends(action))
+
+    def _step_ends(self, action: int) -> tuple[str, str] | None:
+        """The fields a step action leaves and reaches; None if it is no step or the side of
+        the ship's field has no line."""
+        if not 0 <= action < END:
+            return None
+        k, side = split_step(action)
+        field = self.ships[self.player * SHIPS_PER_SEAT + k]
+        line = self.board.sides[field][side]
+        if line < 0:
+            return None
+        return self.board.ids[field], self.board.ids[self.board.other_end(line, field)]
 
     # --- copies ------------------------------------------------------------------------------
     def clone(self) -> HotuMatuaState:

@@ -5,6 +5,7 @@ case and spaces."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from gamehall.core import NotationError, normalise_notation
 from gamehall.games.hula.geometry import Geometry
@@ -30,6 +31,14 @@ def action_name(geo: Geometry, action: int) -> str:
     if 0 <= action < geo.num_cells:
         return geo.names[action]
     raise NotationError(f"there is no action {action} in Hula of size {geo.size}")
+
+
+def action_parts(geo: Geometry, action: int) -> dict[str, Any]:
+    """`action` taken apart for clients: ``{"kind": "place", "cell": "e6"}`` or
+    ``{"kind": "swap"}``."""
+    if action == geo.num_cells:
+        return {"kind": "swap"}
+    return {"kind": "place", "cell": action_name(geo, action)}
 
 
 def parse_cell(geo: Geometry, text: str) -> int:

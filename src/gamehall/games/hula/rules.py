@@ -24,7 +24,7 @@ from gamehall.core import TERMINAL, Game, State, StateFormatError
 from gamehall.games.hula.escape import escape_path, escaper
 from gamehall.games.hula.geometry import geometry
 from gamehall.games.hula.loops import double_loop_winner
-from gamehall.games.hula.notation import STONE_NAMES, action_name
+from gamehall.games.hula.notation import STONE_NAMES, action_name, action_parts
 from gamehall.games.hula.observation import observation_planes
 from gamehall.games.hula.playout import random_playout
 
@@ -177,6 +177,9 @@ class HulaState(State):
 
     def action_to_string(self, action: int) -> str:
         return action_name(self.geo, action)
+
+    def action_parts(self, action: int) -> dict[str, Any]:
+        return action_parts(self.geo, action)
 
     def observation_tensor(self, seat: int) -> Any:
         """The position as `seat` sees it, planes × cells (see `observation.py`). Colours are

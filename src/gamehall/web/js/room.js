@@ -224,7 +224,12 @@ export function showRoom(root, roomId, ctx, autoJoin) {
     }
     if (st !== "finished" && seated) {
       buttons.push(h("button", { type: "button", "data-action": "leave",
-        onclick: () => send({ type: "leave" }) }, "Leave seat"));
+        onclick: () => {
+          // No empty seat in a running game: the server counts leaving as resigning.
+          if (st !== "playing" || confirm("Leaving a running game resigns it. Leave?")) {
+            send({ type: "leave" });
+          }
+        } }, "Leave seat"));
     }
     if (st === "playing" && seated) {
       buttons.push(h("button", { type: "button", class: "danger", "data-action": "resign",
