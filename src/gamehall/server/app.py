@@ -138,7 +138,8 @@ def _routes(app: FastAPI, hall: Hall) -> None:
     async def health() -> dict[str, Any]:
         return hall.health()
 
-    @app.get("/api/games", summary="Every installed game: seats and options with defaults")
+    @app.get("/api/games", summary="Every installed game: seats, options with defaults and the "
+                                   "page's board module")
     async def games() -> list[dict[str, Any]]:
         out = []
         for name in list_games():
@@ -146,8 +147,10 @@ def _routes(app: FastAPI, hall: Hall) -> None:
                 game = load_game(name)
             except GamehallError:
                 continue
+            board = f"/js/boards/{game.web_board}.js" if game.web_board else None
             out.append({"name": name, "title": game.title, "seats": list(game.seat_names),
-                        "has_chance": game.has_chance, "options": game.describe_options()})
+                        "has_chance": game.has_chance, "board": board,
+                        "options": game.describe_options()})
         return out
 
     @app.post("/api/session", summary="Pick a nickname; returns a token (also set as a cookie)")

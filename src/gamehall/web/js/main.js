@@ -1,7 +1,7 @@
 // The page: a header with the nickname, and either the lobby (#/) or a room (#/room/ID).
 
 import { h, fill } from "./dom.js";
-import { identity, whoAmI } from "./api.js";
+import { games, identity, whoAmI } from "./api.js";
 import { showLobby } from "./lobby.js";
 import { showRoom } from "./room.js";
 
@@ -50,5 +50,14 @@ async function route() {
   }
 }
 
+/** The header's line of games, in the order of the lobby's game menu (from /api/games). */
+async function gamesLine() {
+  try {
+    document.getElementById("games-line").textContent = (await games()).map((g) => g.title)
+      .join(" · ");
+  } catch (_) { /* the lobby says the games could not be loaded */ }
+}
+
 window.addEventListener("hashchange", route);
 route();
+gamesLine();
