@@ -222,6 +222,11 @@ def serve(
         help="SQLite durability: normal (a commit survives any crash of the server, kill -9 "
              "included) or full (also a power loss; one fsync per commit batch).")] = "normal",
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+    boards: Annotated[Path | None, typer.Option(
+        help="A folder of board files (NAME.json) the hall offers besides each game's own "
+             "board, read and checked at start-up; clients choose them by NAME.")] = None,
+    max_board_bytes: Annotated[int, typer.Option(
+        help="The largest board JSON a client may send instead of naming a board.")] = 65536,
 ) -> None:
     """Run the online hall: HTTP API, WebSocket play, and the browser page when installed."""
     from gamehall.server.hall import Settings
@@ -229,7 +234,9 @@ def serve(
 
     settings = Settings(max_message_bytes=max_message_bytes, rate=rate, burst=burst,
                         bot_delay=bot_delay, bot_workers=bot_workers,
-                        plugins=tuple(plugin or ()), sqlite_sync=sqlite_sync.lower())
+                        plugins=tuple(plugin or ()), sqlite_sync=sqlite_sync.lower(),
+                        boards_dir=str(boards) if boards is not None else "",
+                        max_board_bytes=max_board_bytes)
     run(host, port, db, settings, log_level, say=typer.echo)
 
 

@@ -31,8 +31,11 @@ def free_port() -> int:
 class Server:
     """A hall process; `kill9` and `start` let a test crash and restart it on the same database."""
 
-    def __init__(self, db_url: str, log_path: Path, *extra: str) -> None:
+    def __init__(self, db_url: str, log_path: Path, *extra: str,
+                 module: str = "gamehall") -> None:
         self.db_url = db_url
+        self.module = module
+        """What runs: ``python -m MODULE serve …`` (tests.server.gated wraps the storage)."""
         self.extra = extra
         self.log_path = log_path
         self.port = free_port()
@@ -47,7 +50,7 @@ class Server:
         return f"ws://127.0.0.1:{self.port}/ws/rooms/{room}{q}"
 
     def start(self, timeout: float = 90.0) -> None:
-        cmd = [sys.executable, "-m", "gamehall", "serve", "--port", str(self.port),
+        cmd = [sys.executable, "-m", self.module, "serve", "--port", str(self.port),
                "--db", self.db_url, "--plugin", "tests.server.games", "--bot-delay", "0",
                "--log-level", "warning", *self.extra]
         log = self.log_path.open("ab")

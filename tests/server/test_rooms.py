@@ -205,3 +205,21 @@ def test_rendered_text_is_the_snapshot_as_json() -> None:
         r.resolve_chance(rng)
         for s in (0, 1, None):
             assert json.loads(r.render(s, {1})) == r.snapshot(s, {1})
+
+
+def test_a_draft_changes_without_touching_the_room_it_was_made_from() -> None:
+    r = room("testrace")
+    r.join(1, "ann", None)
+    r.set_bot("random", "random bot", None)
+    r.start()
+    r.render(0, set())
+    draft = r.draft()
+    draft.apply(0, draft.state.string_to_action("roll"))  # type: ignore[union-attr]
+    draft.resolve_chance(SYSTEM_RANDOM)
+    draft.resign(1)
+    draft.ask_rematch(1)  # changes the occupant itself
+    assert r.version == 0 and r.moves == [] and r.state is not None and r.status == PLAYING
+    assert r.state.view(None)["pos"] == [0, 0] and not r.state.view(None)["rolling"]
+    assert r.seats[0] is not None and not r.seats[0].rematch
+    assert '"moves":[]' in r.render(0, set()) and draft.version == 2
+    assert draft.status == FINISHED and '"move":"roll"' in draft.render(0, set())

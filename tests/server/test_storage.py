@@ -12,9 +12,16 @@ import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 
 from gamehall.server.rooms import Room
-from gamehall.server.storage import ChatLine, NicknameTaken, SqlStorage, make_engine, metadata
+from gamehall.server.storage import (
+    ChatLine,
+    NicknameTaken,
+    SqlStorage,
+    make_engine,
+    metadata,
+)
 from tests.server.live import Client, Server, play_random
 from tests.server.postgres import pg_bin, postgres_cluster
 
@@ -64,7 +71,6 @@ def test_migrations_build_exactly_the_schema_the_code_uses(db_url: str, test_gam
 
 def _head() -> str:
     from alembic.config import Config
-    from alembic.script import ScriptDirectory
 
     import gamehall.server.storage as storage
 

@@ -186,3 +186,25 @@ def test_1280x800_shows_board_and_side_panel_together(pages: Pages) -> None:
     assert board["y"] + board["height"] <= 800 and board["width"] >= 450
     assert seats["x"] >= board["x"] + board["width"] - 1  # side by side, not below
     assert _fits(page)
+
+
+def test_a_hotu_matua_board_from_a_file_is_sent_as_data(pages: Pages, tmp_path: Any) -> None:
+    """The options form offers the server's boards and a file of your own, which the page reads
+    and sends as the board's JSON (the server never opens a file a client names)."""
+    from tests.server.test_live_options import island
+
+    path = tmp_path / "my_island.json"
+    path.write_text(json.dumps(island()))
+    page = pages.new()
+    enter(page)
+    page.select_option("select[name=game]", "hotu_matua")
+    board = page.locator(".create-form select[name=board]")
+    expect(board.locator("option")).to_have_text(["default"])
+    page.set_input_files(".create-form input[type=file]", str(path))
+    expect(board.locator("option:checked")).to_have_text("file: my_island.json")
+    page.click("text=Create room")
+    page.wait_for_url("**/#/room/*")
+    expect(page.locator(".seat.mine")).to_have_count(1)
+    st = state(page)
+    assert st["options"]["board"].startswith("Test island")
+    assert st["view"]["board"]["name"] == "Test island"

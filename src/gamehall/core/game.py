@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from gamehall.core.errors import GamehallError, StateFormatError
-from gamehall.core.options import Option, OptionValue, resolve_options
+from gamehall.core.options import Option, OptionValue, is_file_data, resolve_options
 
 if TYPE_CHECKING:
     from gamehall.core.state import State
@@ -104,6 +105,21 @@ class Game(ABC):
             raise StateFormatError("'options' must be an object")
         if resolve_options(self.OPTIONS, given) != self.options:
             raise StateFormatError("the state's options differ from this game's options")
+
+    def shown_options(self) -> dict[str, OptionValue]:
+        """The options as people read them: a file option holding its file's data (which may be
+        long) shows a short label instead (`option_label`)."""
+        shown: dict[str, OptionValue] = {}
+        for spec in self.OPTIONS:
+            value = self.options[spec.name]
+            shown[spec.name] = (self.option_label(spec.name)
+                                if spec.reads_files and is_file_data(value) else value)
+        return shown
+
+    def option_label(self, name: str) -> str:
+        """A short name for the data a file option holds (a game may name it better)."""
+        digest = hashlib.sha256(str(self.options[name]).encode()).hexdigest()[:8]
+        return f"custom {digest}"
 
     @classmethod
     def describe_options(cls) -> list[dict[str, Any]]:

@@ -1,4 +1,10 @@
-"""Typed, validated game options: each game declares them once; everything else reads them."""
+"""Typed, validated game options: each game declares them once; everything else reads them.
+
+An option marked `reads_files` takes a local file (a Hotu Matua board): its value is a path, or
+the file's JSON itself (text starting with ``{``), and the game reads both alike. The command
+line and the Python API may pass paths; the hall never lets a client's value reach the file
+system (`Option.reaches_files`).
+"""
 
 from __future__ import annotations
 
@@ -22,6 +28,15 @@ class Option:
     choices: tuple[OptionValue, ...] | None = None
     min: int | None = None
     max: int | None = None
+    reads_files: bool = False
+    """True when a value may name a local file that the game opens (see the module docstring)."""
+
+    def reaches_files(self, value: object) -> bool:
+        """True when the game would open a file for `value`: a file option's value that is
+        neither its default nor the file's data itself."""
+        if not self.reads_files or value == self.default:
+            return False
+        return not is_file_data(value)
 
     def parse(self, raw: object) -> OptionValue:
         """Convert `raw` (a typed value, or text from a command line or form) and validate it."""
@@ -69,7 +84,13 @@ class Option:
             "choices": list(self.choices) if self.choices is not None else None,
             "min": self.min,
             "max": self.max,
+            "reads_files": self.reads_files,
         }
+
+
+def is_file_data(value: object) -> bool:
+    """True when a file option's value is the file's JSON itself rather than a path."""
+    return isinstance(value, str) and value.lstrip().startswith("{")
 
 
 _TRUE = {"true", "on", "yes", "1"}

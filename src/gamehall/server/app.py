@@ -147,10 +147,10 @@ def _routes(app: FastAPI, hall: Hall) -> None:
                 game = load_game(name)
             except GamehallError:
                 continue
-            board = f"/js/boards/{game.web_board}.js" if game.web_board else None
+            module = f"/js/boards/{game.web_board}.js" if game.web_board else None
             out.append({"name": name, "title": game.title, "seats": list(game.seat_names),
-                        "has_chance": game.has_chance, "board": board,
-                        "options": game.describe_options()})
+                        "has_chance": game.has_chance, "board": module,
+                        "options": hall.boards.describe(type(game))})
         return out
 
     @app.post("/api/session", summary="Pick a nickname; returns a token (also set as a cookie)")

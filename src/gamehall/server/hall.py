@@ -1,8 +1,10 @@
-"""The hall: rooms in memory, the one path every request takes (validate, apply, persist, publish),
-identities, presence, and the bots' turns.
+"""The hall: rooms in memory, the one path every request takes, identities, presence, and the
+bots' turns.
 
-Order of every change: mutate the room under its lock, commit to storage, then publish. If the
-commit fails the room is reloaded from storage, so memory never runs ahead of what is stored.
+Order of every change, under the room's lock: check, apply to a copy of the room (a draft),
+commit the draft, then make it the room, then publish. Every read (HTTP, a connection's states,
+presence, replay, the lobby) renders the room, which therefore only ever holds what is stored.
+If the commit fails the room is reloaded from storage and sent to every watcher again.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import asyncio
 import contextlib
 import gc
 import hashlib
+import itertools
 import logging
 import random
 import re
@@ -21,6 +24,7 @@ from typing import Any
 
 from gamehall.core import GamehallError, game_class
 from gamehall.server import protocol as proto
+from gamehall.server.boards import MAX_BOARD_BYTES, Boards
 from gamehall.server.bots import BotPool, bot_spec
 from gamehall.server.commands import help_text, parse_command
 from gamehall.server.protocol import ProtocolError, Request
@@ -63,6 +67,10 @@ class Settings:
     """Rooms one visitor may have waiting for players at once."""
     sqlite_sync: str = "normal"
     """SQLite durability: normal (survives any crash of the server) or full (also power loss)."""
+    boards_dir: str = ""
+    """A folder of board files (``NAME.json``) the hall offers besides each game's own board."""
+    max_board_bytes: int = MAX_BOARD_BYTES
+    """The largest board JSON a client may send as a file option's value."""
 
 
 def token_hash(token: str) -> str:
@@ -75,6 +83,7 @@ class Hall:
     def __init__(self, storage: Storage, pubsub: PubSub, bots: BotPool,
                  settings: Settings) -> None:
         self.storage, self.pubsub, self.bots, self.settings = storage, pubsub, bots, settings
+        self.boards = Boards.load(settings.boards_dir or None, settings.max_board_bytes)
         self.rooms: dict[str, Room] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._load_lock = asyncio.Lock()
@@ -84,6 +93,8 @@ class Hall:
         self._render: dict[str, tuple[int, dict[int | None, str]]] = {}
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._players: dict[str, Player] = {}
+        self._revs = itertools.count(1)
+        """Render-cache keys: every room made live and every presence change takes the next."""
         self._closing = False
         self._lags: deque[float] = deque(maxlen=1200)
         self._watcher: asyncio.Task[None] | None = None
@@ -96,11 +107,12 @@ class Hall:
             room = await self.storage.load_room(room_id)
             if room is None:
                 continue
-            self.rooms[room.id] = room
+            self._install(room)
             if room.status == PLAYING and room.state is not None and room.state.is_chance_node():
                 async with self._lock(room.id):
-                    await self._commit(room, room.resolve_chance(SYSTEM_RANDOM))
-            self._schedule_bot(room)
+                    draft = room.draft()
+                    await self._commit(room, draft, draft.resolve_chance(SYSTEM_RANDOM))
+            self._schedule_bot(self.rooms[room.id])
         gc.freeze()  # what start-up loaded stays: keep it out of every later collection
 
     async def stop(self) -> None:
@@ -113,6 +125,17 @@ class Hall:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.bots.close()
+
+    def _install(self, room: Room) -> None:
+        """Make `room` the one every read sees (it holds only what storage holds)."""
+        room.rev = next(self._revs)
+        self.rooms[room.id] = room
+
+    def _touch(self, room_id: str) -> None:
+        """Something a state shows besides the room changed (presence): render it anew."""
+        live = self.rooms.get(room_id)
+        if live is not None:
+            live.rev = next(self._revs)
 
     def _lock(self, room_id: str) -> asyncio.Lock:
         lock = self._locks.get(room_id)
@@ -182,14 +205,17 @@ class Hall:
             raise RoomError("too_many_rooms", f"you already have {waiting} rooms waiting for "
                                               "players; start or use one of them")
         try:
-            game_class(game)
-            room = Room(id=secrets.token_urlsafe(6), game_name=game.strip().lower(),
-                        options=dict(options), created_by=player.nickname,
-                        seed=secrets.randbits(63))
+            cls = game_class(game)
         except GamehallError as exc:
             raise RoomError("bad_game", str(exc)) from None
+        checked = self.boards.check(cls, options)
+        try:
+            room = Room(id=secrets.token_urlsafe(6), game_name=cls.name, options=checked,
+                        created_by=player.nickname, seed=secrets.randbits(63))
+        except GamehallError as exc:
+            raise RoomError("bad_option", str(exc)) from None
         await self.storage.save_room(room)
-        self.rooms[room.id] = room
+        self._install(room)
         return room
 
     async def get_room(self, room_id: str) -> Room:
@@ -202,7 +228,8 @@ class Hall:
             room = self.rooms.get(room_id) or await self.storage.load_room(room_id)
         if room is None:
             raise RoomError("unknown_room", f"no room {room_id[:32]!r}")
-        self.rooms.setdefault(room.id, room)
+        if room.id not in self.rooms:
+            self._install(room)
         return self.rooms[room.id]
 
     async def list_rooms(self, status: str | None, limit: int) -> list[dict[str, Any]]:
@@ -251,7 +278,7 @@ class Hall:
         online[player.id] += 1
         self._watchers.setdefault(room.id, Counter())[player.nickname] += 1
         if online[player.id] == 1 and room.seat_of(player.id) is not None:
-            room.rev += 1
+            self._touch(room.id)
             await self.pubsub.publish(room.id, {"event": "state"})
 
     async def disconnected(self, room: Room, player: Player | None) -> None:
@@ -265,13 +292,14 @@ class Hall:
             if online[player.id] <= 0:
                 del online[player.id]
                 if room.seat_of(player.id) is not None:
-                    room.rev += 1
+                    self._touch(room.id)
                     await self.pubsub.publish(room.id, {"event": "state"})
-        self._maybe_evict(room)
+        self._maybe_evict(room.id)
 
-    def _maybe_evict(self, room: Room) -> None:
+    def _maybe_evict(self, room_id: str) -> None:
         """Forget a finished room nobody watches (storage still has it)."""
-        if room.status == FINISHED and not self._watchers.get(room.id) \
+        room = self.rooms.get(room_id)
+        if room is not None and room.status == FINISHED and not self._watchers.get(room.id) \
                 and room.id not in self._bot_tasks:
             self.rooms.pop(room.id, None)
             self._locks.pop(room.id, None)
@@ -296,7 +324,7 @@ class Hall:
         if req.kind == "who":
             return [proto.info(self._who(room), req.ref)]
         if req.kind == "options":
-            opts = ", ".join(f"{k}={v}" for k, v in room.options.items()) or "none"
+            opts = ", ".join(f"{k}={v}" for k, v in room.game.shown_options().items()) or "none"
             return [proto.info(f"options: {opts}", req.ref)]
         if req.kind == "sync":
             return [{"type": "sync"}]
@@ -307,17 +335,24 @@ class Hall:
             await self._chat_line(room, player, req.args["text"])
             return []
         async with self._lock(room.id):
-            if self.rooms.get(room.id) is not room:
-                room = await self.get_room(room.id)
-            notice = await self._change(room, player, req)
-        if notice:
-            await self.pubsub.publish(room.id, {"event": "message", "message": proto.info(notice)})
-        self._schedule_bot(room)
-        self._maybe_evict(room)
+            live = await self.get_room(room.id)
+            draft = live.draft()
+            change = self._change(draft, player, req)
+            if change is not None:
+                await self._commit(live, draft, change[1])
+        if change is not None and change[0]:
+            message = proto.info(change[0])
+            await self.pubsub.publish(room.id, {"event": "message", "message": message})
+        now_live = self.rooms.get(room.id)
+        if now_live is not None:
+            self._schedule_bot(now_live)
+        self._maybe_evict(room.id)
         return []
 
-    async def _change(self, room: Room, player: Player, req: Request) -> str | None:
-        """Apply a state-changing request under the room's lock, commit, publish the state."""
+    def _change(self, room: Room, player: Player,
+                req: Request) -> tuple[str | None, list[Move]] | None:
+        """Apply a state-changing request to `room` (a draft): the notice for everyone and the
+        moves played, or None when there is nothing to do. Raises for a refused request."""
         a = req.args
         names = room.game.seat_names
         if req.kind in MANAGING or (req.kind == "leave" and a.get("seat") is not None
@@ -343,8 +378,8 @@ class Hall:
             seat = room.set_bot(spec, f"{spec} bot", a.get("seat"))
             notice = f"{player.nickname} seated a {spec} bot as {names[seat]}"
         elif req.kind == "option":
-            value = room.set_option(a["key"], a["value"])
-            notice = f"{player.nickname} set {a['key'].strip()}={value}"
+            ((key, value),) = self.boards.check(type(room.game), {a["key"]: a["value"]}).items()
+            notice = f"{player.nickname} set {key}={room.set_option(key, value)}"
         elif req.kind == "start":
             room.start()
             moves = room.resolve_chance(SYSTEM_RANDOM)
@@ -353,8 +388,7 @@ class Hall:
             notice = f"{player.nickname} resigned as {names[room.resign(player.id)]}"
         else:
             raise ProtocolError(proto.UNKNOWN_TYPE, f"{req.kind} is not a room action", req.ref)
-        await self._commit(room, moves)
-        return notice
+        return notice, moves
 
     @staticmethod
     def _check_may_manage(room: Room, player: Player) -> None:
@@ -365,18 +399,29 @@ class Hall:
             raise RoomError("not_seated", "take a seat first (/join): only the players and the "
                                           "room's creator set up the table")
 
-    async def _commit(self, room: Room, moves: list[Move]) -> None:
-        """Store the room and its new moves, then tell every connection; undo on failure."""
+    async def _commit(self, live: Room, draft: Room, moves: list[Move]) -> None:
+        """Store `draft` (the live room with a change applied) and its new moves, then make it
+        the room and tell every connection. On failure the room is reloaded from storage (the
+        commit may have happened after all) and every connection is sent it again."""
         try:
-            await self.storage.save_room(room, moves)
+            await self.storage.save_room(draft, moves)
         except Exception:
-            log.exception("could not store room %s; reloading it", room.id)
-            fresh = await self.storage.load_room(room.id)
-            if fresh is not None:
-                self.rooms[room.id] = fresh
+            log.exception("could not store room %s; reloading it", live.id)
+            await self._restore(live)
             raise RoomError("storage_error", "the server could not save that; try again") \
                 from None
-        await self.pubsub.publish(room.id, {"event": "state"})
+        self._install(draft)
+        await self.pubsub.publish(draft.id, {"event": "state"})
+
+    async def _restore(self, live: Room) -> None:
+        try:
+            fresh = await self.storage.load_room(live.id)
+        except Exception:
+            log.exception("could not reload room %s; keeping it as it was", live.id)
+            fresh = None
+        if self.rooms.get(live.id) is live:
+            self._install(fresh if fresh is not None else live)
+        await self.pubsub.publish(live.id, {"event": "state"})
 
     async def _chat_line(self, room: Room, player: Player, text: str) -> None:
         text = " ".join(text.split())
@@ -424,24 +469,29 @@ class Hall:
                 if room is None or spec is None or room.state is None:
                     return
                 await asyncio.sleep(self.settings.bot_delay)
-                version, seat = room.version, room.to_move()
-                if room.bot_to_move() != spec or room.state is None:
+                room = self.rooms.get(room_id)
+                if room is None or room.state is None or room.bot_to_move() != spec:
                     continue
+                version, seat = room.version, room.to_move()
                 chosen = await self.bots.choose(spec, room.state, secrets.randbits(32))
                 async with self._lock(room_id):
-                    if self.rooms.get(room_id) is not room or room.version != version \
-                            or room.to_move() != seat or room.bot_to_move() != spec:
+                    live = self.rooms.get(room_id)
+                    if live is None or live.state is None or live.version != version \
+                            or live.to_move() != seat or live.bot_to_move() != spec:
                         continue
-                    if chosen is None or not room.state.is_legal(chosen):
-                        chosen = SYSTEM_RANDOM.choice(room.state.legal_actions())
-                    moves = [room.apply(seat, chosen), *room.resolve_chance(SYSTEM_RANDOM)]
-                    await self._commit(room, moves)
+                    draft = live.draft()
+                    assert draft.state is not None
+                    if chosen is None or not draft.state.is_legal(chosen):
+                        chosen = SYSTEM_RANDOM.choice(draft.state.legal_actions())
+                    moves = [draft.apply(seat, chosen), *draft.resolve_chance(SYSTEM_RANDOM)]
+                    try:
+                        await self._commit(live, draft, moves)
+                    except RoomError:
+                        await asyncio.sleep(1.0)  # storage trouble: try the turn again
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("bot loop of room %s stopped", room_id)
         finally:
             self._bot_tasks.pop(room_id, None)
-            room = self.rooms.get(room_id)
-            if room is not None:
-                self._maybe_evict(room)
+            self._maybe_evict(room_id)

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from gamehall.core.options import is_file_data
+
 PROTOCOL_VERSION = 1
 
 # Error codes: stable strings that clients may switch on.
@@ -30,6 +32,8 @@ MAX_TEXT = 500
 """Longest chat line (characters)."""
 MAX_FIELD = 200
 """Longest value of any other text field (moves, seat names, option values)."""
+MAX_OPTION_DATA = 1 << 20
+"""Longest option value that is a file's data (a board's JSON); the hall's own cap is smaller."""
 MAX_REF = 64
 """Longest client-chosen ``id`` echoed back in replies."""
 
@@ -133,6 +137,8 @@ def check_fields(kind: str, spec: _Fields, data: dict[str, Any],
             want = " or ".join(_JSON_NAMES[t] for t in types)
             raise ProtocolError(BAD_MESSAGE, f"\"{name}\" of {kind} must be {want}", ref)
         limit = MAX_TEXT if name == "text" else MAX_FIELD
+        if (kind, name) == ("option", "value") and is_file_data(value):
+            limit = MAX_OPTION_DATA
         if isinstance(value, str) and len(value) > limit:
             raise ProtocolError(BAD_MESSAGE, f"\"{name}\" is limited to {limit} characters", ref)
         if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:

@@ -7,6 +7,7 @@ call changes nothing.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from dataclasses import dataclass, field
@@ -54,12 +55,16 @@ class Occupant:
     nickname: str
     player_id: int | None = None
     bot: str | None = None
+    account: bool = False
+    """A person whose nickname has a password (decides whether the game is rated by default)."""
     out: str | None = None
     rematch: bool = False
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"nickname": self.nickname, "player_id": self.player_id,
                                "bot": self.bot}
+        if self.account:
+            out["account"] = True
         if self.out:
             out["out"] = self.out
         if self.rematch:
@@ -69,7 +74,8 @@ class Occupant:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Occupant:
         return cls(str(data["nickname"]), data.get("player_id"), data.get("bot"),
-                   data.get("out"), bool(data.get("rematch", False)))
+                   bool(data.get("account", False)), data.get("out"),
+                   bool(data.get("rematch", False)))
 
     def plays(self) -> bool:
         """A person still playing (not a bot, not dropped out): whose turns run a clock."""
@@ -116,6 +122,12 @@ class Room:
     outcome: str | None = None
     ended_by: str | None = None
     created_at: str = field(default_factory=now)
+    rated: bool | None = None
+    """True/False once chosen (or fixed at the start); None: the default rule (`rated_now`)."""
+    ended_at: str | None = None
+    """When the game ended (set by the hall when it commits the end)."""
+    rating_changes: list[dict[str, Any]] | None = None
+    """Each seat's rating before and after a rated game (set with the commit of the end)."""
     state: State | None = None
     stored_version: int = 0
     """The version the storage row holds (for lobby lines built without the moves)."""
@@ -137,6 +149,23 @@ class Room:
         self._preview: State | None = None
         self._moves_json: list[str] = []
 
+    def draft(self) -> Room:
+        """A copy to change: the hall applies a request to it, commits it, and only then makes it
+        the room everyone reads, so nothing unstored is ever shown.
+
+        Moves are immutable, so a shallow copy of the move list suffices; the seats' occupants,
+        the clock and the position are copied."""
+        out = copy.copy(self)
+        out.options = dict(self.options)
+        out.seats = [copy.copy(o) if o is not None else None for o in self.seats]
+        out.moves = list(self.moves)
+        out._moves_json = list(self._moves_json)
+        if self.state is not None:
+            out.state = self.state.clone()
+        if self.clock is not None:
+            out.clock = copy.deepcopy(self.clock)
+        return out
+
     # --- facts -------------------------------------------------------------------------------
     @property
     def version(self) -> int:
@@ -148,6 +177,15 @@ class Room:
             if occ is not None and occ.player_id == player_id:
                 return i
         return None
+
+    @property
+    def rated_now(self) -> bool:
+        """Whether the game counts for ratings: as chosen, or by default when every person
+        seated has an account (a guest's game is casual unless the room is made rated). Fixed
+        at the start; a game with no person seated is never rated."""
+        if self.rated is not None:
+            return self.rated
+        return all(o.account for o in self.seats if o is not None and o.bot is None)
 
     def to_move(self) -> int | None:
         """The seat whose turn it is, or None (not started, over, or at a chance node)."""
@@ -204,7 +242,8 @@ class Room:
         raise RoomError("not_started", "the game has not started yet (/start)")
 
     # --- seats -------------------------------------------------------------------------------
-    def join(self, player_id: int, nickname: str, ref: str | int | None) -> int:
+    def join(self, player_id: int, nickname: str, ref: str | int | None,
+             account: bool = False) -> int:
         """Seat a person: the named seat, or the first free one (first come, first seated)."""
         self._require(WAITING, PLAYING)
         held = self.seat_of(player_id)
@@ -216,7 +255,7 @@ class Room:
         if occ is not None:
             raise RoomError("seat_taken",
                             f"{self.game.seat_names[seat]} is taken by {occ.nickname}")
-        self.seats[seat] = Occupant(nickname, player_id=player_id)
+        self.seats[seat] = Occupant(nickname, player_id=player_id, account=account)
         self.rev += 1
         return seat
 
@@ -274,7 +313,13 @@ class Room:
         n = game.num_players
         self.seats = (self.seats + [None] * n)[:n]
         self.rev += 1
-        return self.options[key.strip()]
+        return game.shown_options()[key.strip()]
+
+    def set_rated(self, rated: bool) -> None:
+        """Make the game rated or casual (before the start)."""
+        self._require(WAITING)
+        self.rated = rated
+        self.rev += 1
 
     def set_clock(self, text: str | None) -> TimeControl | None:
         """Choose the time control before the start (None: untimed)."""
@@ -297,6 +342,8 @@ class Room:
                                            "(/join or /bot)")
         self.state = self.game.new_initial_state(self.seed)
         self.status = PLAYING
+        people = any(o is not None and o.bot is None for o in self.seats)
+        self.rated = self.rated_now and people
         if self.time_control is not None:
             self.clock = Clock.new(self.time_control, self.game.num_players)
         self.rev += 1
@@ -570,7 +617,7 @@ class Room:
             "room": self.id,
             "game": self.game_name,
             "title": self.game.title,
-            "options": self.options,
+            "options": self.game.shown_options(),
             "status": self.status,
             "version": self.version,
             "seat": seat,
@@ -582,6 +629,8 @@ class Room:
             "result": self.result,
             "outcome": self.outcome,
             "ended_by": self.ended_by,
+            "rated": self.rated_now,
+            "rating_changes": self.rating_changes,
             "rematch_of": self.rematch_of,
             "rematch": self.rematch,
             **({"clock": self.clock_json(now), "absent": absent,
@@ -595,13 +644,15 @@ class Room:
             "id": self.id,
             "game": self.game_name,
             "title": self.game.title,
-            "options": self.options,
+            "options": self.game.shown_options(),
             "status": self.status,
             "version": max(self.version, self.stored_version),
             "seats": self.seats_json(online or set()),
             "created_by": self.created_by,
             "created_at": self.created_at,
             "outcome": self.outcome,
+            "rated": self.rated_now,
+            "ended_at": self.ended_at,
             "clock": self.clock_json(now),
             "rematch_of": self.rematch_of,
             "rematch": self.rematch,

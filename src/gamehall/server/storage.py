@@ -24,8 +24,10 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from gamehall.core import GamehallError
+from gamehall.server import ratings as rating_model
+from gamehall.server.accounts import AccountRow, TokenOwner, seconds
 from gamehall.server.clocks import Clock, ClockError, parse_control
-from gamehall.server.rooms import Move, Occupant, Room
+from gamehall.server.rooms import FINISHED, Move, Occupant, Room
 
 log = logging.getLogger("gamehall.server")
 T = TypeVar("T")
@@ -33,6 +35,10 @@ T = TypeVar("T")
 
 class NicknameTaken(Exception):
     """The nickname belongs to another visitor."""
+
+
+class UnknownPlayer(Exception):
+    """No player has that nickname."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +58,8 @@ class _Write:
     actions: list[dict[str, Any]] = field(default_factory=list)
     chat: dict[str, Any] | None = None
     fn: Callable[[Connection], None] | None = None
+    after: Callable[[Connection], None] | None = None
+    """Runs in the same transaction once the room rows are written (a game's end)."""
     done: asyncio.Future[None] | None = None
 
 
@@ -66,16 +74,52 @@ class Storage(ABC):
     async def close(self) -> None: ...
 
     @abstractmethod
-    async def add_player(self, nickname: str, token_hash: str) -> int:
-        """Store a new visitor; NicknameTaken if another has that nickname (any case)."""
+    async def add_player(self, nickname: str, token_hash: str, at: str | None = None) -> int:
+        """Store a new visitor with a first token; NicknameTaken if another has that nickname
+        (any case)."""
 
-    @abstractmethod
     async def player_by_token(self, token_hash: str) -> tuple[int, str] | None:
         """(player id, nickname) for a token's hash."""
+        owner = await self.token_owner(token_hash)
+        return (owner.player_id, owner.nickname) if owner is not None else None
 
     @abstractmethod
-    async def save_room(self, room: Room, new_moves: Sequence[Move] = ()) -> None:
-        """Commit the room's current metadata and append `new_moves` to its move list."""
+    async def token_owner(self, token_hash: str) -> TokenOwner | None:
+        """Whose token it is and when it was last used."""
+
+    @abstractmethod
+    async def add_token(self, player_id: int, token_hash: str, at: str) -> None: ...
+
+    @abstractmethod
+    async def touch_token(self, token_hash: str, at: str) -> None:
+        """Note that the token was used at `at` (it lives on)."""
+
+    @abstractmethod
+    async def revoke_token(self, token_hash: str) -> None: ...
+
+    @abstractmethod
+    async def revoke_tokens(self, player_id: int, keep: str | None = None) -> None:
+        """End every token of the player except `keep`."""
+
+    @abstractmethod
+    async def account(self, nickname: str) -> AccountRow | None:
+        """The player with this nickname (any case), with their password hash."""
+
+    @abstractmethod
+    async def set_password(self, player_id: int, password_hash: str) -> None: ...
+
+    @abstractmethod
+    async def accounts_among(self, player_ids: Sequence[int]) -> set[int]:
+        """Those of `player_ids` whose nickname has a password."""
+
+    @abstractmethod
+    async def save_room(self, room: Room, new_moves: Sequence[Move] = (),
+                        finished: bool = False) -> list[dict[str, Any]] | None:
+        """Commit the room's current metadata and append `new_moves` to its move list.
+
+        With `finished` (the commit that ends the game) the same transaction records who played
+        it and, for a rated game, every seat's new rating; the rating changes are returned
+        (None for a casual game)."""
 
     async def save_rooms(self, rooms: Sequence[Room]) -> None:
         """Commit several rooms' metadata together (a rematch: the new room and the old one
@@ -108,6 +152,21 @@ class Storage(ABC):
     async def list_rooms(self, status: str | None, limit: int) -> list[Room]:
         """The most recently changed rooms, without their moves (for the lobby)."""
 
+    @abstractmethod
+    async def profile(self, nickname: str, recent: int) -> dict[str, Any] | None:
+        """A player's ratings per game and their latest finished games, or None."""
+
+    @abstractmethod
+    async def leaderboard(self, game: str, limit: int, offset: int) -> list[dict[str, Any]]:
+        """Rated players of a game, best first (by the conservative estimate)."""
+
+    @abstractmethod
+    async def finished_games(self, game: str | None, player: str | None, before: str | None,
+                             limit: int) -> tuple[list[dict[str, Any]], str | None]:
+        """Finished games, newest first, of one game and/or one player (by nickname), from the
+        cursor `before` on; with the cursor of the next page (None on the last). Raises
+        UnknownPlayer for a nickname nobody has."""
+
 
 metadata = sa.MetaData()
 players = sa.Table(
@@ -115,8 +174,29 @@ players = sa.Table(
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("nickname", sa.String(40), nullable=False),
     sa.Column("nickname_key", sa.String(40), nullable=False, unique=True),
-    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
     sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("password_hash", sa.String(200)),
+    sa.Column("bot", sa.String(64)),
+    sa.UniqueConstraint("bot", name="uq_players_bot"),
+)
+"""A visitor (a guest, or an account once `password_hash` is set), or a bot level (`bot` is its
+spec; such a row never has a password, so nobody can sign in as it)."""
+tokens = sa.Table(
+    "tokens", metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False, index=True),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("last_used_at", sa.String(40), nullable=False),
+)
+ratings = sa.Table(
+    "ratings", metadata,
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("game", sa.String(64), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("updated_at", sa.String(40), nullable=False),
+    sa.Index("ix_ratings_game", "game"),
 )
 rooms = sa.Table(
     "rooms", metadata,
@@ -137,6 +217,9 @@ rooms = sa.Table(
     sa.Column("clock_state", sa.Text),
     sa.Column("rematch_of", sa.String(32)),
     sa.Column("rematch", sa.String(32)),
+    sa.Column("rated", sa.Boolean),
+    sa.Column("ended_at", sa.String(40), index=True),
+    sa.Index("ix_rooms_game_ended_at", "game", "ended_at"),
 )
 hall_state = sa.Table(
     "hall_state", metadata,
@@ -161,6 +244,20 @@ chat = sa.Table(
     sa.Column("text", sa.Text, nullable=False),
     sa.Column("at", sa.String(40), nullable=False),
 )
+game_players = sa.Table(
+    "game_players", metadata,
+    sa.Column("room_id", sa.String(32), sa.ForeignKey("rooms.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("ended_at", sa.String(40), nullable=False),
+    sa.Column("score", sa.Float),
+    sa.Column("rating_before", sa.Float),
+    sa.Column("rating_after", sa.Float),
+    sa.Index("ix_game_players_player_ended", "player_id", "ended_at"),
+)
+"""Who played each finished game (the archive by player, profiles), with the rating change of
+a rated game. Written in the same transaction as the room row that records the end."""
 
 
 def _stamp() -> str:
@@ -187,6 +284,8 @@ def _room_values(room: Room) -> dict[str, Any]:
         "clock_state": json.dumps(room.clock.to_json()) if room.clock else None,
         "rematch_of": room.rematch_of,
         "rematch": room.rematch,
+        "rated": room.rated,
+        "ended_at": room.ended_at,
     }
 
 
@@ -196,7 +295,8 @@ def _room_from_row(row: Any) -> Room:
                 created_by=row.created_by, seed=int(row.seed), seats=seats, status=row.status,
                 result=json.loads(row.result) if row.result else None, outcome=row.outcome,
                 ended_by=row.ended_by, created_at=row.created_at,
-                rematch_of=row.rematch_of, rematch=row.rematch)
+                rematch_of=row.rematch_of, rematch=row.rematch, rated=row.rated,
+                ended_at=row.ended_at)
     room.stored_version = int(row.version)
     try:
         room.time_control = parse_control(row.clock)
@@ -305,6 +405,9 @@ class SqlStorage(Storage):
             lines = [op.chat for op in batch if op.chat is not None]
             if lines:
                 conn.execute(chat.insert(), lines)
+            for op in batch:
+                if op.after is not None:
+                    op.after(conn)
         took = time.perf_counter() - start
         st = self.stats
         st["batches"] += 1
@@ -323,39 +426,117 @@ class SqlStorage(Storage):
         return await asyncio.get_running_loop().run_in_executor(self._reader_pool, run)
 
     # --- players -------------------------------------------------------------------------------
-    async def add_player(self, nickname: str, token_hash: str) -> int:
+    async def add_player(self, nickname: str, token_hash: str, at: str | None = None) -> int:
         out: list[int] = []
+        when = at or _stamp()
 
         def insert(conn: Connection) -> None:
             key = nickname.lower()
             if conn.execute(sa.select(players.c.id).where(players.c.nickname_key == key)).first():
                 raise NicknameTaken(nickname)
             res = conn.execute(players.insert().values(
-                nickname=nickname, nickname_key=key, token_hash=token_hash,
-                created_at=_stamp()))
+                nickname=nickname, nickname_key=key, created_at=when))
             key_row = res.inserted_primary_key
             assert key_row is not None
-            out.append(int(key_row[0]))
+            pid = int(key_row[0])
+            conn.execute(tokens.insert().values(token_hash=token_hash, player_id=pid,
+                                                created_at=when, last_used_at=when))
+            out[:] = [pid]
 
         await self._write(_Write(fn=insert))
         return out[0]
 
-    async def player_by_token(self, token_hash: str) -> tuple[int, str] | None:
-        def select(conn: Connection) -> tuple[int, str] | None:
-            row = conn.execute(sa.select(players.c.id, players.c.nickname)
-                               .where(players.c.token_hash == token_hash)).first()
-            return (int(row.id), str(row.nickname)) if row else None
+    async def token_owner(self, token_hash: str) -> TokenOwner | None:
+        def select(conn: Connection) -> TokenOwner | None:
+            row = conn.execute(
+                sa.select(players.c.id, players.c.nickname, players.c.password_hash,
+                          tokens.c.last_used_at)
+                .join(tokens, tokens.c.player_id == players.c.id)
+                .where(tokens.c.token_hash == token_hash)).first()
+            if row is None:
+                return None
+            return TokenOwner(int(row.id), str(row.nickname), row.password_hash is not None,
+                              seconds(row.last_used_at))
+
+        return await self._read(select)
+
+    async def add_token(self, player_id: int, token_hash: str, at: str) -> None:
+        def insert(conn: Connection) -> None:
+            conn.execute(tokens.insert().values(token_hash=token_hash, player_id=player_id,
+                                                created_at=at, last_used_at=at))
+
+        await self._write(_Write(fn=insert))
+
+    async def touch_token(self, token_hash: str, at: str) -> None:
+        def update(conn: Connection) -> None:
+            conn.execute(tokens.update().where(tokens.c.token_hash == token_hash)
+                         .values(last_used_at=at))
+
+        await self._write(_Write(fn=update))
+
+    async def revoke_token(self, token_hash: str) -> None:
+        def delete(conn: Connection) -> None:
+            conn.execute(tokens.delete().where(tokens.c.token_hash == token_hash))
+
+        await self._write(_Write(fn=delete))
+
+    async def revoke_tokens(self, player_id: int, keep: str | None = None) -> None:
+        def delete(conn: Connection) -> None:
+            q = tokens.delete().where(tokens.c.player_id == player_id)
+            if keep is not None:
+                q = q.where(tokens.c.token_hash != keep)
+            conn.execute(q)
+
+        await self._write(_Write(fn=delete))
+
+    async def account(self, nickname: str) -> AccountRow | None:
+        def select(conn: Connection) -> AccountRow | None:
+            row = conn.execute(sa.select(players.c.id, players.c.nickname,
+                                         players.c.password_hash, players.c.bot)
+                               .where(players.c.nickname_key == nickname.lower())).first()
+            if row is None:
+                return None
+            return AccountRow(int(row.id), str(row.nickname), row.password_hash, row.bot)
+
+        return await self._read(select)
+
+    async def set_password(self, player_id: int, password_hash: str) -> None:
+        def update(conn: Connection) -> None:
+            conn.execute(players.update().where(players.c.id == player_id)
+                         .where(players.c.bot.is_(None)).values(password_hash=password_hash))
+
+        await self._write(_Write(fn=update))
+
+    async def accounts_among(self, player_ids: Sequence[int]) -> set[int]:
+        ids = list(player_ids)
+        if not ids:
+            return set()
+
+        def select(conn: Connection) -> set[int]:
+            q = sa.select(players.c.id).where(players.c.id.in_(ids)) \
+                .where(players.c.password_hash.is_not(None))
+            return {int(r.id) for r in conn.execute(q)}
 
         return await self._read(select)
 
     # --- rooms ---------------------------------------------------------------------------------
-    async def save_room(self, room: Room, new_moves: Sequence[Move] = ()) -> None:
+    async def save_room(self, room: Room, new_moves: Sequence[Move] = (),
+                        finished: bool = False) -> list[dict[str, Any]] | None:
         values = _room_values(room)
         first = room.version - len(new_moves)
         rows = [{"room_id": room.id, "idx": first + i, "seat": m.seat, "action": m.action,
                  "move": m.move} for i, m in enumerate(new_moves)]
+        if not finished or room.status != FINISHED:
+            await self._write(_Write(room=values, actions=rows))
+            return None
+        ending = _Ending.of(room)
+        changes: list[list[dict[str, Any]] | None] = [None]
 
-        await self._write(_Write(room=values, actions=rows))
+        def record(conn: Connection) -> None:
+            changes[0] = ending.record(conn)
+
+        await self._write(_Write(room=values, actions=rows, after=record))
+        return changes[0]
 
     async def save_rooms(self, rooms: Sequence[Room]) -> None:
         await self._write(_Write(more_rooms=[_room_values(r) for r in rooms]))
@@ -393,20 +574,21 @@ class SqlStorage(Storage):
         return await self._read(select)
 
     async def load_room(self, room_id: str) -> Room | None:
-        def select(conn: Connection) -> tuple[Any, list[Any]] | None:
+        def select(conn: Connection) -> tuple[Any, list[Any], list[dict[str, Any]] | None] | None:
             row = conn.execute(sa.select(rooms).where(rooms.c.id == room_id)).first()
             if row is None:
                 return None
             moves = conn.execute(sa.select(actions).where(actions.c.room_id == room_id)
                                  .order_by(actions.c.idx)).all()
-            return row, list(moves)
+            return row, list(moves), _rating_changes(conn, room_id)
 
         found = await self._read(select)
         if found is None:
             return None
-        row, moves = found
+        row, moves, changes = found
         try:
             room = _room_from_row(row)
+            room.rating_changes = changes
             room.replay([Move(m.seat, m.action, m.move) for m in moves])
         except GamehallError as exc:
             log.error("room %s cannot be rebuilt: %s", room_id, exc)
@@ -434,6 +616,214 @@ class SqlStorage(Storage):
             except GamehallError:
                 continue  # a game no longer installed: not listed
         return out
+
+    # --- profiles, leaderboards, the archive ----------------------------------------------------
+    async def profile(self, nickname: str, recent: int) -> dict[str, Any] | None:
+        def select(conn: Connection) -> dict[str, Any] | None:
+            who = conn.execute(sa.select(players).where(
+                players.c.nickname_key == nickname.lower())).first()
+            if who is None:
+                return None
+            rows = conn.execute(sa.select(ratings).where(ratings.c.player_id == who.id)
+                                .where(ratings.c.games > 0).order_by(ratings.c.game)).all()
+            games = _games_of(conn, [who.id], None, None, recent)
+            return {
+                "nickname": who.nickname,
+                "account": who.password_hash is not None,
+                "bot": who.bot,
+                "since": who.created_at,
+                "ratings": {r.game: _rating(r).to_json() for r in rows},
+                "recent": [_for_player(g, who.id) for g in games],
+            }
+
+        return await self._read(select)
+
+    async def leaderboard(self, game: str, limit: int, offset: int) -> list[dict[str, Any]]:
+        def select(conn: Connection) -> list[dict[str, Any]]:
+            order = (ratings.c.mu - 3 * ratings.c.sigma).desc()
+            q = (sa.select(players.c.nickname, players.c.bot, ratings)
+                 .join(players, players.c.id == ratings.c.player_id)
+                 .where(ratings.c.game == game).where(ratings.c.games > 0)
+                 .order_by(order, ratings.c.mu.desc(), players.c.nickname_key)
+                 .limit(limit).offset(offset))
+            return [{"rank": offset + i + 1, "nickname": r.nickname, "bot": r.bot,
+                     **_rating(r).to_json()} for i, r in enumerate(conn.execute(q))]
+
+        return await self._read(select)
+
+    async def finished_games(self, game: str | None, player: str | None, before: str | None,
+                             limit: int) -> tuple[list[dict[str, Any]], str | None]:
+        def select(conn: Connection) -> tuple[list[dict[str, Any]], str | None]:
+            ids: list[int] | None = None
+            if player is not None:
+                pid = conn.execute(sa.select(players.c.id).where(
+                    players.c.nickname_key == player.lower())).scalar()
+                if pid is None:
+                    raise UnknownPlayer(player)
+                ids = [int(pid)]
+            found = _games_of(conn, ids, game, _cursor(before), limit + 1)
+            more = len(found) > limit
+            found = found[:limit]
+            page = [{k: v for k, v in g.items() if k != "player_ids"} for g in found]
+            last = found[-1] if more else None
+            return page, f"{last['ended_at']}~{last['room']}" if last else None
+
+        return await self._read(select)
+
+
+def _cursor(text: str | None) -> tuple[str, str] | None:
+    """An archive cursor (`ended_at~room`) read back; a malformed one starts from the top."""
+    if not text or "~" not in text:
+        return None
+    ended, _, room = text.rpartition("~")
+    return ended, room
+
+
+def _rating(row: Any) -> rating_model.Rating:
+    return rating_model.Rating(float(row.mu), float(row.sigma), int(row.games))
+
+
+def _games_of(conn: Connection, player_ids: list[int] | None, game: str | None,
+              before: tuple[str, str] | None, limit: int) -> list[dict[str, Any]]:
+    """Finished games newest first (of some players, of one game), each with its seats."""
+    q = sa.select(rooms).where(rooms.c.status == FINISHED).where(rooms.c.ended_at.is_not(None))
+    if player_ids is not None:
+        q = q.where(rooms.c.id.in_(sa.select(game_players.c.room_id)
+                                   .where(game_players.c.player_id.in_(player_ids))))
+    if game is not None:
+        q = q.where(rooms.c.game == game)
+    if before is not None:
+        q = q.where(sa.or_(rooms.c.ended_at < before[0],
+                           sa.and_(rooms.c.ended_at == before[0], rooms.c.id < before[1])))
+    found = conn.execute(q.order_by(rooms.c.ended_at.desc(), rooms.c.id.desc())
+                         .limit(limit)).all()
+    seats: dict[str, dict[int, Any]] = {}
+    if found:
+        for r in conn.execute(sa.select(game_players).where(
+                game_players.c.room_id.in_([f.id for f in found]))):
+            seats.setdefault(r.room_id, {})[int(r.seat)] = r
+    out = []
+    for row in found:
+        occupants = [Occupant.from_json(o) if o else None for o in json.loads(row.seats)]
+        mine = seats.get(row.id, {})
+        out.append({
+            "room": row.id, "game": row.game, "players": [o.nickname if o else None
+                                                          for o in occupants],
+            "scores": json.loads(row.result) if row.result else None,
+            "outcome": row.outcome, "ended_by": row.ended_by, "ended_at": row.ended_at,
+            "rated": bool(row.rated), "player_ids": {i: int(g.player_id) for i, g in mine.items()},
+            "ratings": {i: (g.rating_before, g.rating_after) for i, g in mine.items()
+                        if g.rating_before is not None},
+        })
+    return out
+
+
+def _for_player(game: dict[str, Any], player_id: int) -> dict[str, Any]:
+    """An archive line as one player's profile shows it: their seat, result, rating change."""
+    seat = next((i for i, p in game["player_ids"].items() if p == player_id), None)
+    scores = game["scores"]
+    change = game["ratings"].get(seat) if seat is not None else None
+    return {
+        **{k: v for k, v in game.items() if k not in ("player_ids", "ratings")},
+        "seat": seat,
+        "result": rating_model.outcome_word(scores, seat) if scores and seat is not None
+        else None,
+        "rating": {"before": round(change[0]), "after": round(change[1])} if change else None,
+    }
+
+
+def _rating_changes(conn: Connection, room_id: str) -> list[dict[str, Any]] | None:
+    """The rating changes recorded with a room's end, seat by seat (None: not rated)."""
+    q = (sa.select(game_players.c.seat, game_players.c.rating_before,
+                   game_players.c.rating_after, players.c.nickname)
+         .join(players, players.c.id == game_players.c.player_id)
+         .where(game_players.c.room_id == room_id)
+         .where(game_players.c.rating_before.is_not(None))
+         .order_by(game_players.c.seat))
+    rows = conn.execute(q).all()
+    if not rows:
+        return None
+    return [{"seat": int(r.seat), "player": r.nickname, "before": round(r.rating_before),
+             "after": round(r.rating_after)} for r in rows]
+
+
+def bot_player(conn: Connection, spec: str, at: str) -> int:
+    """The reserved player row of a bot level (made on first use): bots are rated like people,
+    per game and level. Its nickname is the bot's seat name (`mcts:hard bot`), which no person
+    can register, and it has no password, so nobody signs in as it."""
+    found = conn.execute(sa.select(players.c.id).where(players.c.bot == spec)).scalar()
+    if found is not None:
+        return int(found)
+    name = f"{spec} bot"
+    res = conn.execute(players.insert().values(nickname=name[:40], nickname_key=name[:40].lower(),
+                                               created_at=at, bot=spec))
+    key = res.inserted_primary_key
+    assert key is not None
+    return int(key[0])
+
+
+@dataclass(frozen=True)
+class _Ending:
+    """What the commit that ends a game records besides the room row."""
+
+    room_id: str
+    game: str
+    ended_at: str
+    seats: list[Occupant | None]
+    result: list[float] | None
+    rated: bool
+
+    @classmethod
+    def of(cls, room: Room) -> _Ending:
+        people = [o for o in room.seats if o is not None and o.bot is None]
+        rated = bool(room.rated) and room.ended_by in rating_model.RATED_ENDINGS \
+            and room.result is not None and bool(people) and None not in room.seats
+        return cls(room.id, room.game_name, room.ended_at or _stamp(), list(room.seats),
+                   list(room.result) if room.result is not None else None, rated)
+
+    def record(self, conn: Connection) -> list[dict[str, Any]] | None:
+        """Who played, and the new ratings of a rated game; the rating changes, seat by seat.
+        Run twice for one room (a retried write), it records once."""
+        if conn.execute(sa.select(game_players.c.room_id)
+                        .where(game_players.c.room_id == self.room_id).limit(1)).first():
+            return _rating_changes(conn, self.room_id)
+        ids: dict[int, int] = {}
+        for i, o in enumerate(self.seats):
+            if o is None:
+                continue
+            pid = o.player_id if o.bot is None else bot_player(conn, o.bot, self.ended_at)
+            if pid is not None:
+                ids[i] = pid
+        pids = set(ids.values())
+        before: dict[int, rating_model.Rating] = {}
+        after: dict[int, rating_model.Rating] = {}
+        if self.rated and self.result is not None:
+            q = sa.select(ratings).where(ratings.c.game == self.game) \
+                .where(ratings.c.player_id.in_(pids)).with_for_update()
+            before = {int(r.player_id): _rating(r) for r in conn.execute(q)}
+            known = set(before)
+            for pid in pids:
+                before.setdefault(pid, rating_model.Rating())
+            table = [(ids[i], before[ids[i]]) for i in range(len(self.seats))]
+            after = rating_model.rate(table, self.result)
+            for pid, new in after.items():
+                values = {"mu": new.mu, "sigma": new.sigma, "games": new.games,
+                          "updated_at": self.ended_at}
+                if pid in known:
+                    conn.execute(ratings.update().where(ratings.c.player_id == pid)
+                                 .where(ratings.c.game == self.game).values(**values))
+                else:
+                    conn.execute(ratings.insert().values(player_id=pid, game=self.game,
+                                                         **values))
+        rows = [{"room_id": self.room_id, "seat": i, "player_id": pid, "game": self.game,
+                 "ended_at": self.ended_at,
+                 "score": self.result[i] if self.result is not None else None,
+                 "rating_before": before[pid].mu if pid in after else None,
+                 "rating_after": after[pid].mu if pid in after else None}
+                for i, pid in ids.items()]
+        if rows:
+            conn.execute(game_players.insert(), rows)
+        return _rating_changes(conn, self.room_id) if after else None
 
 
 SQLITE_SYNC = ("normal", "full")
@@ -463,16 +853,23 @@ def make_engine(url: str, sqlite_sync: str = "normal") -> Engine:
     return sa.create_engine(url, pool_pre_ping=True)
 
 
-def upgrade_schema(engine: Engine) -> None:
-    """Create or upgrade the schema by running the Alembic migrations shipped in the package."""
-    from alembic import command
+def alembic_config() -> Any:
+    """The Alembic configuration of the migrations shipped in the package."""
     from alembic.config import Config
 
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+    return cfg
+
+
+def upgrade_schema(engine: Engine, revision: str = "head") -> None:
+    """Create or upgrade the schema by running the Alembic migrations shipped in the package."""
+    from alembic import command
+
+    cfg = alembic_config()
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "head")
+        command.upgrade(cfg, revision)
 
 
 def sqlite_url(path: Path) -> str:

@@ -252,3 +252,36 @@ def test_a_good_custom_board_plays(tmp_path: Path) -> None:
     data2["options"] = dict(default.options)
     with pytest.raises(Exception, match="saved on another board file"):
         default.state_from_json(data2)
+
+
+# --- boards as data (what the hall passes) --------------------------------------------------
+
+def test_a_board_given_as_json_plays_like_its_file(tmp_path: Path) -> None:
+    from_file = load_game("hotu_matua", board=_write(tmp_path, RAW))
+    as_data = load_game("hotu_matua", board="  " + json.dumps(RAW))
+    assert as_data.board.digest == from_file.board.digest == BOARD.digest
+    assert as_data.options["board"] == BOARD.text  # one text per board, however it was sent
+    assert load_game("hotu_matua", board=BOARD.text) == as_data
+    assert as_data.shown_options()["board"] == f"gamehall reconstruction ({BOARD.digest[:6]})"
+    state = as_data.new_initial_state(seed=3)
+    assert as_data.state_from_json(state.to_json()).to_json() == state.to_json()
+
+
+def test_board_data_is_checked_like_a_file() -> None:
+    with pytest.raises(BoardError, match="the board is not JSON: line 1"):
+        load_game("hotu_matua", board="{oops")
+    with pytest.raises(BoardError, match="nests too deeply"):
+        load_game("hotu_matua", board="{\"a\":" + "[" * 100_000)
+    broken = _broken(lambda d: d["pearls"].pop())
+    with pytest.raises(BoardError, match="lists 4 fields, not 5"):
+        load_game("hotu_matua", board=json.dumps(broken))
+
+
+def test_a_board_has_a_bounded_number_of_fields() -> None:
+    from gamehall.games.hotu_matua.board import MAX_FIELDS
+
+    many = copy.deepcopy(RAW)
+    many["fields"] = [dict(f, id=f"g{i}") for i, f in
+                      enumerate(RAW["fields"] * (MAX_FIELDS // len(RAW["fields"]) + 1))]
+    with pytest.raises(BoardError, match=f"at most {MAX_FIELDS} fields"):
+        parse_board(many)

@@ -3,6 +3,9 @@
 The printed map of the physical game is not available, so the package ships a reconstruction
 (``board.json``, made by ``make_board.py``) and reads any other file of the same format, so that a
 table owning the game can enter the real map. Every check names the exact problem.
+
+The ``board`` option is a path, or the board's JSON itself (text starting with ``{``): the hall
+passes only data (boards it offers, or JSON a client sent), never a client's path.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -25,6 +28,8 @@ SEATS = ("north", "south")
 START_NUMBERS = (1, 4)
 NUM_START = 4
 NUM_PEARLS = 5
+MAX_FIELDS = 200
+"""More fields than any real map has (the shipped one has 55): bounds the work of a check."""
 _ID = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,15}$")
 
 Point = tuple[float, float]
@@ -59,6 +64,8 @@ class Board:
     """Short hash of the file's content: states name it so they are not read on another board."""
     data: Mapping[str, Any]
     """The normalised file content (JSON-ready), for views and the browser."""
+    text: str
+    """`data` as compact JSON text: the ``board`` option's value that reproduces this board."""
 
     @property
     def num_fields(self) -> int:
@@ -94,10 +101,13 @@ DEFAULT_FILE = "board.json"
 
 
 def load_board(option: str) -> Board:
-    """The board named by the ``board`` option: "" is the shipped board, anything else a path."""
+    """The board named by the ``board`` option: "" is the shipped board, text starting with
+    ``{`` the board's JSON itself, anything else a path."""
     text = option.strip()
     if not text or text.lower() == "default":
         return default_board()
+    if text.startswith("{"):
+        return board_from_text(text)
     path = Path(text).expanduser()
     try:
         stat = path.stat()
@@ -119,10 +129,22 @@ def _load_path(path: str, mtime_ns: int, size: int) -> Board:
         raw = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise BoardError(f"cannot read board file {path}: {exc}") from None
+    return _parse_text(raw, f"board file {path}")
+
+
+@lru_cache(maxsize=64)
+def board_from_text(text: str) -> Board:
+    """A board from its JSON text (a few recent ones are kept: rooms rebuild their games often)."""
+    return _parse_text(text, "the board")
+
+
+def _parse_text(raw: str, what: str) -> Board:
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
-        raise BoardError(f"board file {path} is not JSON: line {exc.lineno}: {exc.msg}") from None
+        raise BoardError(f"{what} is not JSON: line {exc.lineno}: {exc.msg}") from None
+    except RecursionError:
+        raise BoardError(f"{what} is not a board: it nests too deeply") from None
     return parse_board(data)
 
 
@@ -158,11 +180,12 @@ def parse_board(data: object) -> Board:
         "pearls": [ids[f] for f in pearls],
     }
     digest = hashlib.sha256(json.dumps(normal, sort_keys=True).encode()).hexdigest()[:16]
+    text = json.dumps(normal, ensure_ascii=False, separators=(",", ":"))
     return Board(
         name=normal["name"], ids=ids, polygons=polygons,
         grid=grid if grid and _grid_consistent(grid, line_fields) else None,
         line_fields=line_fields, line_number=numbers, sides=sides, start=start, pearls=pearls,
-        image=image, size=box, digest=digest, data=normal,
+        image=image, size=box, digest=digest, data=normal, text=text,
     )
 
 
@@ -170,6 +193,8 @@ def _fields(raw: object) -> tuple[tuple[str, ...], tuple[tuple[Point, ...], ...]
                                    tuple[tuple[int, int], ...] | None]:
     if not isinstance(raw, list) or not raw:
         raise BoardError("a board file needs \"fields\": a non-empty list")
+    if len(raw) > MAX_FIELDS:
+        raise BoardError(f"a board has at most {MAX_FIELDS} fields, not {len(raw)}")
     ids: list[str] = []
     polygons: list[tuple[Point, ...]] = []
     grid: list[tuple[int, int]] | None = []
@@ -285,16 +310,43 @@ def _sides(ids: Sequence[str], polygons: Sequence[Sequence[Point]],
                 raise BoardError(f"side {k + 1} of {ids[f]} carries two lines "
                                  f"({ids[other[0]]}-{ids[other[1]]} and {ids[a]}-{ids[b]})")
             sides[f][k] = line
-    for a in range(len(ids)):
-        for i in range(4):
-            if sides[a][i] >= 0:
-                continue
-            for b in range(len(ids)):
-                if b != a and any(sides[b][j] < 0 and _same_side(side(a, i), side(b, j), tol)
-                                  for j in range(4)):
-                    raise BoardError(f"{ids[a]} and {ids[b]} share a side but no line joins "
-                                     "them (add the line with its number)")
+    free = [(f, i) for f in range(len(ids)) for i in range(4) if sides[f][i] < 0]
+    grid = _Grid([_middle(side(f, i)) for f, i in free], tol)
+    for a, i in free:
+        partner = next((free[k][0] for k in grid.near(_middle(side(a, i)))
+                        if free[k][0] != a and _same_side(side(a, i), side(*free[k]), tol)), None)
+        if partner is not None:
+            raise BoardError(f"{ids[a]} and {ids[partner]} share a side but no line joins "
+                             "them (add the line with its number)")
     return tuple(tuple(s) for s in sides)
+
+
+def _middle(side: tuple[Point, Point]) -> Point:
+    return (side[0][0] + side[1][0]) / 2, (side[0][1] + side[1][1]) / 2
+
+
+class _Grid:
+    """Points bucketed by squares of side `tol`, so finding those within `tol` of a point (in each
+    coordinate) looks at nine buckets instead of every point: checks stay linear in the fields."""
+
+    def __init__(self, points: Sequence[Point], tol: float) -> None:
+        self.points, self.tol = points, tol
+        self.cell = tol if tol > 0 else 1.0
+        self.buckets: dict[tuple[int, int], list[int]] = {}
+        for k, p in enumerate(points):
+            self.buckets.setdefault(self._key(p), []).append(k)
+
+    def _key(self, p: Point) -> tuple[int, int]:
+        return math.floor(p[0] / self.cell), math.floor(p[1] / self.cell)
+
+    def near(self, p: Point) -> list[int]:
+        """Indices of the points within `tol` of `p` in both coordinates, ascending."""
+        kx, ky = self._key(p)
+        found = [k for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                 for k in self.buckets.get((kx + dx, ky + dy), ())
+                 if abs(self.points[k][0] - p[0]) <= self.tol
+                 and abs(self.points[k][1] - p[1]) <= self.tol]
+        return sorted(found)
 
 
 def _id_list(raw: object, what: str, index: Mapping[str, int], count: int) -> tuple[int, ...]:
@@ -377,11 +429,10 @@ def _half_turn(ids: Sequence[str], polygons: Sequence[Sequence[Point]],
         return sum(p[0] for p in poly) / 4, sum(p[1] for p in poly) / 4
 
     centres = [centroid(p) for p in polygons]
+    grid = _Grid(centres, tol)
     image: list[int] = []
     for f, (x, y) in enumerate(centres):
-        tx, ty = 2 * cx - x, 2 * cy - y
-        match = [g for g, (gx, gy) in enumerate(centres)
-                 if abs(gx - tx) <= tol and abs(gy - ty) <= tol]
+        match = grid.near((2 * cx - x, 2 * cy - y))
         if not match:
             raise BoardError(f"the board is not symmetric under a half turn: {ids[f]} has no "
                              "counterpart on the other side")

@@ -1,4 +1,4 @@
-"""`HotuMatuaGame`: the game with its options (board file, turn limit) and its facts."""
+"""`HotuMatuaGame`: the game with its options (board file or data, turn limit) and its facts."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from gamehall.core import Game, Option, State
+from gamehall.core.options import is_file_data
 from gamehall.games.hotu_matua.board import Board, load_board
 from gamehall.games.hotu_matua.notation import NUM_ACTIONS
 from gamehall.games.hotu_matua.rules import BASE_DICE, MAX_EXTRA, HotuMatuaState
@@ -19,9 +20,9 @@ class HotuMatuaGame(Game):
     web_board: ClassVar[str | None] = "hotu_matua"
     has_chance: ClassVar[bool] = True
     OPTIONS: ClassVar[tuple[Option, ...]] = (
-        Option("board", str, "",
-               doc="board file (JSON, see the game's README); empty: the shipped board, "
-                   "a reconstruction of the printed map"),
+        Option("board", str, "", reads_files=True,
+               doc="board file (JSON, see the game's README), or the board's JSON itself; "
+                   "empty: the shipped board, a reconstruction of the printed map"),
         Option("turn_limit", int, 200, min=1, max=100_000,
                doc="turns in all (both players) after which more pearls wins, else a draw"),
     )
@@ -29,9 +30,18 @@ class HotuMatuaGame(Game):
     def __init__(self, **options: object) -> None:
         super().__init__(**options)
         self.board: Board = load_board(str(self.options["board"]))
+        if is_file_data(self.options["board"]):  # one text per board, whatever was sent
+            self.options["board"] = self.board.text
         self.turn_limit = int(self.options["turn_limit"])
         self.adjacent: list[frozenset[int]] = [
             frozenset(self.board.neighbours(f)) for f in range(self.board.num_fields)]
+
+    def option_label(self, name: str) -> str:
+        """A board given as data is shown by its name (cut short) and a piece of its digest."""
+        if name != "board":
+            return super().option_label(name)
+        title = " ".join(self.board.name.split())[:40]
+        return f"{title} ({self.board.digest[:6]})" if title else f"board {self.board.digest[:6]}"
 
     @property
     def seat_names(self) -> tuple[str, ...]:

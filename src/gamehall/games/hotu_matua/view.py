@@ -46,7 +46,7 @@ def state_view(state: HotuMatuaState, seat: int | None) -> dict[str, Any]:
     data = state.to_json()
     return {
         "game": data["game"],
-        "options": data["options"],
+        "options": state.game.shown_options(),  # the board itself follows, once
         "seat": SEATS[seat] if seat is not None else None,
         "board": _board_copy(board),
         "board_digest": board.digest,

@@ -158,6 +158,8 @@ export function optionField(opt) {
   let input;
   if (opt.type === "bool") {
     input = h("input", { type: "checkbox", id, name: opt.name, checked: !!opt.default });
+  } else if (opt.offered) {
+    input = boardChoice(opt, id);
   } else if (opt.choices) {
     input = h("select", { id, name: opt.name },
       opt.choices.map((c) => h("option", { value: String(c), selected: c === opt.default }, String(c))));
@@ -170,6 +172,30 @@ export function optionField(opt) {
   return h("div", { class: "option" },
     h("label", { for: id }, opt.name), input,
     opt.doc ? h("span", { class: "doc" }, opt.doc) : null);
+}
+
+/** A file option (a board): the boards the server offers, or a file of your own that the page
+ * reads and sends as data (the server never opens a file a client names). `opt.default` is the
+ * current value as the server shows it: an offered board's value or its label. */
+function boardChoice(opt, id) {
+  const current = (b) => b.value === opt.default || b.label === opt.default;
+  const select = h("select", { id, name: opt.name },
+    opt.offered.map((b) => h("option", { value: b.value, selected: current(b) }, b.label)));
+  if (!opt.offered.some(current)) {
+    select.append(h("option", { value: "", disabled: true, selected: true }, String(opt.default)));
+  }
+  const upload = h("input", {
+    type: "file", accept: ".json,application/json", "aria-label": `${opt.name} from a file`,
+    onchange: async () => {
+      const file = upload.files[0];
+      if (!file) return;
+      const text = await file.text();
+      select.append(h("option", { value: text }, `file: ${file.name}`));
+      select.value = text;
+      select.dispatchEvent(new Event("change"));
+    },
+  });
+  return [select, upload];
 }
 
 /** The options a form holds, typed as the game declares them (only those that differ). */

@@ -31,8 +31,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("hall_state")
-    with op.batch_alter_table("rooms") as batch:
-        batch.drop_column("rematch")
-        batch.drop_column("rematch_of")
-        batch.drop_column("clock_state")
-        batch.drop_column("clock")
+    # plain ALTER TABLE … DROP COLUMN: a batch would rebuild `rooms`, which SQLite refuses while
+    # `actions` and `chat` refer to it
+    for column in ("rematch", "rematch_of", "clock_state", "clock"):
+        op.drop_column("rooms", column)
