@@ -12,7 +12,7 @@ export function gameLine(g, mine = null) {
     h("span", { class: "when small muted" }, (g.ended_at || "").slice(0, 16).replace("T", " ")),
     " ", h("strong", {}, g.title || g.game), " ", h("span", { class: "players" }, names),
     h("div", { class: "small" },
-      mine && mine.result ? h("span", { class: `result ${mine.result}` }, mine.result) : null,
+      mine && mine.result ? h("span", { class: `outcome-word ${mine.result}` }, mine.result) : null,
       mine && mine.rating ? h("span", { class: "rating-change", "data-testid": "rating-change" },
         ` ${mine.rating.after} (${delta(mine.rating.before, mine.rating.after)})`) : null,
       g.outcome ? ` ${g.outcome}` : "",

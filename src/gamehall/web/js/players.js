@@ -58,10 +58,11 @@ export function showProfile(root, nickname, ctx) {
 /** One's own account: protect the nickname with a password, change it, sign out. */
 function accountCard(data, ctx) {
   const password = h("input", { type: "password", name: "password", autocomplete: "new-password",
-    minlength: 8, maxlength: 200, required: true, "aria-label": "new password" });
+    minlength: 8, maxlength: 200, required: true, "aria-label": "new password",
+    placeholder: data.account ? "new password" : "password (8 characters or more)" });
   const old = h("input", { type: "password", name: "old_password",
     autocomplete: "current-password", maxlength: 200, required: true,
-    "aria-label": "current password" });
+    "aria-label": "current password", placeholder: "current password" });
   const form = h("form", { class: "row account-form", onsubmit: async (ev) => {
     ev.preventDefault();
     try {
