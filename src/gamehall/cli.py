@@ -267,6 +267,19 @@ def serve(
              "board, read and checked at start-up; clients choose them by NAME.")] = None,
     max_board_bytes: Annotated[int, typer.Option(
         help="The largest board JSON a client may send instead of naming a board.")] = 65536,
+    bot_max_seconds: Annotated[float, typer.Option(
+        help="The most a bot may think per move; a bot still thinking a second later is "
+             "stopped (its worker is restarted) and a random legal move is played.",
+        min=0.01)] = 3.0,
+    bot_max_simulations: Annotated[int, typer.Option(
+        help="The most MCTS simulations per move a client may ask a bot for.", min=1)] = 20000,
+    token_idle_days: Annotated[float, typer.Option(
+        min=0.01, help="Days a sign-in (a token) lives without being used.")] = 30.0,
+    argon2_time_cost: Annotated[int, typer.Option(
+        min=1, max=20, help="Password hashing: argon2id passes.")] = 3,
+    argon2_memory_kib: Annotated[int, typer.Option(
+        min=1024, max=4 * 1024 * 1024, help="Password hashing: argon2id memory per hash (KiB)."
+    )] = 65536,
 ) -> None:
     """Run the online hall: HTTP API, WebSocket play, and the browser page when installed."""
     from gamehall.server.hall import Settings
@@ -276,7 +289,9 @@ def serve(
                         bot_delay=bot_delay, bot_workers=bot_workers,
                         plugins=tuple(plugin or ()), sqlite_sync=sqlite_sync.lower(),
                         boards_dir=str(boards) if boards is not None else "",
-                        max_board_bytes=max_board_bytes)
+                        max_board_bytes=max_board_bytes, bot_max_seconds=bot_max_seconds,
+                        bot_max_simulations=bot_max_simulations, token_idle_days=token_idle_days,
+                        argon2_time_cost=argon2_time_cost, argon2_memory_kib=argon2_memory_kib)
     run(host, port, db, settings, log_level, say=typer.echo)
 
 

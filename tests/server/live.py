@@ -29,7 +29,8 @@ def free_port() -> int:
 
 
 class Server:
-    """A hall process; `kill9` and `start` let a test crash and restart it on the same database."""
+    """A hall process; `kill9` and `start` let a test crash and restart it on the same database.
+    It logs at warning level (HH_LOG=debug in the environment shows every frame)."""
 
     def __init__(self, db_url: str, log_path: Path, *extra: str,
                  module: str = "gamehall") -> None:
@@ -52,7 +53,7 @@ class Server:
     def start(self, timeout: float = 90.0) -> None:
         cmd = [sys.executable, "-m", self.module, "serve", "--port", str(self.port),
                "--db", self.db_url, "--plugin", "tests.server.games", "--bot-delay", "0",
-               "--log-level", "warning", *self.extra]
+               "--log-level", os.environ.get("HH_LOG", "warning"), *self.extra]
         log = self.log_path.open("ab")
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)

@@ -29,6 +29,9 @@ class Game(ABC):
     OPTIONS: ClassVar[tuple[Option, ...]] = ()
     has_chance: ClassVar[bool] = False
     """True when the game has chance nodes (its states may have ``current_player() == CHANCE``)."""
+    web_board: ClassVar[str | None] = None
+    """The hall page's board module for this game (``js/boards/<web_board>.js``, announced in
+    ``/api/games``); None: the page's generic board (the moves as buttons, the view as text)."""
 
     def __init__(self, **options: object) -> None:
         self.options: dict[str, OptionValue] = resolve_options(self.OPTIONS, options)

@@ -8,6 +8,7 @@ call changes nothing.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import random
 from dataclasses import dataclass, field
@@ -133,6 +134,9 @@ class Room:
     """The version the storage row holds (for lobby lines built without the moves)."""
     rev: int = 0
     """Bumped on every change a client can see (cache key for rendered messages)."""
+    revision: int = 0
+    """How many changes of the room have been committed (stored with it): nodes of a cluster
+    apply a room's changes in this order."""
     time_control: TimeControl | None = None
     clock: Clock | None = None
     """The running clocks (from the start of a timed game on)."""
@@ -314,6 +318,18 @@ class Room:
         self.seats = (self.seats + [None] * n)[:n]
         self.rev += 1
         return game.shown_options()[key.strip()]
+
+    def note_account(self, player_id: int) -> bool:
+        """The seated player has just become an account: True if the table shows it now."""
+        seat = self.seat_of(player_id)
+        if seat is None:
+            return False
+        occ = self.seats[seat]
+        if occ is None or occ.account:
+            return False
+        self.seats[seat] = dataclasses.replace(occ, account=True)
+        self.rev += 1
+        return True
 
     def set_rated(self, rated: bool) -> None:
         """Make the game rated or casual (before the start)."""

@@ -4,6 +4,10 @@ Durability rule: `save_room` returns only once the room and its new moves are co
 hall can broadcast afterwards and a crash loses nothing a client has seen. Writes from every room
 go through one writer that commits whatever has queued up in a single transaction (group commit),
 so durable writes stay cheap under load.
+
+Fencing (the cluster): a node that owns a room passes its lease's fencing number with every write
+of it; the row keeps the largest number that claimed or wrote it, and a write carrying a smaller
+one is refused (`Fenced`), so a node that lost its lease can never commit.
 """
 
 from __future__ import annotations
@@ -37,6 +41,14 @@ class NicknameTaken(Exception):
     """The nickname belongs to another visitor."""
 
 
+class Fenced(Exception):
+    """A write refused because another node has claimed the room with a larger fencing number."""
+
+    def __init__(self, room_id: str, mine: int, stored: int) -> None:
+        super().__init__(f"room {room_id}: fence {mine} is behind the stored fence {stored}")
+        self.room_id, self.mine, self.stored = room_id, mine, stored
+
+
 class UnknownPlayer(Exception):
     """No player has that nickname."""
 
@@ -55,12 +67,27 @@ class _Write:
     room: dict[str, Any] | None = None
     more_rooms: list[dict[str, Any]] = field(default_factory=list)
     """Further room rows committed in the same transaction (a rematch links two rooms)."""
+    more_fences: list[int | None] = field(default_factory=list)
+    """The fencing number for each of `more_rooms` (empty: none)."""
     actions: list[dict[str, Any]] = field(default_factory=list)
     chat: dict[str, Any] | None = None
     fn: Callable[[Connection], None] | None = None
     after: Callable[[Connection], None] | None = None
     """Runs in the same transaction once the room rows are written (a game's end)."""
+    fence: int | None = None
+    """The writer's fencing number for `room` (None: a single node, no fencing)."""
+    claim: tuple[str, int] | None = None
+    """(room id, fence): raise the room's stored fence to this one (see `claim_room`)."""
+    claimed: int | None = None
+    """After a claim: the fence it replaced (None: refused)."""
     done: asyncio.Future[None] | None = None
+
+
+def _rows(op: _Write) -> list[tuple[dict[str, Any], int | None]]:
+    """The room rows a write carries, each with its fence."""
+    out = [(op.room, op.fence)] if op.room is not None else []
+    return out + list(zip(op.more_rooms, op.more_fences or [None] * len(op.more_rooms),
+                          strict=True))
 
 
 class Storage(ABC):
@@ -114,18 +141,34 @@ class Storage(ABC):
 
     @abstractmethod
     async def save_room(self, room: Room, new_moves: Sequence[Move] = (),
-                        finished: bool = False) -> list[dict[str, Any]] | None:
+                        finished: bool = False,
+                        fence: int | None = None) -> list[dict[str, Any]] | None:
         """Commit the room's current metadata and append `new_moves` to its move list.
 
         With `finished` (the commit that ends the game) the same transaction records who played
         it and, for a rated game, every seat's new rating; the rating changes are returned
-        (None for a casual game)."""
+        (None for a casual game).
 
-    async def save_rooms(self, rooms: Sequence[Room]) -> None:
+        With a `fence`, the write is refused (`Fenced`) when the stored fence is larger, and
+        the stored fence becomes `fence` otherwise."""
+
+    @abstractmethod
+    async def claim_room(self, room_id: str, fence: int) -> int | None:
+        """Raise the room's stored fence to `fence`: from then on no write with a smaller one
+        commits. Returns the fence it replaced (whoever wrote last), or None when the room is
+        unknown or already claimed with `fence` or more."""
+
+    @abstractmethod
+    async def room_fence(self, room_id: str) -> int | None:
+        """The room's stored fence (None: no such room)."""
+
+    async def save_rooms(self, rooms: Sequence[Room],
+                         fences: Sequence[int | None] = ()) -> None:
         """Commit several rooms' metadata together (a rematch: the new room and the old one
-        that now points to it). Storages that can should do it in one transaction."""
-        for room in rooms:
-            await self.save_room(room)
+        that now points to it), each with its fence (as `save_room`). Storages that can should
+        do it in one transaction."""
+        for room, fence in zip(rooms, list(fences) or [None] * len(rooms), strict=True):
+            await self.save_room(room, fence=fence)
 
     async def mark_alive(self, at: float) -> None:  # noqa: B027 - optional for test storages
         """Note that the hall was running at hall time `at` (its clocks' last sign of life)."""
@@ -147,6 +190,10 @@ class Storage(ABC):
     @abstractmethod
     async def active_room_ids(self) -> list[str]:
         """Rooms waiting or playing, to load at start-up."""
+
+    @abstractmethod
+    async def count_waiting(self, created_by: str) -> int:
+        """How many rooms `created_by` created are waiting for players."""
 
     @abstractmethod
     async def list_rooms(self, status: str | None, limit: int) -> list[Room]:
@@ -213,6 +260,8 @@ rooms = sa.Table(
     sa.Column("created_by", sa.String(40), nullable=False),
     sa.Column("created_at", sa.String(40), nullable=False),
     sa.Column("updated_at", sa.String(40), nullable=False, index=True),
+    sa.Column("fence", sa.BigInteger, nullable=False, server_default="0"),
+    sa.Column("revision", sa.BigInteger, nullable=False, server_default="0"),
     sa.Column("clock", sa.String(16)),
     sa.Column("clock_state", sa.Text),
     sa.Column("rematch_of", sa.String(32)),
@@ -280,6 +329,7 @@ def _room_values(room: Room) -> dict[str, Any]:
         "created_by": room.created_by,
         "created_at": room.created_at,
         "updated_at": _stamp(),
+        "revision": room.revision,
         "clock": room.time_control.text if room.time_control else None,
         "clock_state": json.dumps(room.clock.to_json()) if room.clock else None,
         "rematch_of": room.rematch_of,
@@ -298,6 +348,7 @@ def _room_from_row(row: Any) -> Room:
                 rematch_of=row.rematch_of, rematch=row.rematch, rated=row.rated,
                 ended_at=row.ended_at)
     room.stored_version = int(row.version)
+    room.revision = int(row.revision)
     try:
         room.time_control = parse_control(row.clock)
     except ClockError:
@@ -354,14 +405,13 @@ class SqlStorage(Storage):
             while not self._queue.empty() and len(batch) < self.batch:
                 batch.append(self._queue.get_nowait())
             try:
-                await loop.run_in_executor(self._writer_pool, self._commit, batch)
-                results: list[BaseException | None] = [None] * len(batch)
+                results = await loop.run_in_executor(self._writer_pool, self._commit, batch)
             except Exception:  # one bad write must not fail the others: retry each alone
                 results = []
                 for op in batch:
                     try:
-                        await loop.run_in_executor(self._writer_pool, self._commit, [op])
-                        results.append(None)
+                        results += await loop.run_in_executor(self._writer_pool, self._commit,
+                                                              [op])
                     except NicknameTaken as exc:
                         results.append(exc)
                     except Exception as exc:
@@ -375,37 +425,40 @@ class SqlStorage(Storage):
                 else:
                     op.done.set_exception(failure)
 
-    def _commit(self, batch: list[_Write]) -> None:
+    def _commit(self, batch: list[_Write]) -> list[BaseException | None]:
         """One transaction for the whole batch, with one statement per kind of row: few round
-        trips through the driver, so the writer thread needs the GIL rarely."""
+        trips through the driver, so the writer thread needs the GIL rarely. Returns each write's
+        failure (a `Fenced` refusal) or None; the others commit."""
         assert self.engine is not None
         start = time.perf_counter()
-        room_rows: dict[str, dict[str, Any]] = {}
-        for op in batch:
-            for row in ([op.room] if op.room is not None else []) + op.more_rooms:
-                room_rows[row["id"]] = row  # a later snapshot of a room wins
         with self.engine.begin() as conn:
             for op in batch:
                 if op.fn is not None:
                     op.fn(conn)
-            if room_rows:
-                found = {r.id for r in conn.execute(
-                    sa.select(rooms.c.id).where(rooms.c.id.in_(list(room_rows))))}
-                new = [v for k, v in room_rows.items() if k not in found]
-                old = [{**{c: x for c, x in v.items() if c != "id"}, "room_key": k}
-                       for k, v in room_rows.items() if k in found]
-                if new:
-                    conn.execute(rooms.insert(), new)
-                if old:
-                    conn.execute(rooms.update().where(rooms.c.id == sa.bindparam("room_key")),
-                                 old)
-            moves = [row for op in batch for row in op.actions]
+            ids = sorted({row["id"] for op in batch for row, _ in _rows(op)}
+                         | {op.claim[0] for op in batch if op.claim is not None})
+            stored: dict[str, int] = {}
+            if ids:  # locked (in one order on every node) until the commit
+                stored = {r.id: int(r.fence) for r in conn.execute(
+                    sa.select(rooms.c.id, rooms.c.fence).where(rooms.c.id.in_(ids))
+                    .order_by(rooms.c.id).with_for_update())}
+            self._claim(conn, batch, stored)
+            results: list[BaseException | None] = []
+            accepted: list[_Write] = []
+            for op in batch:
+                behind = [Fenced(row["id"], fence, stored[row["id"]]) for row, fence in _rows(op)
+                          if fence is not None and stored.get(row["id"], -1) > fence]
+                results.append(behind[0] if behind else None)  # all of a write, or none of it
+                if not behind:
+                    accepted.append(op)
+            self._write_rooms(conn, accepted, stored)
+            moves = [row for op in accepted for row in op.actions]
             if moves:
                 conn.execute(actions.insert(), moves)
-            lines = [op.chat for op in batch if op.chat is not None]
+            lines = [op.chat for op in accepted if op.chat is not None]
             if lines:
                 conn.execute(chat.insert(), lines)
-            for op in batch:
+            for op in accepted:
                 if op.after is not None:
                     op.after(conn)
         took = time.perf_counter() - start
@@ -414,6 +467,53 @@ class SqlStorage(Storage):
         st["writes"] += len(batch)
         st["commit_seconds"] += took
         st["max_commit_seconds"] = max(st["max_commit_seconds"], took)
+        return results
+
+    @staticmethod
+    def _claim(conn: Connection, batch: list[_Write], stored: dict[str, int]) -> None:
+        """Carry out the batch's claims on the locked rows (`stored` follows them)."""
+        raised: list[dict[str, Any]] = []
+        for op in batch:
+            if op.claim is None:
+                continue
+            room_id, fence = op.claim
+            op.claimed = stored[room_id] if stored.get(room_id, fence) < fence else None
+            if op.claimed is not None:
+                stored[room_id] = fence
+                raised.append({"room_key": room_id, "fence": fence})
+        if raised:
+            conn.execute(rooms.update().where(rooms.c.id == sa.bindparam("room_key"))
+                         .values(fence=sa.bindparam("fence")), raised)
+
+    @staticmethod
+    def _write_rooms(conn: Connection, batch: list[_Write], stored: dict[str, int]) -> None:
+        """Insert new room rows and update the others (a later snapshot of a room wins); a
+        fenced update also requires the stored fence to be at most its own, in the statement."""
+        latest: dict[str, tuple[dict[str, Any], int | None]] = {}
+        for op in batch:
+            for values, fence in _rows(op):
+                latest[values["id"]] = (values, fence)
+        new = [{**values, "fence": fence or 0} for k, (values, fence) in latest.items()
+               if k not in stored]
+        if new:
+            conn.execute(rooms.insert(), new)
+        plain, fenced = [], []
+        for k, (values, fence) in latest.items():
+            if k not in stored:
+                continue
+            row = {**{c: x for c, x in values.items() if c != "id"}, "room_key": k}
+            if fence is None:
+                plain.append(row)
+            else:
+                fenced.append({**row, "fence": fence, "fence_max": fence})
+        key = rooms.c.id == sa.bindparam("room_key")
+        if plain:
+            conn.execute(rooms.update().where(key), plain)
+        if fenced:
+            done = conn.execute(rooms.update().where(key)
+                                .where(rooms.c.fence <= sa.bindparam("fence_max")), fenced)
+            if done.rowcount != len(fenced):  # cannot happen under the row locks; never commit
+                raise RuntimeError("a fenced room update matched no row")
 
     async def _read(self, fn: Callable[[Connection], T]) -> T:
         engine = self.engine
@@ -521,13 +621,14 @@ class SqlStorage(Storage):
 
     # --- rooms ---------------------------------------------------------------------------------
     async def save_room(self, room: Room, new_moves: Sequence[Move] = (),
-                        finished: bool = False) -> list[dict[str, Any]] | None:
+                        finished: bool = False,
+                        fence: int | None = None) -> list[dict[str, Any]] | None:
         values = _room_values(room)
         first = room.version - len(new_moves)
         rows = [{"room_id": room.id, "idx": first + i, "seat": m.seat, "action": m.action,
                  "move": m.move} for i, m in enumerate(new_moves)]
         if not finished or room.status != FINISHED:
-            await self._write(_Write(room=values, actions=rows))
+            await self._write(_Write(room=values, actions=rows, fence=fence))
             return None
         ending = _Ending.of(room)
         changes: list[list[dict[str, Any]] | None] = [None]
@@ -535,11 +636,25 @@ class SqlStorage(Storage):
         def record(conn: Connection) -> None:
             changes[0] = ending.record(conn)
 
-        await self._write(_Write(room=values, actions=rows, after=record))
+        await self._write(_Write(room=values, actions=rows, after=record, fence=fence))
         return changes[0]
 
-    async def save_rooms(self, rooms: Sequence[Room]) -> None:
-        await self._write(_Write(more_rooms=[_room_values(r) for r in rooms]))
+    async def claim_room(self, room_id: str, fence: int) -> int | None:
+        op = _Write(claim=(room_id, fence))
+        await self._write(op)
+        return op.claimed
+
+    async def room_fence(self, room_id: str) -> int | None:
+        def select(conn: Connection) -> int | None:
+            found = conn.execute(sa.select(rooms.c.fence).where(rooms.c.id == room_id)).scalar()
+            return int(found) if found is not None else None
+
+        return await self._read(select)
+
+    async def save_rooms(self, rooms: Sequence[Room],
+                         fences: Sequence[int | None] = ()) -> None:
+        await self._write(_Write(more_rooms=[_room_values(r) for r in rooms],
+                                 more_fences=list(fences) or [None] * len(rooms)))
 
     async def mark_alive(self, at: float) -> None:
         def upsert(conn: Connection) -> None:
@@ -599,6 +714,14 @@ class SqlStorage(Storage):
         def select(conn: Connection) -> list[str]:
             q = sa.select(rooms.c.id).where(rooms.c.status != "finished")
             return [r.id for r in conn.execute(q)]
+
+        return await self._read(select)
+
+    async def count_waiting(self, created_by: str) -> int:
+        def select(conn: Connection) -> int:
+            q = sa.select(sa.func.count()).select_from(rooms).where(
+                rooms.c.status == "waiting", rooms.c.created_by == created_by)
+            return int(conn.execute(q).scalar_one())
 
         return await self._read(select)
 

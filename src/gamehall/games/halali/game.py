@@ -18,6 +18,7 @@ class HalaliGame(Game):
 
     name = "halali"
     title = "Halali!"
+    web_board = "halali"
     OPTIONS = (
         Option("rifles", str, "two_each",
                doc="hunters' rifle directions: two_each (2 per direction, shuffled in) or "

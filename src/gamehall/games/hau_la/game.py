@@ -18,6 +18,7 @@ class HauLaGame(Game):
 
     name = "hau_la"
     title = "Hau La"
+    web_board = "hau_la"
     OPTIONS: ClassVar[tuple[Option, ...]] = (
         Option("players", int, 2, "number of players (seats are named by tag colour)",
                choices=(2, 3, 4)),

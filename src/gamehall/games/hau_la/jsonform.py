@@ -149,13 +149,18 @@ def _ghosts(t: Table, step: int | None) -> list[dict[str, Any]]:
     kind = t.pending[KIND]
     combos = np.unique(rows[:, [ROT, SIDES_STEP]], axis=0).tolist()
     for rot, sides in combos:
-        if m.kinds[kind].is_joint:
+        joint = m.kinds[kind].is_joint
+        if joint:
             plan = Plan(kind, (t.pending[FIRST], t.pending[SECOND]), (sides // 2, sides % 2))
             label = sides_text(sides, True)
         else:
             plan = Plan(kind, (t.pending[FIRST],), (sides,), rot)
             label = f"r{m.rotations_deg[rot]} {SIDES[sides]}"
-        out.append(_ghost(t, plan, label))
+        ghost = _ghost(t, plan, label)
+        # the choice in parts, as the legal moves' parts name them (rotation, sides)
+        ghost["rotation"] = None if joint else m.rotations_deg[rot]
+        ghost["sides"] = sides_text(sides, joint)
+        out.append(ghost)
     return out
 
 

@@ -21,6 +21,7 @@ class HaugazGame(Game):
 
     name = "haugaz"
     title = "Haugaz"
+    web_board = "haugaz"
     OPTIONS: ClassVar[tuple[Option, ...]] = (
         Option("size", int, 8, "points per side of the board", min=5, max=19),
         Option("cake", bool, True, "two-stack cake rule: first places a black and a white stack, "

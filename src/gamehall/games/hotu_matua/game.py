@@ -19,6 +19,7 @@ class HotuMatuaGame(Game):
 
     name: ClassVar[str] = "hotu_matua"
     title: ClassVar[str] = "Hotu Matua"
+    web_board: ClassVar[str | None] = "hotu_matua"
     has_chance: ClassVar[bool] = True
     OPTIONS: ClassVar[tuple[Option, ...]] = (
         Option("board", str, "", reads_files=True,

@@ -19,6 +19,7 @@ class HulaGame(Game):
 
     name = "hula"
     title = "Hula"
+    web_board = "hula"
     OPTIONS = (
         Option("size", int, 6, "side of the hexagonal board, in cells", choices=SIZES),
         Option("pie", bool, True, "after the first stone the other player may answer 'swap'"),

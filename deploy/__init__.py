@@ -1,0 +1,1 @@
+"""What starts a gamehall cluster: the nginx configuration and the process topology."""
