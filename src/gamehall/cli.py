@@ -264,6 +264,13 @@ def serve(
         min=0.01)] = 3.0,
     bot_max_simulations: Annotated[int, typer.Option(
         help="The most MCTS simulations per move a client may ask a bot for.", min=1)] = 20000,
+    token_idle_days: Annotated[float, typer.Option(
+        min=0.01, help="Days a sign-in (a token) lives without being used.")] = 30.0,
+    argon2_time_cost: Annotated[int, typer.Option(
+        min=1, max=20, help="Password hashing: argon2id passes.")] = 3,
+    argon2_memory_kib: Annotated[int, typer.Option(
+        min=1024, max=4 * 1024 * 1024, help="Password hashing: argon2id memory per hash (KiB)."
+    )] = 65536,
 ) -> None:
     """Run the online hall: HTTP API, WebSocket play, and the browser page when installed."""
     from gamehall.server.hall import Settings
@@ -274,7 +281,8 @@ def serve(
                         plugins=tuple(plugin or ()), sqlite_sync=sqlite_sync.lower(),
                         boards_dir=str(boards) if boards is not None else "",
                         max_board_bytes=max_board_bytes, bot_max_seconds=bot_max_seconds,
-                        bot_max_simulations=bot_max_simulations)
+                        bot_max_simulations=bot_max_simulations, token_idle_days=token_idle_days,
+                        argon2_time_cost=argon2_time_cost, argon2_memory_kib=argon2_memory_kib)
     run(host, port, db, settings, log_level, say=typer.echo)
 
 

@@ -42,7 +42,8 @@ class HallProcess:
         db = tmp / "hall.db"
         cmd = [sys.executable, "-m", "gamehall", "serve", "--port", str(self.port),
                "--db", str(db), "--plugin", "tests.web.halali_setup", "--bot-delay", "0.05",
-               "--rate", "1000", "--burst", "1000", "--log-level", "warning"]
+               "--rate", "1000", "--burst", "1000", "--log-level", "warning",
+               "--argon2-time-cost", "1", "--argon2-memory-kib", "8192"]
         path = os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), str(ROOT)) if p)
         env = {**os.environ, "PYTHONPATH": path}
         self.proc = subprocess.Popen(cmd, cwd=tmp, env=env, stdout=self.log.open("wb"),

@@ -8,12 +8,13 @@ import { h, fill } from "./dom.js";
 import { chooseNickname, games } from "./api.js";
 import { RoomConnection } from "./connection.js";
 import { loadBoard } from "./boards/index.js";
+import { delta, playerLink } from "./links.js";
 import { optionField } from "./lobby.js";
 import { Replay } from "./replay.js";
 
 const BOT_LEVELS = ["random", "easy", "medium", "hard"];
 
-export function showRoom(root, roomId, ctx, autoJoin) {
+export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
   let nickname = ctx.nickname;
   let state = null;      // the latest state message
   let board = null;      // the mounted board module instance
@@ -27,6 +28,7 @@ export function showRoom(root, roomId, ctx, autoJoin) {
   const title = h("h1", { class: "room-title" }, "Room");
   const statusLine = h("p", { class: "status-line", "data-testid": "status", "aria-live": "polite" });
   const link = h("span", { class: "conn", "data-testid": "connection" }, "connecting…");
+  const ratedTag = h("span", { class: "tag rated-tag", "data-testid": "rated" });
   const resultBox = h("div", { class: "result", "data-testid": "result", hidden: true });
   const boardHost = h("div", { class: "board-host", "data-testid": "board" });
   const replayBar = h("div", { class: "replay-bar", hidden: true, "data-testid": "replay-bar" });
@@ -51,7 +53,7 @@ export function showRoom(root, roomId, ctx, autoJoin) {
   fill(root, h("div", { class: "room" },
     h("section", { class: "play-area" },
       h("div", { class: "room-head" },
-        h("a", { href: "#/", class: "back" }, "← lobby"), title, link),
+        h("a", { href: "#/", class: "back" }, "← lobby"), title, ratedTag, link),
       statusLine, resultBox, boardHost, replayBar),
     h("aside", { class: "side" },
       h("section", { class: "card" }, h("h2", {}, "Seats"), seatsBox, adminBox, optionsBox),
@@ -119,6 +121,12 @@ export function showRoom(root, roomId, ctx, autoJoin) {
     drawMoves();
     drawStatus();
     drawResult();
+    ratedTag.textContent = msg.rated ? "rated" : "casual";
+    ratedTag.title = msg.rated ? "this game changes the players' ratings" : "this game is not rated";
+    if (first && autoReplay && msg.status !== "waiting" && msg.moves.length) {
+      history.replaceState(null, "", `#/room/${roomId}`);
+      startReplay();
+    }
     if (first && joinWanted) {
       joinWanted = false;
       history.replaceState(null, "", `#/room/${roomId}`);
@@ -169,7 +177,7 @@ export function showRoom(root, roomId, ctx, autoJoin) {
       const mine = state.seat === seat.index;
       const toMove = state.to_move === seat.index && state.status === "playing";
       const who = seat.player
-        ? h("span", { class: "occupant" }, seat.player, seat.bot ? h("span", { class: "tag" }, "bot") : null)
+        ? h("span", { class: "occupant" }, playerLink(seat.player), seat.bot ? h("span", { class: "tag" }, "bot") : null)
         : h("span", { class: "occupant free" }, "free");
       const buttons = [];
       if (!finished && !seat.player && nickname) {
@@ -219,6 +227,10 @@ export function showRoom(root, roomId, ctx, autoJoin) {
     const buttons = [];
     if (st !== "finished" && manager()) buttons.push(botLevel);
     if (st === "waiting" && manager()) {
+      buttons.push(h("button", { type: "button", "data-action": "rated",
+        title: "rated games change the players' ratings",
+        onclick: () => send({ type: "rated", value: !state.rated }) },
+      state.rated ? "Make casual" : "Make rated"));
       buttons.push(h("button", { type: "button", class: "primary", "data-action": "start",
         onclick: () => send({ type: "start" }) }, "Start"));
     }
@@ -312,7 +324,8 @@ export function showRoom(root, roomId, ctx, autoJoin) {
         statusLine.textContent = `Your move (${seatName(state.seat)}).`;
       } else {
         const seat = state.seats[state.to_move];
-        statusLine.textContent = `${seat.name} to move${seat.player ? ` (${seat.player})` : ""}.`;
+        fill(statusLine, `${seat.name} to move`,
+          seat.player ? [" (", playerLink(seat.player), ")"] : "", ".");
       }
     } else {
       statusLine.textContent = "Game over.";
@@ -327,16 +340,22 @@ export function showRoom(root, roomId, ctx, autoJoin) {
     }
     resultBox.hidden = false;
     const scores = (state.result || []).map((r, i) => h("li", {},
-      `${seatName(i)}${state.seats[i]?.player ? ` (${state.seats[i].player})` : ""}: ${r}`));
+      `${seatName(i)}`, state.seats[i]?.player ? [" (", playerLink(state.seats[i].player), ")"] : "",
+      `: ${r}`));
+    const changes = (state.rating_changes || []).map((c) => h("li", { "data-seat": c.seat },
+      playerLink(c.player), ` ${c.before} → ${c.after} `,
+      h("strong", {}, `(${delta(c.before, c.after)})`)));
     fill(resultBox, h("strong", {}, state.outcome || "The game is over."),
-      scores.length ? h("ul", { class: "returns" }, scores) : null);
+      scores.length ? h("ul", { class: "returns" }, scores) : null,
+      changes.length ? h("div", { class: "rating-changes", "data-testid": "rating-changes" },
+        h("span", { class: "small muted" }, "Ratings:"), h("ul", {}, changes)) : null);
   }
 
   // --- chat ----------------------------------------------------------------------------------
   function addLine(kind, text, from) {
     const atBottom = chatLog.scrollTop + chatLog.clientHeight >= chatLog.scrollHeight - 20;
     chatLog.append(h("div", { class: `line ${kind}` },
-      from ? h("span", { class: "from" }, `${from}: `) : null,
+      from ? h("span", { class: "from" }, playerLink(from), ": ") : null,
       h("span", { class: "text" }, text)));
     while (chatLog.childElementCount > 300) chatLog.firstElementChild.remove();
     if (atBottom) chatLog.scrollTop = chatLog.scrollHeight;
