@@ -15,10 +15,20 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from typer.core import TyperCommand
 
 from gamehall import __version__
 from gamehall.ai import make_bot
-from gamehall.core import Game, GamehallError, GameRecord, list_games, load_game, state_from_json
+from gamehall.core import (
+    Game,
+    GamehallError,
+    GameRecord,
+    StepRenderer,
+    game_class,
+    list_games,
+    load_game,
+    state_from_json,
+)
 from gamehall.play.options_cli import parse_option_args
 from gamehall.play.terminal import Seat, play_game
 
@@ -206,16 +216,43 @@ def games() -> None:
     console.print(table)
 
 
-@app.command(context_settings=EXTRA)
+def drawings(cls: type[Game]) -> list[str]:
+    """What `gamehall board` can draw of a game: always its terminal board ("text"), an SVG
+    drawing where the game has one, and the compact status between the steps of a turn where
+    the game offers it (the `StepRenderer` ability)."""
+    kinds = ["text"]
+    if cls.render_svg is not Game.render_svg:
+        kinds.append("svg")
+    if issubclass(cls, StepRenderer):
+        kinds.append("step status (terminal play)")
+    return kinds
+
+
+class _BoardCommand(TyperCommand):
+    """`board`, whose help ends with what each installed game can draw (asked when shown)."""
+
+    @property
+    def epilog(self) -> str:
+        lines = [f"{name}: {', '.join(drawings(game_class(name)))}" for name in list_games()]
+        return "What each game can draw —\n" + "\n".join(lines)
+
+    @epilog.setter
+    def epilog(self, value: str | None) -> None:
+        """Click sets the epilog when it builds the command; this one is computed instead."""
+
+
+@app.command(cls=_BoardCommand, context_settings=EXTRA)
 @friendly
 def board(
     ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="Game name.")],
-    svg: Annotated[Path, typer.Option(help="Write the SVG drawing to this file.")],
+    svg: Annotated[Path | None, typer.Option(
+        help="Write the SVG drawing to this file; without it, print the terminal board.")]
+    = None,
     state: Annotated[Path | None, typer.Option(
         help="A state (JSON from to_json) or a game record to draw; default: the start.")] = None,
 ) -> None:
-    """Draw a game's board (or a given position) as SVG, for checking by eye."""
+    """Draw a game's board (or a given position): as SVG into a file, or on the terminal."""
     if state is not None:
         data = read_json(state, "a state or a game record")
         if "actions" in data and "format" in data:
@@ -228,6 +265,9 @@ def board(
         pos = g.new_initial_state()
     if g.name != game.strip().lower():
         raise GamehallError(f"the file holds a {g.name} position, not {game}")
+    if svg is None:
+        console.print(g.render_text(pos, None))
+        return
     svg.write_text(g.render_svg(pos))
     console.print(f"wrote {escape(str(svg))}")
 

@@ -105,6 +105,8 @@ class MCTSBot(Bot):
         self.uct_c = uct_c
         self.solve = solve
         self.reuse = reuse
+        if evaluator is not None and not isinstance(evaluator, Evaluator):
+            raise GamehallError(f"{evaluator!r} is no evaluator: it has no evaluate method")
         self._evaluator = evaluator
         self._evaluator_game: Game | None = None
         self.stats = SearchStats()
