@@ -41,9 +41,10 @@ def test_identity_by_cookie_header_and_query(server: Server) -> None:
     token = r.json()["token"]
     assert r.cookies["gamehall_token"] == token
     base = f"{server.http}/api/session"
-    assert httpx.get(base, cookies={"gamehall_token": token}).json() == {"nickname": name}
-    assert httpx.get(base, headers={"X-Gamehall-Token": token}).json() == {"nickname": name}
-    assert httpx.get(base, params={"token": token}).json() == {"nickname": name}
+    me = {"nickname": name, "account": False}
+    assert httpx.get(base, cookies={"gamehall_token": token}).json() == me
+    assert httpx.get(base, headers={"X-Gamehall-Token": token}).json() == me
+    assert httpx.get(base, params={"token": token}).json() == me
     assert httpx.get(base, params={"token": "nope"}).status_code == 401
     again = httpx.post(f"{server.http}/api/session", json={"nickname": name.upper()})
     assert again.status_code == 409 and again.json()["code"] == "nickname_taken"
@@ -345,3 +346,20 @@ def test_a_visitor_cannot_flood_the_lobby_with_waiting_rooms(server: Server) -> 
     assert bad.status_code == 400 and bad.json()["code"] == "bad_game"
     lobby = httpx.get(f"{server.http}/api/rooms", params={"status": "waiting", "limit": 500})
     assert sum(1 for r in lobby.json() if r["created_by"].startswith("flood")) == 10
+
+
+def test_the_waiting_room_limit_holds_under_concurrent_requests(server: Server) -> None:
+    """40 room creations at once by one visitor: exactly the limit (10) are created."""
+    token = server.session(nick("racer"))
+
+    async def scenario() -> list[httpx.Response]:
+        async with httpx.AsyncClient(base_url=server.http, timeout=60,
+                                     headers={"Authorization": f"Bearer {token}"}) as http:
+            return list(await asyncio.gather(*(http.post("/api/rooms", json={"game": "testline"})
+                                               for _ in range(40))))
+
+    answers = run(scenario())
+    assert sum(r.status_code == 201 for r in answers) == 10, [r.status_code for r in answers]
+    assert all(r.json()["code"] == "too_many_rooms" for r in answers if r.status_code != 201)
+    lobby = httpx.get(f"{server.http}/api/rooms", params={"status": "waiting", "limit": 500})
+    assert sum(1 for r in lobby.json() if r["created_by"].startswith("racer")) == 10

@@ -12,7 +12,7 @@ import json
 import logging
 import os
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
@@ -25,9 +25,11 @@ from pydantic import BaseModel, Field
 
 from gamehall import __version__
 from gamehall.core import GamehallError, GameRecord, load_game
-from gamehall.core.registry import list_games
+from gamehall.core.registry import game_class, list_games
 from gamehall.server import protocol as proto
-from gamehall.server.bots import BotPool
+from gamehall.server.accounts import MAX_PASSWORD, RateLimited, SignInLimiter
+from gamehall.server.bots import BotLimits, BotPool
+from gamehall.server.clocks import wall_time
 from gamehall.server.cluster import Cluster
 from gamehall.server.hall import Hall, Player, Settings
 from gamehall.server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
@@ -36,7 +38,7 @@ from gamehall.server.pubsub import InProcessPubSub, PubSub
 from gamehall.server.redis_pubsub import RedisPubSub
 from gamehall.server.replay import ReplayCache, replay_step
 from gamehall.server.rooms import WAITING, Room, RoomError
-from gamehall.server.storage import SqlStorage, Storage
+from gamehall.server.storage import SqlStorage, Storage, UnknownPlayer
 
 log = logging.getLogger("gamehall.server")
 
@@ -49,7 +51,10 @@ PROTOCOL_URL = "/api/protocol"
 _STATUS = {"not_identified": 401, "unknown_room": 404, "not_seated": 403, "not_your_seat": 403,
            "bad_json": 400, "bad_message": 400, "unknown_type": 400, "unknown_command": 400,
            "bad_nickname": 400, "bad_game": 400, "bad_option": 400, "bad_bot": 400,
-           "too_large": 413, "bad_step": 400, "storage_error": 503, "room_unavailable": 503}
+           "bad_clock": 400,
+           "too_large": 413, "bad_step": 400, "storage_error": 503, "bad_login": 401,
+           "weak_password": 400, "unknown_player": 404, "rate_limited": 429,
+           "room_unavailable": 503}
 
 
 class SessionIn(BaseModel):
@@ -59,12 +64,31 @@ class SessionIn(BaseModel):
 class RoomIn(BaseModel):
     game: str = Field(max_length=64, examples=["hula"])
     options: dict[str, str | int | bool] = Field(default_factory=dict, examples=[{"size": 6}])
+    clock: str | None = Field(default=None, max_length=16, examples=["5+3", "0.5+0", "2d"],
+                              description="time control: minutes+seconds per move, days per "
+                                          "move, or null for an untimed game")
+    rated: bool | None = Field(default=None, description="rated or casual; absent: rated when "
+                               "every person seated at the start has an account")
+
+
+class PasswordIn(BaseModel):
+    password: str = Field(max_length=MAX_PASSWORD, examples=["correct horse battery"])
+    old_password: str | None = Field(default=None, max_length=MAX_PASSWORD,
+                                     description="the current password, to change it")
+
+
+class LoginIn(BaseModel):
+    nickname: str = Field(max_length=40, examples=["ann"])
+    password: str = Field(max_length=MAX_PASSWORD, examples=["correct horse battery"])
 
 
 def create_app(db_url: str, settings: Settings | None = None, storage: Storage | None = None,
-               pubsub: PubSub | None = None, web_dir: Path = WEB_DIR) -> FastAPI:
+               pubsub: PubSub | None = None, web_dir: Path = WEB_DIR,
+               clock: Callable[[], float] = wall_time,
+               sign_ins: SignInLimiter | None = None) -> FastAPI:
     """The hall as an ASGI app; storage is opened (and migrated) when the app starts. The browser
-    page is served at ``/`` from `web_dir` when it holds an index.html."""
+    page is served at ``/`` from `web_dir` when it holds an index.html. `clock` is the hall's
+    time source (tests pass their own)."""
     settings = settings or Settings()
     store = storage or SqlStorage(db_url, sqlite_sync=settings.sqlite_sync)
     cluster: Cluster | None = None
@@ -72,8 +96,10 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
         node = settings.node or f"{socket.gethostname()}-{os.getpid()}"
         pubsub = RedisPubSub(settings.redis_url, Cluster.new_holder(node))
         cluster = Cluster(pubsub, store, node, settings.lease_ms)
-    hall = Hall(store, pubsub or InProcessPubSub(), BotPool(settings.bot_workers,
-                                                           settings.plugins), settings, cluster)
+    limits = BotLimits(settings.bot_max_seconds, settings.bot_max_simulations)
+    bots = BotPool(settings.bot_workers, settings.plugins, limits)
+    hall = Hall(store, pubsub or InProcessPubSub(), bots, settings, clock=clock,
+                sign_ins=sign_ins, cluster=cluster)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -97,6 +123,8 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
         app.add_middleware(NodeHeader, node=cluster.node)
     _protocol_doc(app)
     _routes(app, hall)
+    _account_routes(app, hall)
+    _player_routes(app, hall)
     _websocket(app, hall, settings)
     if (web_dir / "index.html").is_file():
         app.mount("/", StaticFiles(directory=web_dir, html=True), name="web")
@@ -152,7 +180,10 @@ def _routes(app: FastAPI, hall: Hall) -> None:
 
     @app.exception_handler(RoomError)
     async def room_error(_r: Request, exc: RoomError) -> JSONResponse:
-        return _error(exc.code, exc.message)
+        resp = _error(exc.code, exc.message)
+        if isinstance(exc, RateLimited):
+            resp.headers["Retry-After"] = str(max(1, round(exc.retry_after)))
+        return resp
 
     @app.exception_handler(ProtocolError)
     async def protocol_error(_r: Request, exc: ProtocolError) -> JSONResponse:
@@ -179,7 +210,8 @@ def _routes(app: FastAPI, hall: Hall) -> None:
     async def metrics() -> Response:
         return Response(hall.metrics.render(), media_type=METRICS_CONTENT_TYPE)
 
-    @app.get("/api/games", summary="Every installed game: seats and options with defaults")
+    @app.get("/api/games", summary="Every installed game: seats, options with defaults and the "
+                                   "page's board module")
     async def games() -> list[dict[str, Any]]:
         out = []
         for name in list_games():
@@ -187,8 +219,9 @@ def _routes(app: FastAPI, hall: Hall) -> None:
                 game = load_game(name)
             except GamehallError:
                 continue
+            module = f"/js/boards/{game.web_board}.js" if game.web_board else None
             out.append({"name": name, "title": game.title, "seats": list(game.seat_names),
-                        "has_chance": game.has_chance,
+                        "has_chance": game.has_chance, "board": module,
                         "options": hall.boards.describe(type(game))})
         return out
 
@@ -203,7 +236,7 @@ def _routes(app: FastAPI, hall: Hall) -> None:
     async def session(request: Request) -> dict[str, Any]:
         player = await who(request)
         assert player is not None
-        return {"nickname": player.nickname}
+        return {"nickname": player.nickname, "account": player.account}
 
     @app.get("/api/rooms", summary="Rooms, most recently active first")
     async def rooms(status: Annotated[str | None, Query(pattern="^(waiting|playing|finished)$")]
@@ -215,8 +248,9 @@ def _routes(app: FastAPI, hall: Hall) -> None:
     async def create(body: RoomIn, request: Request) -> dict[str, Any]:
         player = await who(request)
         assert player is not None
-        room = await hall.create_room(player, body.game, body.options)
-        return room.summary()
+        room = await hall.create_room(player, body.game, body.options, body.rated,
+                                      body.clock)
+        return room.summary(None, hall.clock())
 
     @app.get("/api/rooms/{room_id}", summary="The room as the caller sees it (a state message)")
     async def room(room_id: str, request: Request) -> Response:
@@ -234,8 +268,9 @@ def _routes(app: FastAPI, hall: Hall) -> None:
         return await replay_step(await hall.get_room(room_id), step, replays)
 
     @app.post("/api/rooms/{room_id}/{kind}",
-              summary="Any room action: join, leave, spectate, start, bot, option, resign, "
-                      "move, chat, who, help (body: the WebSocket message's fields)")
+              summary="Any room action: join, leave, spectate, start, bot, option, clock, "
+                      "resign, claim, rematch, move, chat, who, help (body: the WebSocket "
+                      "message's fields)")
     async def act(room_id: str, kind: str, request: Request,
                   body: Annotated[dict[str, Any] | None, Body()] = None) -> dict[str, Any]:
         r = await hall.get_room(room_id)
@@ -244,6 +279,105 @@ def _routes(app: FastAPI, hall: Hall) -> None:
         replies = [m for m in await hall.execute(r, player, req) if m["type"] != "sync"]
         r = await hall.get_room(room_id)
         return {"replies": replies, "state": json.loads(hall.render(r, hall.seat_for(r, player)))}
+
+
+def _set_token(resp: JSONResponse, token: str) -> None:
+    resp.set_cookie(COOKIE, token, httponly=True, samesite="lax", max_age=365 * 86400)
+
+
+async def _caller(hall: Hall, request: Request) -> tuple[Player, str]:
+    """The identified caller and their token; `not_identified` otherwise."""
+    token = _token(request)
+    player = await hall.identify(token)
+    if player is None or token is None:
+        raise ProtocolError(proto.NOT_IDENTIFIED, "choose a nickname or sign in first")
+    return player, token
+
+
+def _account_routes(app: FastAPI, hall: Hall) -> None:
+    """Accounts: a password for one's nickname, signing in from any browser, signing out."""
+
+    @app.post("/api/account/password",
+              summary="Protect your nickname with a password, or change it (old_password)")
+    async def set_password(body: PasswordIn, request: Request) -> dict[str, Any]:
+        player, token = await _caller(hall, request)
+        updated = await hall.set_password(player, token, body.password, body.old_password)
+        return {"nickname": updated.nickname, "account": True}
+
+    @app.post("/api/login", summary="Sign in with nickname and password: a new token (and "
+                                    "cookie) for this browser")
+    async def login(body: LoginIn, request: Request) -> JSONResponse:
+        address = request.client.host if request.client else "?"
+        player, token = await hall.accounts.login(body.nickname, body.password, address)
+        resp = JSONResponse({"nickname": player.nickname, "token": token, "account": True})
+        _set_token(resp, token)
+        return resp
+
+    @app.post("/api/logout", summary="Sign out this browser: its token stops working")
+    async def logout(request: Request) -> JSONResponse:
+        player, token = await _caller(hall, request)
+        await hall.accounts.logout(player, token)
+        resp = JSONResponse({"nickname": player.nickname, "signed_out": "this browser"})
+        resp.delete_cookie(COOKIE)
+        return resp
+
+    @app.post("/api/logout/all", summary="Sign out everywhere: every token of the player stops")
+    async def logout_all(request: Request) -> JSONResponse:
+        player, _ = await _caller(hall, request)
+        await hall.accounts.logout_all(player)
+        resp = JSONResponse({"nickname": player.nickname, "signed_out": "everywhere"})
+        resp.delete_cookie(COOKIE)
+        return resp
+
+
+def _player_routes(app: FastAPI, hall: Hall) -> None:
+    """Profiles, leaderboards and the archive of finished games (read only, public)."""
+
+    @app.get("/api/players/{nickname}",
+             summary="A player's (or a bot level's) ratings per game and latest games")
+    async def profile(nickname: str,
+                      recent: Annotated[int, Query(ge=0, le=100)] = 20) -> dict[str, Any]:
+        found = await hall.storage.profile(nickname[:40], recent) if len(nickname) <= 40 \
+            else None
+        if found is None:
+            raise RoomError("unknown_player", f"nobody is called {nickname[:40]!r}")
+        return found
+
+    @app.get("/api/leaderboard/{game}", summary="A game's rated players, best first")
+    async def leaderboard(game: str, limit: Annotated[int, Query(ge=1, le=200)] = 50,
+                          offset: Annotated[int, Query(ge=0, le=10**6)] = 0) -> dict[str, Any]:
+        title = _game_title(game)
+        players = await hall.storage.leaderboard(game, limit + 1, offset)
+        more = len(players) > limit
+        return {"game": game, "title": title, "players": players[:limit],
+                "next_offset": offset + limit if more else None}
+
+    @app.get("/api/archive", summary="Finished games, newest first, by game and/or player "
+                                     "(paged with `before`)")
+    async def archive(game: Annotated[str | None, Query(max_length=64)] = None,
+                      player: Annotated[str | None, Query(max_length=40)] = None,
+                      before: Annotated[str | None, Query(max_length=100)] = None,
+                      limit: Annotated[int, Query(ge=1, le=100)] = 20) -> dict[str, Any]:
+        titles = {game: _game_title(game)} if game is not None else {}
+        try:
+            games, cursor = await hall.storage.finished_games(game, player, before, limit)
+        except UnknownPlayer:
+            raise RoomError("unknown_player", f"nobody is called {player!r}") from None
+        for g in games:
+            if g["game"] not in titles:
+                titles[g["game"]] = _game_title(g["game"], strict=False)
+            g["title"] = titles[g["game"]]
+        return {"games": games, "next": cursor}
+
+
+def _game_title(name: str, strict: bool = True) -> str:
+    """A game's title; `bad_game` for one not installed (unless not `strict`: then the name)."""
+    try:
+        return game_class(name).title
+    except GamehallError as exc:
+        if strict:
+            raise RoomError("bad_game", str(exc)) from None
+        return name
 
 
 def game_record(room: Room) -> dict[str, Any]:
@@ -364,7 +498,9 @@ class Connection:
             req = proto.parse_message(raw, self.settings.max_message_bytes)
             ref = req.ref
             room = await self.hall.get_room(self.room_id)
-            for reply in await self.hall.execute(room, self.player, req):
+            # a token signed out since the connection opened no longer acts (cheap: cached)
+            player = await self.hall.identify(self.token) if self.player is not None else None
+            for reply in await self.hall.execute(room, player, req):
                 if reply["type"] == "sync":
                     self.sub.deliver({"event": "sync"})
                 else:

@@ -1,35 +1,59 @@
-"""Server-side bots: levels by name, and a worker-process pool so thinking never blocks the hall.
+"""Server-side bots: levels by name within the operator's limits, and worker processes that think
+so that the hall never waits for them.
 
 A bot gets the position as `State.to_json()` (which by the game contract holds no hidden
 information) and returns an action. The random bot answers in microseconds and runs in the event
-loop; every other bot runs in a separate process.
+loop; every other bot runs in a worker process (botworker.py) under three rules:
+
+- a bot spec a client may choose stays within the operator's limits (`BotLimits`);
+- every job has a deadline: the worker is told the time cap, and a worker still busy at the
+  deadline is killed and replaced (a running job cannot be cancelled any other way);
+- a room has at most one job at a time, and jobs are served first come, first served, so one
+  room's bots delay another room's by at most one job each (at most `BotLimits.deadline`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import importlib
+import contextlib
+import json
 import logging
 import os
-import threading
-import time
+import sys
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from multiprocessing import get_context
+from dataclasses import dataclass, field
 from typing import Any
 
-from gamehall.ai import bot_kinds, make_bot
-from gamehall.core import GamehallError, State, state_from_json
+from gamehall.ai import bot_kinds, make_bot, parse_level
+from gamehall.core import GamehallError, State
 from gamehall.server.rooms import RoomError
 
 log = logging.getLogger("gamehall.server")
 
 LEVELS = ("easy", "medium", "hard")
+DEADLINE_MARGIN = 1.0
+"""Seconds a job may run past `BotLimits.max_seconds` (reading the position, starting the bot)
+before its worker is killed."""
+READY_TIMEOUT = 120.0
+"""Seconds a new worker may take to start (imports on a busy machine)."""
 
 
-def bot_spec(level: str | None) -> str:
-    """The `make_bot` spec for a level the players typed: random, easy, medium, hard, or a spec."""
+@dataclass(frozen=True)
+class BotLimits:
+    """The operator's ceilings on what a client may ask a bot to spend per move."""
+
+    max_seconds: float = 3.0
+    max_simulations: int = 20000
+
+    @property
+    def deadline(self) -> float:
+        """Seconds after which a job is cut off and its worker killed."""
+        return self.max_seconds + DEADLINE_MARGIN
+
+
+def bot_spec(level: str | None, limits: BotLimits | None = None) -> str:
+    """The `make_bot` spec for a level the players typed: random, easy, medium, hard, or a spec;
+    RoomError ``bad_bot`` for an unknown one or one past the operator's limits."""
     has_mcts = "mcts" in bot_kinds()
     word = (level or ("medium" if has_mcts else "random")).strip().lower()
     if word in LEVELS:
@@ -40,7 +64,21 @@ def bot_spec(level: str | None) -> str:
         make_bot(word, 0)
     except GamehallError as exc:
         raise RoomError("bad_bot", f"{exc}; levels: random, {', '.join(LEVELS)}") from None
+    kind, _, budget = word.partition(":")
+    if kind == "mcts":
+        check_budget(budget or None, limits or BotLimits())
     return word
+
+
+def check_budget(level: str | None, limits: BotLimits) -> None:
+    """RoomError ``bad_bot`` when an MCTS level asks for more than the limits allow."""
+    budget = parse_level(level)
+    if budget.seconds is not None and budget.seconds > limits.max_seconds:
+        raise RoomError("bad_bot", f"a bot may think at most {limits.max_seconds:g} seconds a "
+                                   "move here")
+    if budget.simulations is not None and budget.simulations > limits.max_simulations:
+        raise RoomError("bad_bot", f"a bot may run at most {limits.max_simulations} simulations"
+                                   " a move here")
 
 
 def is_bot_word(word: str) -> bool:
@@ -49,57 +87,197 @@ def is_bot_word(word: str) -> bool:
     return w in LEVELS or w.partition(":")[0] in bot_kinds()
 
 
-class BotPool:
-    """Runs bots' `choose` in worker processes (spawned on first use)."""
+@dataclass(eq=False)
+class _Job:
+    room: str
+    line: bytes
+    """The job as the worker reads it (one JSON line)."""
+    done: asyncio.Future[int | None]
+    worker: _Worker | None = None
+    """The worker running it, once one does."""
 
-    def __init__(self, workers: int, plugins: Sequence[str] = ()) -> None:
+
+@dataclass(eq=False)
+class _Worker:
+    proc: asyncio.subprocess.Process
+    dead: bool = False
+    """Killed (or found dead): it takes no more jobs."""
+
+    def kill(self) -> None:
+        self.dead = True
+        if self.proc.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                self.proc.kill()
+
+
+@dataclass
+class PoolStats:
+    """Figures for /api/health."""
+
+    jobs: int = 0
+    timeouts: int = 0
+    """Jobs cut off at their deadline (their worker was killed)."""
+    restarts: int = 0
+    """Workers started after the first ones (after a kill, a crash, a failed start)."""
+    started: int = field(default=0, repr=False)
+
+
+class BotPool:
+    """Worker processes for thinking bots (started on first use), fed from one queue."""
+
+    def __init__(self, workers: int, plugins: Sequence[str] = (),
+                 limits: BotLimits | None = None) -> None:
         self.workers = max(1, workers)
         self.plugins = tuple(plugins)
-        self._pool: ProcessPoolExecutor | None = None
+        self.limits = limits or BotLimits()
+        self.stats = PoolStats()
+        self._queue: asyncio.Queue[_Job] | None = None
+        self._slots: list[asyncio.Task[None]] = []
+        self._live: set[_Worker] = set()
+        self._by_room: dict[str, _Job] = {}
 
-    def _executor(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=get_context("spawn"), initializer=_init_worker,
-                initargs=(self.plugins, os.getpid()))
-        return self._pool
+    @property
+    def queued(self) -> int:
+        """Jobs waiting for a worker."""
+        return sum(1 for j in self._by_room.values() if j.worker is None)
 
-    async def choose(self, spec: str, state: State, seed: int) -> int | None:
-        """The bot's action for `state`, or None when the bot failed (the hall then plays a
-        random legal move). The state is read before the first await, so it may change after."""
-        try:
-            if spec == "random":
+    async def choose(self, spec: str, state: State, seed: int, room: str = "") -> int | None:
+        """The bot's action for `state`, or None when the bot failed or ran out of time (the
+        hall then plays a random legal move). The state is read before the first await, so it
+        may change after. A room's newer job replaces its older one, which answers None."""
+        if spec == "random":
+            try:
                 return make_bot(spec, seed).choose(state)
-            data = state.to_json()
-            loop = asyncio.get_running_loop()
-            action = await loop.run_in_executor(self._executor(), _choose, spec, data, seed)
-            return action if isinstance(action, int) else None
-        except BrokenProcessPool:
-            log.error("bot worker died; starting a new pool")
-            self._pool = None
-        except Exception:
-            log.exception("bot %s failed", spec)
-        return None
+            except Exception:
+                log.exception("bot %s failed", spec)
+                return None
+        job = _Job(room, self._line(spec, state, seed),
+                   asyncio.get_running_loop().create_future())
+        old = self._by_room.get(room)
+        if old is not None:
+            self._drop(old)
+        self._by_room[room] = job
+        self._start_slots().put_nowait(job)
+        try:
+            return await job.done
+        finally:
+            if self._by_room.get(room) is job:
+                del self._by_room[room]
+            self._drop(job)
 
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+    def _line(self, spec: str, state: State, seed: int) -> bytes:
+        job = {"spec": spec, "state": state.to_json(), "seed": seed,
+               "seconds": self.limits.max_seconds}
+        return json.dumps(job, separators=(",", ":")).encode() + b"\n"
 
+    def _drop(self, job: _Job) -> None:
+        """Give up a job: it answers None; a worker still thinking on it is killed."""
+        if not job.done.done():
+            job.done.set_result(None)
+        if job.worker is not None:
+            job.worker.kill()
 
-def _init_worker(plugins: Sequence[str], parent: int) -> None:
-    """Worker set-up: load plug-in games, and exit when the server dies (even by kill -9)."""
-    for name in plugins:
-        importlib.import_module(name)
+    def _start_slots(self) -> asyncio.Queue[_Job]:
+        if self._queue is None:
+            self._queue = asyncio.Queue()
+            self._slots = [asyncio.create_task(self._slot(), name=f"bot-worker-{i}")
+                           for i in range(self.workers)]
+        return self._queue
 
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(0)
+    async def _slot(self) -> None:
+        """One worker's life: start it, run jobs one at a time, replace it when it dies."""
+        assert self._queue is not None
+        backoff = 1.0
+        while True:
+            worker = await self._spawn()
+            if worker is None:  # it could not start: fail a job rather than leave it waiting
+                job = await self._queue.get()
+                self._drop(job)
+                await asyncio.sleep(backoff)
+                backoff = min(30.0, backoff * 2)
+                continue
+            backoff = 1.0
+            try:
+                while not worker.dead and worker.proc.returncode is None:
+                    job = await self._queue.get()
+                    if job.done.done():
+                        continue  # replaced or given up while it waited
+                    await self._run(worker, job)
+            finally:
+                worker.kill()
+                self._live.discard(worker)
+                with contextlib.suppress(Exception):
+                    await worker.proc.wait()
 
-    threading.Thread(target=watch, daemon=True, name="gamehall-parent-watch").start()
+    async def _spawn(self) -> _Worker | None:
+        self.stats.started += 1
+        if self.stats.started > self.workers:
+            self.stats.restarts += 1
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "gamehall.server.botworker", str(os.getpid()),
+                *self.plugins, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+        except OSError:
+            log.exception("could not start a bot worker")
+            return None
+        worker = _Worker(proc)
+        self._live.add(worker)
+        assert proc.stdout is not None
+        try:
+            ready = await asyncio.wait_for(proc.stdout.readline(), READY_TIMEOUT)
+        except TimeoutError:
+            ready = b""
+        if ready.strip() != b"ready":
+            log.error("a bot worker did not start (exit code %s)", proc.returncode)
+            worker.kill()
+            self._live.discard(worker)
+            await proc.wait()
+            return None
+        return worker
 
+    async def _run(self, worker: _Worker, job: _Job) -> None:
+        """Run `job` on `worker` until its answer or its deadline (then the worker is killed)."""
+        proc = worker.proc
+        assert proc.stdin is not None and proc.stdout is not None
+        job.worker = worker
+        self.stats.jobs += 1
+        answer: int | None = None
+        try:
+            proc.stdin.write(job.line)
+            await proc.stdin.drain()
+            reply = await asyncio.wait_for(proc.stdout.readline(), self.limits.deadline)
+            data: Any = json.loads(reply) if reply else {"error": "the worker died"}
+            if isinstance(data, dict) and isinstance(data.get("action"), int):
+                answer = data["action"]
+            elif job.done.done():
+                pass  # given up while it ran (its worker was killed): nothing to report
+            else:
+                log.error("bot job of room %s failed: %s", job.room,
+                          data.get("error") if isinstance(data, dict) else data)
+                if not reply:
+                    worker.kill()
+        except TimeoutError:
+            self.stats.timeouts += 1
+            log.warning("bot job of room %s ran past its deadline (%.1f s): worker killed",
+                        job.room, self.limits.deadline)
+            worker.kill()
+        except (OSError, ValueError):
+            log.exception("bot worker failed")
+            worker.kill()
+        finally:
+            job.worker = None
+        if not job.done.done():
+            job.done.set_result(answer)
 
-def _choose(spec: str, data: dict[str, Any], seed: int) -> int:
-    state = state_from_json(data)
-    return make_bot(spec, seed).choose(state)
+    async def close(self) -> None:
+        for task in self._slots:
+            task.cancel()
+        for worker in list(self._live):
+            worker.kill()
+        for task in self._slots:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._slots = []
+        self._queue = None
+        for job in list(self._by_room.values()):
+            self._drop(job)

@@ -44,8 +44,8 @@ from gamehall.server.storage import Storage
 
 log = logging.getLogger("gamehall.server")
 
-PlayerRef = tuple[int, str] | None
-"""A player as the nodes pass it to one another: (id, nickname), or None for a watcher."""
+PlayerRef = tuple[int, str, bool] | None
+"""A player as the nodes pass it to one another: (id, nickname, has an account), or None."""
 
 
 class NotOwner(Exception):
@@ -70,8 +70,8 @@ class Host(Protocol):
                               req: Request) -> list[dict[str, Any]]:
         """Carry out a request another node passed on (raise NotOwner when not the owner)."""
 
-    def presence_changed(self, room_id: str) -> None:
-        """Who is connected to the room changed on another node."""
+    def presence_changed(self, room_id: str, players: set[int]) -> None:
+        """Who is connected to the room changed on another node (`players` came or went)."""
 
     async def resync(self) -> None:
         """Events may have been lost (Redis went away): catch up from the database."""
@@ -320,10 +320,11 @@ class Cluster:
             self.live = live
             for room_id, nodes in self._presence.items():
                 if gone & set(nodes):
+                    left: set[int] = set()
                     for g in gone:
-                        nodes.pop(g, None)
+                        left |= nodes.pop(g, (set(), Counter()))[0]
                     if self.host is not None:
-                        self.host.presence_changed(room_id)
+                        self.host.presence_changed(room_id, left)
         active = await self.storage.active_room_ids()
         holders = await self.leases.holders(active)
         now = time.monotonic()
@@ -404,7 +405,8 @@ class Cluster:
         player = msg.get("player")
         try:
             reply["replies"] = await self.host.serve_forwarded(
-                str(msg["room"]), (int(player[0]), str(player[1])) if player else None,
+                str(msg["room"]),
+                (int(player[0]), str(player[1]), bool(player[2])) if player else None,
                 decode_request(msg["req"]))
         except NotOwner:
             reply["moved"] = True
@@ -450,13 +452,15 @@ class Cluster:
             if node != self.holder and node in self.live:
                 nodes[str(node)] = _presence(str(data))
 
-    def note_presence(self, room_id: str, node: str, data: str) -> bool:
-        """Another node's presence event; True when the room is shown here."""
+    def note_presence(self, room_id: str, node: str, data: str) -> set[int] | None:
+        """Another node's presence event: the players who came or went there (None: the room
+        is not held here)."""
         nodes = self._presence.get(room_id)
         if nodes is None:
-            return False
+            return None
+        before = nodes.get(node, (set(), Counter()))[0]
         nodes[node] = _presence(data)
-        return True
+        return before ^ nodes[node][0]
 
     def forget_presence(self, room_id: str) -> None:
         self._presence.pop(room_id, None)

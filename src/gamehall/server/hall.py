@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import hashlib
 import itertools
 import logging
 import random
@@ -25,6 +24,7 @@ import re
 import secrets
 import time
 from collections import Counter, deque
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,10 +32,21 @@ from redis.exceptions import RedisError
 
 from gamehall.core import GamehallError, game_class
 from gamehall.server import protocol as proto
+from gamehall.server.accounts import (
+    Accounts,
+    Passwords,
+    Player,
+    SignInLimiter,
+    TokenPolicy,
+    stamp,
+    token_hash,
+)
 from gamehall.server.boards import MAX_BOARD_BYTES, Boards
 from gamehall.server.bots import BotPool, bot_spec
+from gamehall.server.clocks import ClockError, parse_control, wall_time
 from gamehall.server.cluster import Cluster, NotOwner, PlayerRef, Unreachable
 from gamehall.server.commands import help_text, parse_command
+from gamehall.server.limiter import Limiter, SignInLimits
 from gamehall.server.metrics import Metrics
 from gamehall.server.protocol import ProtocolError, Request
 from gamehall.server.pubsub import Event, PubSub
@@ -48,22 +59,28 @@ from gamehall.server.storage import (
     room_from_values,
     room_row,
 )
+from gamehall.server.timers import Deadlines, Presence, absence, next_deadline
 
 log = logging.getLogger("gamehall.server")
 
-MANAGING = {"option", "bot", "start"}
+MANAGING = {"option", "bot", "start", "rated", "clock"}
 """Requests that set up the table (see `Hall._check_may_manage`)."""
 
 SYSTEM_RANDOM = random.SystemRandom()
 """Chance is drawn from the operating system's generator: nothing a client saw predicts it."""
 
-NICKNAME = re.compile(r"^[^\W][\w.\-]{0,19}$")
+NICKNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,19}")
+"""ASCII only, as the large game servers do: no lookalikes (``ａｎｎ``, Cyrillic ``аnn``)."""
+
+TICK = 0.1
+"""Seconds between the hall's looks at its deadlines (flags falling, absent players)."""
+HEARTBEAT = 2.0
+"""Seconds between the hall's stored signs of life: after a crash, running clocks are charged
+up to the last one and not for the downtime (so a crash may give a player back up to this much,
+and never costs them anything)."""
 
 
-@dataclass(frozen=True)
-class Player:
-    id: int
-    nickname: str
+__all__ = ["Hall", "Player", "Settings", "token_hash"]
 
 
 @dataclass
@@ -88,6 +105,18 @@ class Settings:
     """A folder of board files (``NAME.json``) the hall offers besides each game's own board."""
     max_board_bytes: int = MAX_BOARD_BYTES
     """The largest board JSON a client may send as a file option's value."""
+    bot_max_seconds: float = 3.0
+    """The most a bot may think per move; a job still running a second later is killed."""
+    bot_max_simulations: int = 20000
+    """The most MCTS simulations per move a client may ask a bot for."""
+    token_idle_days: float = 30.0
+    """A token unused this long is dead (its player signs in again, or a guest starts anew)."""
+    argon2_time_cost: int = 3
+    argon2_memory_kib: int = 65536
+    """Password hashing cost (argon2id; the defaults are RFC 9106's low-memory profile)."""
+    absent_seconds: float = 180.0
+    """In an untimed game, how long the person to move may be away (no connection) before the
+    others may claim the game or hand the seat to a bot."""
     redis_url: str = ""
     """Redis of a cluster (``redis://host:port/0``); empty: a single hall, pub/sub in process."""
     node: str = ""
@@ -97,15 +126,12 @@ class Settings:
     over after at most this long)."""
 
 
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 class Hall:
     """Everything the HTTP and WebSocket layers ask for."""
 
     def __init__(self, storage: Storage, pubsub: PubSub, bots: BotPool,
-                 settings: Settings, cluster: Cluster | None = None,
+                 settings: Settings, clock: Callable[[], float] = wall_time,
+                 sign_ins: SignInLimiter | None = None, cluster: Cluster | None = None,
                  metrics: Metrics | None = None) -> None:
         self.storage, self.pubsub, self.bots, self.settings = storage, pubsub, bots, settings
         self.cluster = cluster
@@ -116,6 +142,21 @@ class Hall:
         self._loading: dict[str, list[Event]] = {}
         self._attach_locks: dict[str, asyncio.Lock] = {}
         self._reloads: dict[str, asyncio.Task[None]] = {}
+        self.clock = clock
+        """The hall's one time source (seconds since the epoch): clocks, absence, signs of life
+        and token life read it; tests pass their own (or install one, see `clocks.wall_time`)."""
+        self.limiter = Limiter()
+        """The hall's rate limits (the `limits` library)."""
+        self.accounts = Accounts(
+            storage, clock, TokenPolicy(settings.token_idle_days),
+            Passwords(settings.argon2_time_cost, settings.argon2_memory_kib),
+            sign_ins or SignInLimits(self.limiter))
+        self._deadlines = Deadlines()
+        self._presence = Presence(clock())
+        self._alive_before: float | None = None
+        self._alive_at: float | None = None
+        """The last sign of life stored (GET /api/health shows it)."""
+        self._ticker: asyncio.Task[None] | None = None
         self.boards = Boards.load(settings.boards_dir or None, settings.max_board_bytes)
         self.rooms: dict[str, Room] = {}
         self._locks: dict[str, asyncio.Lock] = {}
@@ -125,7 +166,7 @@ class Hall:
         self._chat: dict[str, deque[ChatLine]] = {}
         self._render: dict[str, tuple[int, dict[int | None, str]]] = {}
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
-        self._players: dict[str, Player] = {}
+        self._visitor_locks: dict[int, tuple[asyncio.Lock, list[int]]] = {}
         self._revs = itertools.count(1)
         """Render-cache keys: every room made live and every presence change takes the next."""
         self._closing = False
@@ -141,28 +182,54 @@ class Hall:
 
     # --- lifecycle -------------------------------------------------------------------------------
     async def start(self) -> None:
-        """Load every unfinished room from storage and let bots whose turn it is play on (in a
-        cluster: join it; the node then takes its share of the rooms nobody holds)."""
+        """Load every unfinished room from storage and let bots whose turn it is play on; running
+        clocks resume, charged for the time before the last sign of life and not for the
+        downtime."""
         self._watcher = asyncio.create_task(self._watch_loop(), name="gamehall-loop-lag")
-        if self.cluster is not None:
+        self._presence = Presence(self.clock())
+        self._alive_before = await self.storage.last_alive()
+        if self.cluster is not None:  # the node takes its share of the rooms nobody holds
             self.cluster.pubsub.receiver = self._remote_event
             self.cluster.on_change = lambda kind: self.metrics.lease_changes.labels(kind).inc()
             await self.cluster.start(self)
+            await self._mark_alive()
+            self._ticker = asyncio.create_task(self._tick_loop(), name="gamehall-deadlines")
             return
         for room_id in await self.storage.active_room_ids():
             room = await self.storage.load_room(room_id)
             if room is None:
                 continue
-            self._install(room)
-            if room.status == PLAYING and room.state is not None and room.state.is_chance_node():
-                async with self._lock(room.id):
-                    draft = room.draft()
-                    await self._commit(room, draft, draft.resolve_chance(SYSTEM_RANDOM))
+            await self._resume(room)
             self._schedule_bot(self.rooms[room.id])
+        await self._mark_alive()
+        self._ticker = asyncio.create_task(self._tick_loop(), name="gamehall-deadlines")
         gc.freeze()  # what start-up loaded stays: keep it out of every later collection
+
+    async def _resume(self, room: Room) -> None:
+        """Make a room just loaded from storage live, before anyone can reach it (so without its
+        lock): draw a pending chance outcome and resume a clock the previous server left
+        running (each a committed change), and note its deadlines."""
+        pending = room.status == PLAYING and room.state is not None \
+            and room.state.is_chance_node()
+        clock = room.clock
+        stale = clock is not None and clock.since is not None and clock.since < self._presence.since
+        if not (pending or stale):
+            self._install(room)
+        else:
+            draft = room.draft()
+            if draft.clock is not None and stale:
+                draft.clock.resume(self.clock(), self._alive_before)
+            await self._commit(room, draft, draft.resolve_chance(SYSTEM_RANDOM))
+        self._plan(self.rooms[room.id])
 
     async def stop(self) -> None:
         self._closing = True
+        if self._ticker is not None:
+            self._ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._ticker
+            with contextlib.suppress(Exception):
+                await self._mark_alive()
         if self._watcher is not None:
             self._watcher.cancel()
         if self.cluster is not None:
@@ -172,7 +239,7 @@ class Hall:
         for task in list(self._bot_tasks.values()):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        self.bots.close()
+        await self.bots.close()
 
     def _install(self, room: Room) -> None:
         """Make `room` the one every read sees (it holds only what storage holds)."""
@@ -190,6 +257,75 @@ class Hall:
         if lock is None:
             lock = self._locks[room_id] = asyncio.Lock()
         return lock
+
+    async def _tick_loop(self) -> None:
+        """Act on deadlines as they come (a flag falls, an absent player becomes claimable) and
+        store a sign of life every `HEARTBEAT` seconds."""
+        beat = self.clock()
+        while True:
+            await asyncio.sleep(TICK)
+            t = self.clock()
+            for room_id in self._deadlines.due(t):
+                try:
+                    await self._on_deadline(room_id)
+                except Exception:
+                    log.exception("deadline of room %s failed", room_id)
+            if t - beat >= HEARTBEAT or t < beat:
+                beat = t
+                try:
+                    await self._mark_alive()
+                except Exception:
+                    log.exception("could not store the hall's sign of life")
+
+    async def _mark_alive(self) -> None:
+        t = self.clock()
+        await self.storage.mark_alive(t)
+        self._alive_at = t
+
+    async def _on_deadline(self, room_id: str) -> None:
+        async with self._lock(room_id):
+            live = self.rooms.get(room_id)
+            if live is None or (self.cluster is not None and room_id not in self.cluster.owned):
+                return
+            if await self._settle_time(live) is live:
+                self._touch(room_id)  # an absent player became claimable: everyone sees it
+                await self.pubsub.publish(room_id, self._resync_event(room_id))
+                self._plan(live)
+        now_live = self.rooms.get(room_id)
+        if now_live is not None:
+            self._schedule_bot(now_live)
+
+    async def _settle_time(self, live: Room) -> Room:
+        """If the running seat's time is up, it drops out now, a change committed like any other
+        (under the room's lock, before every change): the room as it is then."""
+        t = self.clock()
+        if not live.time_is_up(t):
+            return live
+        draft = live.draft()
+        seat = draft.time_out(t)
+        await self._commit(live, draft, [])
+        text = draft.outcome if draft.status == FINISHED else \
+            f"{draft.game.seat_names[seat]} ran out of time: a bot plays the seat on, and it " \
+            "ranks last"
+        await self.pubsub.publish(live.id, {"event": "message",
+                                            "message": proto.info(text or "time is up")})
+        return self.rooms.get(live.id, draft)
+
+    def _plan(self, room: Room) -> None:
+        """Note the room's next deadline (after every change and every presence change); in a
+        cluster only the owner acts on deadlines, the others note the turns only."""
+        online = self._online_ids(room.id)
+        self._presence.turn(room.id, room.to_move(), self.clock())
+        if self.cluster is not None and room.id not in self.cluster.owned:
+            self._deadlines.set(room.id, None)
+            return
+        self._deadlines.set(room.id, next_deadline(room, online, self._presence,
+                                                   self.settings.absent_seconds, self.clock()))
+
+    def absence(self, room: Room) -> dict[str, Any] | None:
+        """The state's ``absent`` object for the room now."""
+        return absence(room, self._online_ids(room.id), self._presence,
+                       self.settings.absent_seconds, self.clock())
 
     async def _watch_loop(self) -> None:
         """Measure how late the event loop wakes up (its lag): the hall's own responsiveness."""
@@ -212,7 +348,12 @@ class Hall:
             "rooms_in_memory": len(self.rooms),
             "connections": sum(sum(c.values()) for c in self._watchers.values()),
             "bots_thinking": len(self._bot_tasks),
+            "bot_jobs": {"queued": self.bots.queued, "run": self.bots.stats.jobs,
+                         "timeouts": self.bots.stats.timeouts,
+                         "worker_restarts": self.bots.stats.restarts},
             "storage": dict(getattr(self.storage, "stats", {})),
+            "clocks": {"time": self.clock(), "alive_at": self._alive_at,
+                       "deadlines": len(self._deadlines)},
             **({"cluster": self.cluster.health()} if self.cluster is not None else {}),
         }
 
@@ -220,47 +361,79 @@ class Hall:
     async def register(self, nickname: str) -> tuple[Player, str]:
         """A new visitor: (player, token). The token is shown once; only its hash is stored."""
         nickname = nickname.strip()
-        if not NICKNAME.match(nickname):
-            raise RoomError("bad_nickname", "a nickname is 1 to 20 letters, digits, '.', '-' or "
-                                            "'_', starting with a letter or digit")
+        if not NICKNAME.fullmatch(nickname):
+            raise RoomError("bad_nickname", "a nickname is 1 to 20 ASCII letters, digits, '_' or "
+                                            "'-', starting with a letter or digit")
         if nickname.lower() in ("chance", "server") or nickname.lower().endswith("bot"):
             raise RoomError("bad_nickname", f"{nickname!r} is reserved")
-        token = secrets.token_urlsafe(24)
         try:
-            pid = await self.storage.add_player(nickname, token_hash(token))
+            return await self.accounts.new_guest(nickname)
         except NicknameTaken:
-            raise RoomError("nickname_taken", f"the nickname {nickname} is taken") from None
-        player = Player(pid, nickname)
-        self._players[token_hash(token)] = player
-        return player, token
+            raise RoomError("nickname_taken", f"the nickname {nickname} is taken (if it is "
+                                              "yours, sign in)") from None
 
     async def identify(self, token: str | None) -> Player | None:
-        if not token or len(token) > 100:
-            return None
-        key = token_hash(token)
-        player = self._players.get(key)
-        if player is None:
-            found = await self.storage.player_by_token(key)
-            if found is None:
-                return None
-            player = self._players[key] = Player(*found)
-        return player
+        return await self.accounts.identify(token)
+
+    async def set_password(self, player: Player, token: str, password: str,
+                           old_password: str | None) -> Player:
+        """Protect (or change) the player's password; the tables they sit at before the start
+        learn that they now have an account (a game of accounts is rated by default)."""
+        updated = await self.accounts.set_password(player, token, password, old_password)
+        if not player.account:
+            for room_id in [r.id for r in self.rooms.values() if r.status == WAITING
+                            and r.seat_of(player.id) is not None
+                            and (self.cluster is None or r.id in self.cluster.owned)]:
+                async with self._lock(room_id):
+                    live = self.rooms.get(room_id)
+                    draft = live.draft() if live is not None else None
+                    if live is not None and draft is not None and draft.note_account(player.id):
+                        await self._commit(live, draft, [])
+        return updated
 
     # --- rooms -----------------------------------------------------------------------------------
-    async def create_room(self, player: Player, game: str, options: dict[str, Any]) -> Room:
-        waiting = sum(1 for r in self.rooms.values()
-                      if r.status == WAITING and r.created_by == player.nickname)
-        if waiting >= self.settings.max_waiting_rooms:
-            raise RoomError("too_many_rooms", f"you already have {waiting} rooms waiting for "
-                                              "players; start or use one of them")
+    async def create_room(self, player: Player, game: str, options: dict[str, Any],
+                          rated: bool | None = None, clock: str | None = None) -> Room:
+        """A new waiting room. One visitor's creations happen one at a time, so the count of
+        their waiting rooms and the new room's commit cannot interleave (the limit holds)."""
+        async with self._one_at_a_time(player.id):
+            waiting = await self.storage.count_waiting(player.nickname)
+            if waiting >= self.settings.max_waiting_rooms:
+                raise RoomError("too_many_rooms", f"you already have {waiting} rooms waiting "
+                                                  "for players; start or use one of them")
+            return await self._new_room(player, game, options, rated, clock)
+
+    @contextlib.asynccontextmanager
+    async def _one_at_a_time(self, player_id: int) -> AsyncIterator[None]:
+        """A lock per visitor, forgotten once nobody holds or waits for it."""
+        entry = self._visitor_locks.get(player_id)
+        if entry is None:
+            entry = self._visitor_locks[player_id] = (asyncio.Lock(), [0])
+        lock, users = entry
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if users[0] == 0:
+                del self._visitor_locks[player_id]
+
+    async def _new_room(self, player: Player, game: str, options: dict[str, Any],
+                        rated: bool | None, clock: str | None) -> Room:
         try:
             cls = game_class(game)
         except GamehallError as exc:
             raise RoomError("bad_game", str(exc)) from None
         checked = self.boards.check(cls, options)
         try:
+            control = parse_control(clock)
+        except ClockError as exc:
+            raise RoomError("bad_clock", str(exc)) from None
+        try:
             room = Room(id=secrets.token_urlsafe(6), game_name=cls.name, options=checked,
-                        created_by=player.nickname, seed=secrets.randbits(63))
+                        created_by=player.nickname, seed=secrets.randbits(63), rated=rated,
+                        time_control=control)
         except GamehallError as exc:
             raise RoomError("bad_option", str(exc)) from None
         if self.cluster is None:
@@ -286,10 +459,10 @@ class Hall:
             return self.rooms.get(room_id) or room
         async with self._load_lock:
             room = self.rooms.get(room_id) or await self.storage.load_room(room_id)
+            if room is not None and room.id not in self.rooms:
+                await self._resume(room)
         if room is None:
             raise RoomError("unknown_room", f"no room {room_id[:32]!r}")
-        if room.id not in self.rooms:
-            self._install(room)
         return self.rooms[room.id]
 
     async def attach(self, room_id: str) -> Room:
@@ -345,9 +518,9 @@ class Hall:
         for stored in await self.storage.list_rooms(status, limit):
             live = self.rooms.get(stored.id)
             if live is not None and (status is None or live.status == status):
-                out.append(live.summary(self._online_ids(live.id)))
+                out.append(live.summary(self._online_ids(live.id), self.clock()))
             else:
-                out.append(stored.summary())
+                out.append(stored.summary(None, self.clock()))
         return out
 
     # --- rendering -------------------------------------------------------------------------------
@@ -362,7 +535,7 @@ class Hall:
         head = cached[1].get(seat)
         if head is None:
             head = cached[1][seat] = room.render_head(seat, self._online_ids(room.id))
-        return room.render(seat, set(), moves_from, head)
+        return room.render(seat, set(), moves_from, head, self.clock(), self.absence(room))
 
     def _online_ids(self, room_id: str) -> set[int]:
         """The players connected to the room, on this node and (in a cluster) the others."""
@@ -391,8 +564,17 @@ class Hall:
         self._watchers.setdefault(room.id, Counter())[player.nickname] += 1
         await self._presence_out(room.id)
         if online[player.id] == 1 and room.seat_of(player.id) is not None:
-            self._touch(room.id)
+            self._presence_changed(room.id, player.id)
             await self._tell_here(room.id, {"event": "state"})
+
+    def _presence_changed(self, room_id: str, player_id: int) -> None:
+        """A seated person came or went: they were seen now, and the room's absence (and so
+        its deadline) may have changed."""
+        self._presence.seen(room_id, player_id, self.clock())
+        self._touch(room_id)
+        live = self.rooms.get(room_id)
+        if live is not None:
+            self._plan(live)
 
     async def disconnected(self, room: Room, player: Player | None) -> None:
         watchers = self._watchers.get(room.id, Counter())
@@ -405,7 +587,7 @@ class Hall:
             if online[player.id] <= 0:
                 del online[player.id]
                 if room.seat_of(player.id) is not None:
-                    self._touch(room.id)
+                    self._presence_changed(room.id, player.id)
                     await self._tell_here(room.id, {"event": "state"})
         await self._presence_out(room.id)
         self._maybe_evict(room.id)
@@ -447,6 +629,8 @@ class Hall:
         self._watchers.pop(room_id, None)
         self._chat.pop(room_id, None)
         self._render.pop(room_id, None)
+        self._presence.forget(room_id)
+        self._deadlines.set(room_id, None)
         if self.cluster is not None and room_id in self._watched:
             self._watched.discard(room_id)
             self.pubsub.unwatch(room_id)
@@ -470,8 +654,12 @@ class Hall:
         if req.kind == "options":
             opts = ", ".join(f"{k}={v}" for k, v in room.game.shown_options().items()) or "none"
             return [proto.info(f"options: {opts}", req.ref)]
+        if req.kind == "clocks":
+            return [proto.info(self._clocks_text(room), req.ref)]
         if req.kind == "sync":
             return [{"type": "sync"}]
+        if req.kind == "rated" and "value" not in req.args:
+            return [proto.info(rated_text(room), req.ref)]
         if player is None:
             raise ProtocolError(proto.NOT_IDENTIFIED,
                                 "choose a nickname first (POST /api/session)", req.ref)
@@ -489,16 +677,22 @@ class Hall:
             if self.cluster is not None and self.cluster.fence(room_id) is None:
                 raise NotOwner(room_id)
             live = self.rooms.get(room_id) or await self.get_room(room_id)
+            if live.seat_of(player.id) is not None:
+                self._presence.seen(room_id, player.id, self.clock())
+            live = await self._settle_time(live)
             draft = live.draft()
             change = self._change(draft, player, req)
             if change is not None:
-                await self._commit(live, draft, change[1])
+                rematch = self._rematch_room(draft) if draft.rematch_agreed() else None
+                await self._commit(live, draft, change[1], rematch)
         if change is not None and change[0]:
             message = proto.info(change[0])
             await self.pubsub.publish(room_id, {"event": "message", "message": message})
-        now_live = self.rooms.get(room_id)
-        if now_live is not None:
-            self._schedule_bot(now_live)
+        now = self.rooms.get(room_id)
+        for one in (room_id, now.rematch if now is not None else None):
+            now_live = self.rooms.get(one) if one is not None else None
+            if now_live is not None:
+                self._schedule_bot(now_live)
         self._maybe_evict(room_id)
         return []
 
@@ -517,8 +711,8 @@ class Hall:
                     return await self._execute_here(room_id, player, req)
                 if holder is not None:
                     start = time.perf_counter()
-                    replies = await cluster.forward(holder, room_id, (player.id, player.nickname),
-                                                    req)
+                    replies = await cluster.forward(
+                        holder, room_id, (player.id, player.nickname, player.account), req)
                     self.metrics.forward_seconds.observe(time.perf_counter() - start)
                     return replies
             except (NotOwner, Unreachable):
@@ -565,7 +759,7 @@ class Hall:
             moves = [room.apply(seat, action), *room.resolve_chance(SYSTEM_RANDOM)]
             notice = None
         elif req.kind == "join":
-            seat = room.join(player.id, player.nickname, a.get("seat"))
+            seat = room.join(player.id, player.nickname, a.get("seat"), account=player.account)
             notice = f"{player.nickname} sits as {names[seat]}"
         elif req.kind in ("leave", "spectate"):
             if req.kind == "spectate" and room.seat_of(player.id) is None:
@@ -573,9 +767,34 @@ class Hall:
             seat = room.leave(player.id, a.get("seat"))
             notice = f"{player.nickname} freed the seat of {names[seat]}"
         elif req.kind == "bot":
-            spec = bot_spec(a.get("level"))
-            seat = room.set_bot(spec, f"{spec} bot", a.get("seat"))
-            notice = f"{player.nickname} seated a {spec} bot as {names[seat]}"
+            spec = bot_spec(a.get("level"), self.bots.limits)
+            target = self._person_for_bot(room, a.get("seat"))
+            if target is not None:
+                if target != room.to_move():
+                    room.set_bot(spec, f"{spec} bot", target)  # refused: a person holds it
+                if target != self._claimable(room):
+                    raise RoomError("not_absent", self._not_absent(room))
+                room.hand_to_bot(player.id, target, spec, f"{spec} bot")
+                notice = f"{player.nickname} handed the absent {names[target]} to a {spec} bot"
+            else:
+                seat = room.set_bot(spec, f"{spec} bot", a.get("seat"))
+                notice = f"{player.nickname} seated a {spec} bot as {names[seat]}"
+        elif req.kind == "clock":
+            control = room.set_clock(a.get("control"))
+            notice = (f"{player.nickname} set the clock to {control.text}" if control
+                      else f"{player.nickname} made the game untimed")
+        elif req.kind == "claim":
+            away = self._claimable(room)
+            room.claim(player.id, away, self._not_absent(room) if away is None else "")
+            assert away is not None
+            notice = (f"{player.nickname} claimed the game: {room.outcome}"
+                      if room.status == FINISHED else
+                      f"{player.nickname} claimed against the absent {names[away]}: a bot plays "
+                      "the seat on, and it ranks last")
+        elif req.kind == "rematch":
+            notice = (f"{player.nickname} agreed: the rematch starts" if room.ask_rematch(player.id)
+                      else f"{player.nickname} asks for a rematch (/rematch or the Rematch "
+                           "button)")
         elif req.kind == "option":
             ((key, value),) = self.boards.check(type(room.game), {a["key"]: a["value"]}).items()
             notice = f"{player.nickname} set {key}={room.set_option(key, value)}"
@@ -585,6 +804,9 @@ class Hall:
             notice = f"{player.nickname} started the game"
         elif req.kind == "resign":
             notice = f"{player.nickname} resigned as {names[room.resign(player.id)]}"
+        elif req.kind == "rated":
+            room.set_rated(a["value"])
+            notice = f"{player.nickname} made the game {'rated' if a['value'] else 'casual'}"
         else:
             raise ProtocolError(proto.UNKNOWN_TYPE, f"{req.kind} is not a room action", req.ref)
         return notice, moves
@@ -598,27 +820,102 @@ class Hall:
             raise RoomError("not_seated", "take a seat first (/join): only the players and the "
                                           "room's creator set up the table")
 
-    async def _commit(self, live: Room, draft: Room, moves: list[Move]) -> None:
-        """Store `draft` (the live room with a change applied) and its new moves, then make it
-        the room and tell every connection. On failure the room is reloaded from storage (the
-        commit may have happened after all) and every connection is sent it again.
+    def _person_for_bot(self, room: Room, ref: str | int | None) -> int | None:
+        """In a running game, the person's seat a ``bot`` request would take: the named one, or
+        with none named and no seat free, the seat to move (only an absent player's may be)."""
+        if room.status != PLAYING:
+            return None
+        if ref is not None:
+            seat = room.seat_index(ref)
+        elif any(occ is None for occ in room.seats):
+            return None
+        else:
+            to_move = room.to_move()
+            seat = to_move if to_move is not None else 0
+        occ = room.seats[seat]
+        return seat if occ is not None and occ.plays() else None
 
-        In a cluster the commit carries this node's fencing number for the room; when the
-        database refuses it, another node has taken the room: NotOwner (nothing changed)."""
+    def _claimable(self, room: Room) -> int | None:
+        """The seat of the absent person to move, once the others may claim against it."""
+        away = self.absence(room)
+        return away["seat"] if away is not None and away["claim_in_ms"] == 0 else None
+
+    def _not_absent(self, room: Room) -> str:
+        away = self.absence(room)
+        if away is None:
+            return "the player to move is here (or it is a bot's turn): nothing to claim"
+        wait = -(-away["claim_in_ms"] // 1000)
+        return f"{away['player']} may still come back: you may claim in {wait} s"
+
+    def _clocks_text(self, room: Room) -> str:
+        clock = room.clock_json(self.clock())
+        if clock is None:
+            return f"no clock: untimed (an absent player may be claimed against after " \
+                   f"{self.settings.absent_seconds:g} s)"
+        times = ", ".join(
+            f"{name} {_shown(ms)}{' (running)' if clock['running'] == i else ''}"
+            for i, (name, ms) in enumerate(zip(room.game.seat_names, clock["remaining_ms"],
+                                               strict=True)))
+        return f"clock {clock['control']}: {times}"
+
+    @staticmethod
+    def _rematch_room(room: Room) -> tuple[Room, list[Move]]:
+        """Every person who played asked: the same game with the same players, clock and
+        rated-or-casual, seats moved on by one, started; `room` (a draft) now points to it."""
+        new = Room(id=secrets.token_urlsafe(6), game_name=room.game_name,
+                   options=dict(room.options), created_by=room.created_by,
+                   seed=secrets.randbits(63), seats=room.rematch_seats(),
+                   rematch_of=room.id, time_control=room.time_control, rated=room.rated)
+        moves: list[Move] = []
+        if all(occ is not None for occ in new.seats):
+            new.start()
+            moves = new.resolve_chance(SYSTEM_RANDOM)
+        room.rematch = new.id
+        return new, moves
+
+    async def _commit(self, live: Room, draft: Room, moves: list[Move],
+                      also: tuple[Room, list[Move]] | None = None) -> None:
+        """Store `draft` (the live room with a change applied) and its new moves, then make it
+        the room and tell every connection. `also` is a new room committed in the same
+        transaction (a rematch) and made live with it. On failure the room is reloaded from
+        storage (the commit may have happened after all) and every connection is sent it again.
+
+        The commit that ends a game also records who played it and, for a rated game, every
+        seat's new rating, in the same transaction (so neither exists without the other).
+
+        In a cluster the commit carries this node's fencing number for the room (and a new
+        rematch room gets a lease of its own); when the database refuses it, another node has
+        taken the room: NotOwner (nothing changed)."""
+        t = self.clock()
+        draft.settle_clock(t)
         draft.revision = live.revision + 1
-        fence = None
+        ending = draft.status == FINISHED and draft.ended_at is None
+        if ending:
+            draft.ended_at = stamp(t)
+        fence = new_fence = None
         if self.cluster is not None:
             fence = self.cluster.fence(live.id)
             if fence is None:
                 raise NotOwner(live.id)
+            if also is not None:
+                new_fence = await self.cluster.create(also[0].id)
+                await self._watch(also[0].id)
         start = time.perf_counter()
         try:
-            await self.storage.save_room(draft, moves, fence=fence)
+            if also is None:
+                changes = await self.storage.save_room(draft, moves, finished=ending, fence=fence)
+                if ending:
+                    draft.rating_changes = changes
+            else:  # a rematch: the new room starts, the old one had ended before
+                also[0].settle_clock(t)
+                await self.storage.save_rooms([also, (draft, moves)], [new_fence, fence])
         except Fenced:
             self.metrics.fenced.inc()
             log.warning("room %s was taken by another node; this node's change is dropped",
                         live.id)
             if self.cluster is not None:
+                if also is not None:
+                    await self.cluster.release(also[0].id)
                 self.cluster.lost(live.id)
             raise NotOwner(live.id) from None
         except Exception:
@@ -628,7 +925,9 @@ class Hall:
                 from None
         self.metrics.commit_seconds.observe(time.perf_counter() - start)
         self.metrics.moves.inc(len(moves))
-        self._install(draft)
+        for made in ([also[0]] if also is not None else []) + [draft]:
+            self._install(made)
+            self._plan(made)
         start = time.perf_counter()
         await self.pubsub.publish(draft.id, self._state_event(live, draft, moves))
         self.metrics.broadcast_seconds.observe(time.perf_counter() - start)
@@ -714,7 +1013,7 @@ class Hall:
                 if room is None or room.state is None or room.bot_to_move() != spec:
                     continue
                 version, seat = room.version, room.to_move()
-                chosen = await self.bots.choose(spec, room.state, secrets.randbits(32))
+                chosen = await self.bots.choose(spec, room.state, secrets.randbits(32), room_id)
                 async with self._lock(room_id):
                     live = self.rooms.get(room_id)
                     if live is None or live.state is None or live.version != version \
@@ -739,24 +1038,24 @@ class Hall:
             self._bot_tasks.pop(room_id, None)
             self._maybe_evict(room_id)
 
+
     # --- the cluster (cluster.Host) ----------------------------------------------------------
     async def room_gained(self, room_id: str, fence: int, keep: bool) -> bool:
         """This node now owns the room: load it as stored (or keep the copy in memory when
-        nothing was committed since), tell the other nodes its revision, and go on with it:
-        pending chance is drawn, the bot whose turn it is plays."""
+        nothing was committed since), tell the other nodes its revision, and go on with it as
+        after a restart: pending chance is drawn, the clocks and deadlines run, the bot whose
+        turn it is plays."""
         assert self.cluster is not None
         async with self._lock(room_id):
+            await self._watch(room_id)
             if not keep or room_id not in self.rooms:
                 room = await self.storage.load_room(room_id)
                 if room is None:
                     return False
-                self._install(room)
-            await self._watch(room_id)
-            room = self.rooms[room_id]
+                await self._resume(room)
+            else:
+                self._plan(self.rooms[room_id])
             await self.cluster.pubsub.publish_remote(room_id, self._resync_event(room_id))
-            if room.status == PLAYING and room.state is not None and room.state.is_chance_node():
-                draft = room.draft()
-                await self._commit(room, draft, draft.resolve_chance(SYSTEM_RANDOM))
         self.pubsub.deliver_local(room_id, {"event": "state"})
         live = self.rooms.get(room_id)
         if live is not None:
@@ -780,10 +1079,17 @@ class Hall:
                                 "choose a nickname first (POST /api/session)", req.ref)
         return await self._execute_here(room_id, Player(*player), req)
 
-    def presence_changed(self, room_id: str) -> None:
-        if room_id in self.rooms:
-            self._touch(room_id)
-            self.pubsub.deliver_local(room_id, {"event": "state"})
+    def presence_changed(self, room_id: str, players: set[int]) -> None:
+        """Someone connected to or left the room on another node (or that node died)."""
+        room = self.rooms.get(room_id)
+        if room is None:
+            return
+        for player_id in players:
+            if room.seat_of(player_id) is not None:
+                self._presence.seen(room_id, player_id, self.clock())
+        self._touch(room_id)
+        self._plan(room)
+        self.pubsub.deliver_local(room_id, {"event": "state"})
 
     async def resync(self) -> None:
         """Events may have been lost: reload every copy of another node's room that is behind
@@ -806,10 +1112,10 @@ class Hall:
                                       str(message.get("at"))))
             return [{"event": "message", "message": message}]
         if kind == "presence":
-            if self.cluster.note_presence(room_id, str(event.get("node")),
-                                          str(event.get("data"))):
-                self._touch(room_id)
-                return [{"event": "state"}]
+            changed = self.cluster.note_presence(room_id, str(event.get("node")),
+                                                 str(event.get("data")))
+            if changed is not None and room_id in self.rooms:
+                self.presence_changed(room_id, changed)
             return []
         if kind == "state":
             if room_id in self.cluster.owned:
@@ -846,6 +1152,7 @@ class Hall:
             self._reload_soon(room_id)
             return False
         self._install(following)
+        self._plan(following)
         return True
 
     def _reload_soon(self, room_id: str) -> None:
@@ -869,6 +1176,29 @@ class Hall:
         if fresh is None or owned or room is None or fresh.revision < room.revision:
             return
         self._install(fresh)
+        self._plan(fresh)
         for event in pending:
             self._follow(room_id, event)
         self.pubsub.deliver_local(room_id, {"event": "state"})
+
+
+def _shown(ms: int) -> str:
+    """Time left as people read it: 4:05, 1:02:03, or 2d 3h."""
+    secs = ms // 1000
+    if secs >= 86_400:
+        return f"{secs // 86_400}d {secs % 86_400 // 3600}h"
+    if secs >= 3600:
+        return f"{secs // 3600}:{secs % 3600 // 60:02d}:{secs % 60:02d}"
+    return f"{secs // 60}:{secs % 60:02d}"
+
+
+def rated_text(room: Room) -> str:
+    """The answer to ``/rated``: whether the game counts, and why."""
+    if room.status != WAITING:
+        return f"this game is {'rated' if room.rated else 'casual'}"
+    if room.rated is not None:
+        return f"this game will be {'rated' if room.rated else 'casual'} (/rated on|off)"
+    if room.rated_now:
+        return "this game will be rated: everyone seated has an account (/rated off for casual)"
+    return ("this game will be casual: a guest is seated (/rated on to rate it anyway; a "
+            "nickname with a password is an account)")

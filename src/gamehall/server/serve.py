@@ -30,15 +30,8 @@ def serve(host: str, port: int, db: str | None, settings: Settings, log_level: s
 
     from gamehall.server.app import WEB_DIR, create_app
 
-    if settings.sqlite_sync not in SQLITE_SYNC:
-        raise GamehallError(f"--sqlite-sync is one of {', '.join(SQLITE_SYNC)}")
-    if settings.redis_url and "://" not in settings.redis_url:
-        raise GamehallError("--redis is a URL: redis://HOST:PORT/0")
-    if settings.lease_ms < 300:
-        raise GamehallError("--lease-ms is at least 300")
-    for name in settings.plugins:
-        importlib.import_module(name)
-    url = database_url(db)
+    url = check(port, db, settings, log_level)
+    log_level = log_level.lower()
     setup_logging(log_level, log_json)
     app = create_app(url, settings)
     shown = host if ":" not in host else f"[{host}]"
@@ -73,6 +66,70 @@ def setup_logging(level: str, as_json: bool = False) -> None:
     logging.basicConfig(level=getattr(logging, level.upper(), logging.INFO), handlers=[handler],
                         force=True)
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
+
+
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+
+
+def check(port: int, db: str | None, settings: Settings, log_level: str) -> str:
+    """Refuse bad flags before anything starts, each with one sentence (GamehallError); load the
+    plug-ins; return the database URL, checked to open."""
+    if not 1 <= port <= 65535:
+        raise GamehallError(f"--port is a number from 1 to 65535, not {port}")
+    if log_level.lower() not in LOG_LEVELS:
+        raise GamehallError(f"--log-level is one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
+    if settings.sqlite_sync not in SQLITE_SYNC:
+        raise GamehallError(f"--sqlite-sync is one of {', '.join(SQLITE_SYNC)}, "
+                            f"not {settings.sqlite_sync!r}")
+    if settings.redis_url and not settings.redis_url.startswith(("redis://", "rediss://",
+                                                                  "unix://")):
+        raise GamehallError(f"--redis is a URL like redis://HOST:PORT/0, not "
+                            f"{_safe(settings.redis_url)!r}")
+    if settings.lease_ms < 300:
+        raise GamehallError(f"--lease-ms is at least 300, not {settings.lease_ms}")
+    for name in settings.plugins:
+        try:
+            importlib.import_module(name)
+        except Exception as exc:  # a plug-in's own failure, whatever it is, is one line too
+            raise GamehallError(f"--plugin {name}: cannot import it "
+                                f"({type(exc).__name__}: {exc})") from None
+    url = database_url(db)
+    _check_database(url)
+    return url
+
+
+def _check_database(url: str) -> None:
+    """The URL names a database kind whose driver is installed, and it opens."""
+    import sqlalchemy as sa
+
+    try:
+        parsed = sa.engine.make_url(url)
+        parsed.get_dialect().import_dbapi()
+    except sa.exc.NoSuchModuleError:  # (an ArgumentError too)
+        raise GamehallError(f"--db: no database kind {url.partition(':')[0]!r} "
+                            "(sqlite or postgresql+psycopg)") from None
+    except sa.exc.ArgumentError:
+        raise GamehallError(f"--db: {_safe(url)} is neither a database URL nor a file "
+                            "path") from None
+    except ImportError as exc:
+        if url.startswith("postgresql"):
+            raise GamehallError("--db: the PostgreSQL driver is not installed: "
+                                'pip install "gamehall[postgres]"') from None
+        raise GamehallError(f"--db: the driver for {parsed.drivername} is not installed "
+                            f"({exc})") from None
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        folder = Path(parsed.database).expanduser().parent
+        if not folder.is_dir():
+            raise GamehallError(f"--db: the folder {folder} does not exist")
+    engine = sa.create_engine(parsed)
+    try:
+        with engine.connect():
+            pass
+    except sa.exc.SQLAlchemyError as exc:
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        raise GamehallError(f"--db: cannot open {_safe(url)}: {reason}") from None
+    finally:
+        engine.dispose()
 
 
 def _safe(url: str) -> str:

@@ -163,13 +163,13 @@ class Storage(ABC):
     async def room_fence(self, room_id: str) -> int | None:
         """The room's stored fence (None: no such room)."""
 
-    async def save_rooms(self, rooms: Sequence[Room],
+    async def save_rooms(self, rooms: Sequence[tuple[Room, Sequence[Move]]],
                          fences: Sequence[int | None] = ()) -> None:
-        """Commit several rooms' metadata together (a rematch: the new room and the old one
-        that now points to it), each with its fence (as `save_room`). Storages that can should
-        do it in one transaction."""
-        for room, fence in zip(rooms, list(fences) or [None] * len(rooms), strict=True):
-            await self.save_room(room, fence=fence)
+        """Commit several rooms with their new moves together (a rematch: the new room and the
+        old one that now points to it), each with its fence (as `save_room`). Storages that can
+        should do it in one transaction."""
+        for (room, moves), fence in zip(rooms, list(fences) or [None] * len(rooms), strict=True):
+            await self.save_room(room, moves, fence=fence)
 
     async def mark_alive(self, at: float) -> None:  # noqa: B027 - optional for test storages
         """Note that the hall was running at hall time `at` (its clocks' last sign of life)."""
@@ -191,6 +191,10 @@ class Storage(ABC):
     @abstractmethod
     async def active_room_ids(self) -> list[str]:
         """Rooms waiting or playing, to load at start-up."""
+
+    @abstractmethod
+    async def count_waiting(self, created_by: str) -> int:
+        """How many rooms `created_by` created are waiting for players."""
 
     @abstractmethod
     async def list_rooms(self, status: str | None, limit: int) -> list[Room]:
@@ -345,6 +349,13 @@ def room_row(room: Room) -> dict[str, Any]:
 def room_from_values(values: dict[str, Any]) -> Room:
     """A room without its moves from `room_row` values."""
     return _room_from_row(SimpleNamespace(**values))
+
+
+def _action_rows(room: Room, new_moves: Sequence[Move]) -> list[dict[str, Any]]:
+    """The action rows of the room's last `len(new_moves)` moves."""
+    first = room.version - len(new_moves)
+    return [{"room_id": room.id, "idx": first + i, "seat": m.seat, "action": m.action,
+             "move": m.move} for i, m in enumerate(new_moves)]
 
 
 def _room_from_row(row: Any) -> Room:
@@ -632,9 +643,7 @@ class SqlStorage(Storage):
                         finished: bool = False,
                         fence: int | None = None) -> list[dict[str, Any]] | None:
         values = _room_values(room)
-        first = room.version - len(new_moves)
-        rows = [{"room_id": room.id, "idx": first + i, "seat": m.seat, "action": m.action,
-                 "move": m.move} for i, m in enumerate(new_moves)]
+        rows = _action_rows(room, new_moves)
         if not finished or room.status != FINISHED:
             await self._write(_Write(room=values, actions=rows, fence=fence))
             return None
@@ -659,10 +668,11 @@ class SqlStorage(Storage):
 
         return await self._read(select)
 
-    async def save_rooms(self, rooms: Sequence[Room],
+    async def save_rooms(self, rooms: Sequence[tuple[Room, Sequence[Move]]],
                          fences: Sequence[int | None] = ()) -> None:
-        await self._write(_Write(more_rooms=[_room_values(r) for r in rooms],
-                                 more_fences=list(fences) or [None] * len(rooms)))
+        await self._write(_Write(more_rooms=[_room_values(r) for r, _ in rooms],
+                                 more_fences=list(fences) or [None] * len(rooms),
+                                 actions=[a for r, m in rooms for a in _action_rows(r, m)]))
 
     async def mark_alive(self, at: float) -> None:
         def upsert(conn: Connection) -> None:
@@ -722,6 +732,14 @@ class SqlStorage(Storage):
         def select(conn: Connection) -> list[str]:
             q = sa.select(rooms.c.id).where(rooms.c.status != "finished")
             return [r.id for r in conn.execute(q)]
+
+        return await self._read(select)
+
+    async def count_waiting(self, created_by: str) -> int:
+        def select(conn: Connection) -> int:
+            q = sa.select(sa.func.count()).select_from(rooms).where(
+                rooms.c.status == "waiting", rooms.c.created_by == created_by)
+            return int(conn.execute(q).scalar_one())
 
         return await self._read(select)
 

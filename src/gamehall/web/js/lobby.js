@@ -1,7 +1,9 @@
 // The lobby: pick a nickname, see the rooms (refreshed every 2 s), create a room with options.
 
 import { h, fill } from "./dom.js";
-import { api, chooseNickname, games } from "./api.js";
+import { api, chooseNickname, games, signIn } from "./api.js";
+import { Clocks } from "./clock.js";
+import { playerLink } from "./links.js";
 
 const POLL_MS = 2000;
 
@@ -11,6 +13,8 @@ export function showLobby(root, ctx) {
   let alive = true;
   let filter = "";
   let createButton = null;
+  let rowClocks = [];  // one Clocks per listed room, ticked together
+  const ticker = setInterval(() => rowClocks.forEach((c) => c.paint()), 250);
 
   const nickBox = h("section", { class: "card nick", "aria-label": "nickname" });
   const createBox = h("section", { class: "card create", "aria-label": "new room" });
@@ -40,12 +44,17 @@ export function showLobby(root, ctx) {
 
   function drawNick() {
     if (nickname) {
-      fill(nickBox, h("p", {}, "Welcome, ", h("strong", {}, nickname),
-        ". Create a room or open one below; invite a friend by sending them the room's address."));
+      fill(nickBox, h("p", {}, "Welcome, ", playerLink(nickname),
+        ". Create a room or open one below; invite a friend by sending them the room's address."),
+      ctx.account ? null : h("p", { class: "small muted", "data-testid": "guest-note" },
+        "You play as a guest: ", h("a", { href: `#/player/${encodeURIComponent(nickname)}` },
+          "set a password"), " to keep your nickname, sign in from any browser and be rated."));
       return;
     }
     const input = h("input", {
       name: "nickname", placeholder: "your nickname", maxlength: 20, autocomplete: "nickname",
+      pattern: "[A-Za-z0-9][A-Za-z0-9_\\-]{0,19}",
+      title: "1 to 20 letters (a-z), digits, _ or -, starting with a letter or digit",
       required: true, "aria-label": "nickname",
     });
     const form = h("form", { class: "row", onsubmit: async (ev) => {
@@ -60,7 +69,26 @@ export function showLobby(root, ctx) {
         ctx.toast(err.message, "error");
       }
     } }, input, h("button", { type: "submit", class: "primary" }, "Enter the hall"));
-    fill(nickBox, h("h2", {}, "Pick a nickname"), form);
+    fill(nickBox, h("h2", {}, "Pick a nickname"), form, signInForm());
+  }
+
+  /** Sign in to an account (a nickname with a password) from this browser. */
+  function signInForm() {
+    const name = h("input", { name: "login-nickname", placeholder: "nickname", maxlength: 20,
+      autocomplete: "username", required: true, "aria-label": "account nickname" });
+    const password = h("input", { type: "password", name: "login-password",
+      placeholder: "password", maxlength: 200, autocomplete: "current-password", required: true,
+      "aria-label": "password" });
+    return h("details", { class: "sign-in" }, h("summary", {}, "or sign in to your account"),
+      h("form", { class: "row", "data-testid": "sign-in", onsubmit: async (ev) => {
+        ev.preventDefault();
+        try {
+          await signIn(name.value.trim(), password.value);
+          ctx.refresh();
+        } catch (err) {
+          ctx.toast(err.message, "error");
+        }
+      } }, name, password, h("button", { type: "submit", class: "primary" }, "Sign in")));
   }
 
   async function drawCreate() {
@@ -82,6 +110,12 @@ export function showLobby(root, ctx) {
     drawOptions();
     createButton = h("button", { type: "submit", class: "primary", disabled: !nickname },
       "Create room");
+    const clockBox = clockField("");
+    const clockInput = clockBox.querySelector("input");
+    const rated = h("select", { name: "rated", "aria-label": "rated or casual" },
+      h("option", { value: "" }, "rated if everyone has an account"),
+      h("option", { value: "true" }, "rated"),
+      h("option", { value: "false" }, "casual"));
     const form = h("form", { class: "create-form", onsubmit: async (ev) => {
       ev.preventDefault();
       if (!nickname) {
@@ -90,16 +124,19 @@ export function showLobby(root, ctx) {
       }
       const game = list.find((g) => g.name === select.value);
       try {
-        const room = await api("/api/rooms", {
-          method: "POST", body: { game: game.name, options: readOptions(optionsBox, game) },
-        });
+        const body = { game: game.name, options: readOptions(optionsBox, game),
+          clock: clockInput.value.trim() || null };
+        if (rated.value) body.rated = rated.value === "true";
+        const room = await api("/api/rooms", { method: "POST", body });
         location.hash = `#/room/${room.id}/join`;
       } catch (err) {
         ctx.toast(err.message, "error");
       }
     } },
-    h("div", { class: "row" }, h("label", {}, "Game ", select),
+    h("div", { class: "row" }, h("label", {}, "Game ", select), rated,
       createButton),
+    h("div", { class: "option" }, h("label", { for: "opt-clock" }, "clock"), clockBox,
+      h("span", { class: "doc" }, CLOCK_DOC)),
     optionsBox);
     fill(createBox, h("h2", {}, "New room"), form);
   }
@@ -111,6 +148,7 @@ export function showLobby(root, ctx) {
       const q = filter ? `?status=${filter}` : "";
       const rooms = await api(`/api/rooms${q}`);
       if (!alive) return;
+      rowClocks = [];
       fill(listBody, rooms.map(roomRow));
       empty.hidden = rooms.length > 0;
       listBox.classList.remove("stale");
@@ -121,8 +159,11 @@ export function showLobby(root, ctx) {
   }
 
   function roomRow(room) {
+    const clocks = new Clocks();
+    clocks.set(room.status === "waiting" ? null : room.clock);
+    rowClocks.push(clocks);
     const seats = room.seats.map((seat) => h("span", { class: "seat-chip" + (seat.player ? "" : " free") },
-      `${seat.name}: `, seat.player ? seat.player : "free"));
+      `${seat.name}: `, seat.player ? playerLink(seat.player) : "free", clocks.span(seat.index)));
     const free = room.seats.some((seat) => !seat.player);
     const open = room.status !== "finished";
     const mine = !!nickname && room.seats.some((seat) => seat.player === nickname && !seat.bot);
@@ -130,6 +171,7 @@ export function showLobby(root, ctx) {
       h("td", {}, h("strong", {}, room.title), h("div", { class: "muted small" }, optionText(room))),
       h("td", { class: "seats" }, seats),
       h("td", {}, h("span", { class: `status ${room.status}` }, room.status),
+        h("span", { class: "tag" }, room.rated ? "rated" : "casual"),
         room.outcome ? h("div", { class: "small muted" }, room.outcome) : null),
       h("td", { class: "actions" },
         mine && open ? h("a", { class: "button primary", href: `#/room/${room.id}` }, "Back to it") : null,
@@ -143,13 +185,27 @@ export function showLobby(root, ctx) {
     destroy() {
       alive = false;
       clearTimeout(timer);
+      clearInterval(ticker);
     },
   };
 }
 
 function optionText(room) {
   const parts = Object.entries(room.options || {}).map(([k, v]) => `${k} ${v === "" ? "default" : v}`);
+  if (room.clock) parts.unshift(`clock ${room.clock.control}`);
   return parts.join(", ");
+}
+
+export const CLOCK_DOC = "empty for untimed; 5+3 is five minutes each and three seconds a move, "
+  + "0.5+0 half a minute, 2d two days a move";
+
+/** The time-control field (a text input with the usual choices offered). */
+export function clockField(value) {
+  const choices = ["1+0", "3+2", "5+3", "10+5", "30+20", "1d", "3d"];
+  return h("span", {},
+    h("input", { type: "text", id: "opt-clock", name: "clock", value, maxlength: 16,
+      placeholder: "untimed", list: "clock-choices", autocomplete: "off" }),
+    h("datalist", { id: "clock-choices" }, choices.map((c) => h("option", { value: c }))));
 }
 
 /** A form field for one option description from GET /api/games. */

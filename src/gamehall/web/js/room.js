@@ -2,31 +2,38 @@
 //
 // Everything a button does is a protocol message (join, bot, start, ...); typed slash commands go
 // to the server as chat text and take the same path there. The board gets the server's state
-// message and calls submit(notation) for a move.
+// message and calls submit(notation) for a move; the board contract is boards/shell.js's.
 
 import { h, fill } from "./dom.js";
 import { chooseNickname, games } from "./api.js";
 import { RoomConnection } from "./connection.js";
 import { loadBoard } from "./boards/index.js";
-import { optionField } from "./lobby.js";
+import { mountBoard } from "./boards/shell.js";
+import { delta, playerLink } from "./links.js";
+import { CLOCK_DOC, clockField, optionField } from "./lobby.js";
 import { Replay } from "./replay.js";
+import { Clocks, turnTitle } from "./clock.js";
 
 const BOT_LEVELS = ["random", "easy", "medium", "hard"];
 
-export function showRoom(root, roomId, ctx, autoJoin) {
+export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
   let nickname = ctx.nickname;
   let state = null;      // the latest state message
-  let board = null;      // the mounted board module instance
+  let board = null;      // the mounted board (shell.js's contract: update, refused, destroy)
   let boardGame = null;
   let boardReady = null;  // a promise of the board once its module has loaded
-  let pendingMove = null;
+  let pendingMove = null; // the id of this page's move the server has not answered yet
+  let moveCount = 0;
   let joinWanted = autoJoin && !!nickname;
   let replay = null;     // a Replay while stepping through the record
   let alive = true;
+  const clocks = new Clocks();
+  clocks.start();
 
   const title = h("h1", { class: "room-title" }, "Room");
   const statusLine = h("p", { class: "status-line", "data-testid": "status", "aria-live": "polite" });
   const link = h("span", { class: "conn", "data-testid": "connection" }, "connecting…");
+  const ratedTag = h("span", { class: "tag rated-tag", "data-testid": "rated" });
   const resultBox = h("div", { class: "result", "data-testid": "result", hidden: true });
   const boardHost = h("div", { class: "board-host", "data-testid": "board" });
   const replayBar = h("div", { class: "replay-bar", hidden: true, "data-testid": "replay-bar" });
@@ -51,7 +58,7 @@ export function showRoom(root, roomId, ctx, autoJoin) {
   fill(root, h("div", { class: "room" },
     h("section", { class: "play-area" },
       h("div", { class: "room-head" },
-        h("a", { href: "#/", class: "back" }, "← lobby"), title, link),
+        h("a", { href: "#/", class: "back" }, "← lobby"), title, ratedTag, link),
       statusLine, resultBox, boardHost, replayBar),
     h("aside", { class: "side" },
       h("section", { class: "card" }, h("h2", {}, "Seats"), seatsBox, adminBox, optionsBox),
@@ -59,7 +66,9 @@ export function showRoom(root, roomId, ctx, autoJoin) {
       h("section", { class: "card chat" }, h("h2", {}, "Chat"), chatLog, chatForm))));
 
   const conn = new RoomConnection(roomId, { onMessage, onStatus });
-  window.gamehall = { room: { conn, get state() { return state; }, get board() { return board; } } };
+  // for tools and tests: the connection, the latest state, the board, and a move as a board sends it
+  window.gamehall = { room: { conn, submit: (move) => submit(move), get state() { return state; },
+    get board() { return board; } } };
 
   function send(message) {
     if (conn.send(message)) return true;
@@ -83,12 +92,14 @@ export function showRoom(root, roomId, ctx, autoJoin) {
       case "state": onState(msg); break;
       case "chat": addLine("chat", msg.text, msg.from); break;
       case "info": addLine("info", msg.text); break;
-      case "error":
-        pendingMove = null;
+      case "error": {
+        const mine = pendingMove !== null && msg.id === pendingMove;
+        if (mine) pendingMove = null;
         addLine("error", msg.message);
         ctx.toast(msg.message, "error");
-        if (board && board.refused) board.refused(msg);
+        if (mine && board) board.refused(msg);
         break;
+      }
       case "welcome":
         if (msg.you === null && nickname) {
           addLine("info", "you are watching (the server does not know your nickname)");
@@ -112,13 +123,20 @@ export function showRoom(root, roomId, ctx, autoJoin) {
     state = msg;
     pendingMove = null;
     title.textContent = `${msg.title} · room ${msg.room}`;
-    document.title = `${msg.title} · gamehall`;
+    document.title = turnTitle(msg);
+    clocks.set(msg.clock);
     drawSeats();
     drawAdmin();
     drawOptions();
     drawMoves();
     drawStatus();
     drawResult();
+    ratedTag.textContent = msg.rated ? "rated" : "casual";
+    ratedTag.title = msg.rated ? "this game changes the players' ratings" : "this game is not rated";
+    if (first && autoReplay && msg.status !== "waiting" && msg.moves.length) {
+      history.replaceState(null, "", `#/room/${roomId}`);
+      startReplay();
+    }
     if (first && joinWanted) {
       joinWanted = false;
       history.replaceState(null, "", `#/room/${roomId}`);
@@ -126,21 +144,28 @@ export function showRoom(root, roomId, ctx, autoJoin) {
         send({ type: "join" });
       }
     }
+    followRematch(msg);
     if (replay) return;  // the board shows the replayed position until the replay is closed
     await showBoard(msg);
   }
 
-  /** Draw a state on the board, loading the game's board module the first time (once, even
-   * when several states arrive while it loads; they are drawn in order). */
+  /** Both players asked: go to the new room (watchers and a player who never asked get a link). */
+  function followRematch(msg) {
+    const mine = msg.seat !== null && msg.seats[msg.seat];
+    if (msg.rematch && mine && mine.rematch) location.hash = `#/room/${msg.rematch}`;
+  }
+
+  /** Draw a state on the board, loading the game's board module (the one /api/games names)
+   * the first time (once, even when several states arrive while it loads; they are drawn in
+   * order). */
   async function showBoard(boardState) {
     if (boardGame !== boardState.game) {
       boardGame = boardState.game;
       if (board) board.destroy();
       board = null;
-      boardReady = loadBoard(boardState.game).then((factory) => {
+      boardReady = boardModule(boardState.game).then(loadBoard).then((createBoard) => {
         if (!alive) return null;
-        fill(boardHost);
-        board = factory(boardHost, { submit, toast: ctx.toast });
+        board = mountBoard(boardHost, createBoard, { submit, toast: ctx.toast });
         return board;
       });
     }
@@ -149,10 +174,20 @@ export function showRoom(root, roomId, ctx, autoJoin) {
     ready.update(boardState);
   }
 
+  /** The address of `game`'s board module, from /api/games (null: the generic board). */
+  async function boardModule(game) {
+    try {
+      return (await games()).find((g) => g.name === game)?.board || null;
+    } catch (_) {
+      return null;
+    }
+  }
+
   function submit(move) {
     if (!state || replay) return;
     if (pendingMove) return;
-    if (send({ type: "move", move, version: state.version })) pendingMove = move;
+    const id = `move-${++moveCount}`;
+    if (send({ type: "move", move, version: state.version, id })) pendingMove = id;
   }
 
   // --- seats and administration --------------------------------------------------------------
@@ -169,7 +204,7 @@ export function showRoom(root, roomId, ctx, autoJoin) {
       const mine = state.seat === seat.index;
       const toMove = state.to_move === seat.index && state.status === "playing";
       const who = seat.player
-        ? h("span", { class: "occupant" }, seat.player, seat.bot ? h("span", { class: "tag" }, "bot") : null)
+        ? h("span", { class: "occupant" }, playerLink(seat.player), seat.bot ? h("span", { class: "tag" }, "bot") : null)
         : h("span", { class: "occupant free" }, "free");
       const buttons = [];
       if (!finished && !seat.player && nickname) {
@@ -195,6 +230,10 @@ export function showRoom(root, roomId, ctx, autoJoin) {
       who,
       mine ? h("span", { class: "tag you" }, "you") : null,
       toMove ? h("span", { class: "tag turn" }, "to move") : null,
+      seat.out ? h("span", { class: "tag out", title: "a bot plays this seat; it ranks last" },
+        seat.out === "time" ? "out of time" : "away: out") : null,
+      finished && seat.rematch ? h("span", { class: "tag" }, "rematch?") : null,
+      clocks.span(seat.index),
       h("span", { class: "seat-buttons" }, buttons));
     })));
     if (!nickname) {
@@ -219,6 +258,10 @@ export function showRoom(root, roomId, ctx, autoJoin) {
     const buttons = [];
     if (st !== "finished" && manager()) buttons.push(botLevel);
     if (st === "waiting" && manager()) {
+      buttons.push(h("button", { type: "button", "data-action": "rated",
+        title: "rated games change the players' ratings",
+        onclick: () => send({ type: "rated", value: !state.rated }) },
+      state.rated ? "Make casual" : "Make rated"));
       buttons.push(h("button", { type: "button", class: "primary", "data-action": "start",
         onclick: () => send({ type: "start" }) }, "Start"));
     }
@@ -230,6 +273,14 @@ export function showRoom(root, roomId, ctx, autoJoin) {
             send({ type: "leave" });
           }
         } }, "Leave seat"));
+    }
+    const away = state.absent;
+    if (st === "playing" && seated && away && away.claim_in_ms === 0 && away.seat !== state.seat) {
+      buttons.push(h("button", { type: "button", class: "primary", "data-action": "claim",
+        onclick: () => send({ type: "claim" }) }, "Claim the game"));
+      buttons.push(h("button", { type: "button", "data-action": "take-over",
+        onclick: () => send({ type: "bot", seat: away.seat, level: botLevel.value }) },
+      `Give ${away.player}'s seat to a bot`));
     }
     if (st === "playing" && seated) {
       buttons.push(h("button", { type: "button", class: "danger", "data-action": "resign",
@@ -250,15 +301,21 @@ export function showRoom(root, roomId, ctx, autoJoin) {
 
   async function drawOptions() {
     const entries = Object.entries(state.options || {});
-    if (!entries.length) {
-      fill(optionsBox);
-      return;
-    }
+    const control = state.clock ? state.clock.control : "";
     if (state.status !== "waiting" || !manager()) {
-      fill(optionsBox, h("p", { class: "small muted" },
-        entries.map(([k, v]) => `${k} ${v === "" ? "default" : v}`).join(" · ")));
+      const shown = entries.map(([k, v]) => `${k} ${v === "" ? "default" : v}`);
+      shown.unshift(control ? `clock ${control}` : "untimed");
+      fill(optionsBox, h("p", { class: "small muted", "data-testid": "room-options" },
+        shown.join(" · ")));
       return;
     }
+    const clockBox = clockField(control);
+    const clockInput = clockBox.querySelector("input");
+    clockInput.addEventListener("change", () => {
+      send({ type: "clock", control: clockInput.value.trim() || null });
+    });
+    const clockRow = h("div", { class: "option" }, h("label", { for: "opt-clock" }, "clock"),
+      clockBox, h("span", { class: "doc" }, CLOCK_DOC));
     let spec = [];
     try {
       spec = (await games()).find((g) => g.name === state.game)?.options || [];
@@ -273,7 +330,7 @@ export function showRoom(root, roomId, ctx, autoJoin) {
       });
       return field;
     });
-    fill(optionsBox, h("details", {}, h("summary", {}, "Options"), fields));
+    fill(optionsBox, h("details", {}, h("summary", {}, "Options"), clockRow, fields));
   }
 
   // --- moves, status, result -----------------------------------------------------------------
@@ -306,13 +363,22 @@ export function showRoom(root, roomId, ctx, autoJoin) {
         ? `Waiting for players (${free.join(", ")}): sit down, seat a bot, then Start.`
         : "Every seat is taken: press Start (or type /start).";
     } else if (st === "playing") {
-      if (state.to_move === null || state.to_move === undefined) {
+      const away = state.absent;
+      const mySeat = state.seat !== null ? state.seats[state.seat] : null;
+      if (mySeat && mySeat.out) {
+        statusLine.textContent = "You are out of this game: a bot plays your seat.";
+      } else if (away && away.seat !== state.seat) {
+        statusLine.textContent = away.claim_in_ms > 0
+          ? `${away.player} is away; if they are not back in ${Math.ceil(away.claim_in_ms / 1000)} s, you may claim the game.`
+          : `${away.player} has been away too long: claim the game or give the seat to a bot.`;
+      } else if (state.to_move === null || state.to_move === undefined) {
         statusLine.textContent = "Chance is drawing…";
       } else if (state.to_move === state.seat) {
         statusLine.textContent = `Your move (${seatName(state.seat)}).`;
       } else {
         const seat = state.seats[state.to_move];
-        statusLine.textContent = `${seat.name} to move${seat.player ? ` (${seat.player})` : ""}.`;
+        fill(statusLine, `${seat.name} to move`,
+          seat.player ? [" (", playerLink(seat.player), ")"] : "", ".");
       }
     } else {
       statusLine.textContent = "Game over.";
@@ -327,16 +393,41 @@ export function showRoom(root, roomId, ctx, autoJoin) {
     }
     resultBox.hidden = false;
     const scores = (state.result || []).map((r, i) => h("li", {},
-      `${seatName(i)}${state.seats[i]?.player ? ` (${state.seats[i].player})` : ""}: ${r}`));
+      `${seatName(i)}`, state.seats[i]?.player ? [" (", playerLink(state.seats[i].player), ")"] : "",
+      `: ${r}`));
+    const changes = (state.rating_changes || []).map((c) => h("li", { "data-seat": c.seat },
+      playerLink(c.player), ` ${c.before} → ${c.after} `,
+      h("strong", {}, `(${delta(c.before, c.after)})`)));
     fill(resultBox, h("strong", {}, state.outcome || "The game is over."),
-      scores.length ? h("ul", { class: "returns" }, scores) : null);
+      scores.length ? h("ul", { class: "returns" }, scores) : null,
+      changes.length ? h("div", { class: "rating-changes", "data-testid": "rating-changes" },
+        h("span", { class: "small muted" }, "Ratings:"), h("ul", {}, changes)) : null,
+      rematchBox());
+  }
+
+  /** After the end: ask for a rematch, see who asked, or follow the link to it. */
+  function rematchBox() {
+    if (state.rematch) {
+      return h("p", {}, h("a", { class: "button primary", href: `#/room/${state.rematch}`,
+        "data-action": "to-rematch" }, "Go to the rematch"));
+    }
+    const mine = state.seat !== null ? state.seats[state.seat] : null;
+    if (!mine || mine.bot) {
+      return state.rematch_of ? h("p", { class: "small muted" }, "This game is a rematch.") : null;
+    }
+    const waiting = state.seats.filter((x) => x.player && !x.bot && !x.rematch).map((x) => x.player);
+    return h("p", {}, h("button", { type: "button", class: "primary", "data-action": "rematch",
+      disabled: mine.rematch, onclick: () => send({ type: "rematch" }) },
+    mine.rematch ? "Rematch asked" : "Rematch"),
+    mine.rematch && waiting.length
+      ? h("span", { class: "small muted" }, ` waiting for ${waiting.join(", ")}`) : null);
   }
 
   // --- chat ----------------------------------------------------------------------------------
   function addLine(kind, text, from) {
     const atBottom = chatLog.scrollTop + chatLog.clientHeight >= chatLog.scrollHeight - 20;
     chatLog.append(h("div", { class: `line ${kind}` },
-      from ? h("span", { class: "from" }, `${from}: `) : null,
+      from ? h("span", { class: "from" }, playerLink(from), ": ") : null,
       h("span", { class: "text" }, text)));
     while (chatLog.childElementCount > 300) chatLog.firstElementChild.remove();
     if (atBottom) chatLog.scrollTop = chatLog.scrollHeight;
@@ -368,6 +459,7 @@ export function showRoom(root, roomId, ctx, autoJoin) {
   return {
     destroy() {
       alive = false;
+      clocks.stop();
       conn.close();
       if (board) board.destroy();
       if (replay) replay.destroy();
