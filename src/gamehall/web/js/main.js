@@ -2,7 +2,7 @@
 // (#/player/NICK), a leaderboard (#/leaderboard/GAME) or the archive (#/archive?game=&player=).
 
 import { h, fill } from "./dom.js";
-import { identity, session } from "./api.js";
+import { games, identity, session } from "./api.js";
 import { showArchive } from "./archive.js";
 import { playerLink } from "./links.js";
 import { showLobby } from "./lobby.js";
@@ -71,5 +71,14 @@ async function route() {
   }
 }
 
+/** The header's line of games, in the order of the lobby's game menu (from /api/games). */
+async function gamesLine() {
+  try {
+    document.getElementById("games-line").textContent = (await games()).map((g) => g.title)
+      .join(" · ");
+  } catch (_) { /* the lobby says the games could not be loaded */ }
+}
+
 window.addEventListener("hashchange", route);
 route();
+gamesLine();

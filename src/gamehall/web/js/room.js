@@ -2,12 +2,13 @@
 //
 // Everything a button does is a protocol message (join, bot, start, ...); typed slash commands go
 // to the server as chat text and take the same path there. The board gets the server's state
-// message and calls submit(notation) for a move.
+// message and calls submit(notation) for a move; the board contract is boards/shell.js's.
 
 import { h, fill } from "./dom.js";
 import { chooseNickname, games } from "./api.js";
 import { RoomConnection } from "./connection.js";
 import { loadBoard } from "./boards/index.js";
+import { mountBoard } from "./boards/shell.js";
 import { delta, playerLink } from "./links.js";
 import { optionField } from "./lobby.js";
 import { Replay } from "./replay.js";
@@ -17,10 +18,11 @@ const BOT_LEVELS = ["random", "easy", "medium", "hard"];
 export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
   let nickname = ctx.nickname;
   let state = null;      // the latest state message
-  let board = null;      // the mounted board module instance
+  let board = null;      // the mounted board (shell.js's contract: update, refused, destroy)
   let boardGame = null;
   let boardReady = null;  // a promise of the board once its module has loaded
-  let pendingMove = null;
+  let pendingMove = null; // the id of this page's move the server has not answered yet
+  let moveCount = 0;
   let joinWanted = autoJoin && !!nickname;
   let replay = null;     // a Replay while stepping through the record
   let alive = true;
@@ -61,7 +63,9 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
       h("section", { class: "card chat" }, h("h2", {}, "Chat"), chatLog, chatForm))));
 
   const conn = new RoomConnection(roomId, { onMessage, onStatus });
-  window.gamehall = { room: { conn, get state() { return state; }, get board() { return board; } } };
+  // for tools and tests: the connection, the latest state, the board, and a move as a board sends it
+  window.gamehall = { room: { conn, submit: (move) => submit(move), get state() { return state; },
+    get board() { return board; } } };
 
   function send(message) {
     if (conn.send(message)) return true;
@@ -85,12 +89,14 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
       case "state": onState(msg); break;
       case "chat": addLine("chat", msg.text, msg.from); break;
       case "info": addLine("info", msg.text); break;
-      case "error":
-        pendingMove = null;
+      case "error": {
+        const mine = pendingMove !== null && msg.id === pendingMove;
+        if (mine) pendingMove = null;
         addLine("error", msg.message);
         ctx.toast(msg.message, "error");
-        if (board && board.refused) board.refused(msg);
+        if (mine && board) board.refused(msg);
         break;
+      }
       case "welcome":
         if (msg.you === null && nickname) {
           addLine("info", "you are watching (the server does not know your nickname)");
@@ -138,17 +144,17 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
     await showBoard(msg);
   }
 
-  /** Draw a state on the board, loading the game's board module the first time (once, even
-   * when several states arrive while it loads; they are drawn in order). */
+  /** Draw a state on the board, loading the game's board module (the one /api/games names)
+   * the first time (once, even when several states arrive while it loads; they are drawn in
+   * order). */
   async function showBoard(boardState) {
     if (boardGame !== boardState.game) {
       boardGame = boardState.game;
       if (board) board.destroy();
       board = null;
-      boardReady = loadBoard(boardState.game).then((factory) => {
+      boardReady = boardModule(boardState.game).then(loadBoard).then((createBoard) => {
         if (!alive) return null;
-        fill(boardHost);
-        board = factory(boardHost, { submit, toast: ctx.toast });
+        board = mountBoard(boardHost, createBoard, { submit, toast: ctx.toast });
         return board;
       });
     }
@@ -157,10 +163,20 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
     ready.update(boardState);
   }
 
+  /** The address of `game`'s board module, from /api/games (null: the generic board). */
+  async function boardModule(game) {
+    try {
+      return (await games()).find((g) => g.name === game)?.board || null;
+    } catch (_) {
+      return null;
+    }
+  }
+
   function submit(move) {
     if (!state || replay) return;
     if (pendingMove) return;
-    if (send({ type: "move", move, version: state.version })) pendingMove = move;
+    const id = `move-${++moveCount}`;
+    if (send({ type: "move", move, version: state.version, id })) pendingMove = id;
   }
 
   // --- seats and administration --------------------------------------------------------------
