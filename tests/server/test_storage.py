@@ -137,7 +137,7 @@ def test_clocks_rematch_links_and_the_last_sign_of_life_round_trip(
         old.start()
         old.settle_clock(1000.0)
         old.rematch, new.rematch_of = new.id, old.id
-        await store.save_rooms([old, new])
+        await store.save_rooms([(old, []), (new, [])])
         back = await store.load_room(old.id)
         assert back is not None and back.clock == old.clock and back.clock is not None
         assert back.time_control == old.time_control and back.rematch == new.id
