@@ -113,6 +113,8 @@ class Cluster:
         self.scan_seconds = 0.5
         self.grace_seconds = 1.0
         self._unheld: dict[str, float] = {}
+        self._holders: dict[str, str] = {}
+        """The owner last seen for rooms this node passes requests to (saves a look-up each)."""
         self._acquiring: dict[str, asyncio.Task[bool]] = {}
         self._calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._ids = itertools.count(1)
@@ -176,6 +178,9 @@ class Cluster:
         nobody holds it; None when the room cannot be taken (unknown, or being taken)."""
         if room_id in self.owned and room_id not in self._acquiring:
             return self.holder
+        known = self._holders.get(room_id)
+        if known is not None:
+            return known
         (holder,) = await self.leases.holders([room_id])
         if holder is None and preferred(room_id, self.live) != self.holder:
             # let the room's preferred node, or its owner coming back from a Redis restart,
@@ -188,7 +193,14 @@ class Cluster:
             if await self.acquire(room_id):
                 return self.holder
             (holder,) = await self.leases.holders([room_id])
-        return holder if holder != self.holder else None
+        if holder is None or holder == self.holder:
+            return None
+        self._holders[room_id] = holder
+        return holder
+
+    def forget_owner(self, room_id: str) -> None:
+        """The owner last seen for the room is no longer right (or the room is not held here)."""
+        self._holders.pop(room_id, None)
 
     async def acquire(self, room_id: str) -> bool:
         """Take the room (or confirm this node holds it); one attempt at a time per room."""
@@ -216,6 +228,7 @@ class Cluster:
         old = self.owned.get(room_id)
         self.owned[room_id] = fence
         self._unheld.pop(room_id, None)
+        self._holders.pop(room_id, None)
         try:
             ok = await self.host.room_gained(room_id, fence, keep=old is not None
                                              and replaced == old)
@@ -318,6 +331,7 @@ class Cluster:
         if live != self.live:
             gone = self.live - live
             self.live = live
+            self._holders = {r: h for r, h in self._holders.items() if h not in gone}
             for room_id, nodes in self._presence.items():
                 if gone & set(nodes):
                     left: set[int] = set()

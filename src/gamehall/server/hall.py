@@ -631,6 +631,8 @@ class Hall:
         self._render.pop(room_id, None)
         self._presence.forget(room_id)
         self._deadlines.set(room_id, None)
+        if self.cluster is not None:
+            self.cluster.forget_owner(room_id)
         if self.cluster is not None and room_id in self._watched:
             self._watched.discard(room_id)
             self.pubsub.unwatch(room_id)
@@ -716,8 +718,10 @@ class Hall:
                     self.metrics.forward_seconds.observe(time.perf_counter() - start)
                     return replies
             except (NotOwner, Unreachable):
-                pass
+                cluster.forget_owner(room_id)
             except RoomError as exc:
+                if exc.code == "room_unavailable":
+                    cluster.forget_owner(room_id)
                 if exc.code != "room_unavailable" or not await self._was_played(room_id, player,
                                                                                 req):
                     raise
@@ -1120,7 +1124,8 @@ class Hall:
         if kind == "state":
             if room_id in self.cluster.owned:
                 return []  # a late event of the room's previous owner
-            if "resync" in event:
+            if "resync" in event:  # a new owner says so, or the owner reloaded the room
+                self.cluster.forget_owner(room_id)
                 room = self.rooms.get(room_id)
                 if room is not None and room.revision != event["resync"]:
                     self._reload_soon(room_id)
