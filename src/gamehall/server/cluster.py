@@ -4,10 +4,12 @@ and passing requests for the other rooms to their owners.
 - Every unfinished room has one owner, the node holding its lease (leases.py). Only the owner
   changes a room, and each of its commits carries the lease's fencing number, which PostgreSQL
   checks (storage.Fenced), so a node that lost a lease while paused can never commit.
-- A node renews its leases a few times per lease period. Every node also looks, twice a second,
-  for unfinished rooms whose lease nobody holds (their owner died, or Redis restarted) and takes
-  them: at once when it is the room's preferred node among the live ones (rendezvous hashing,
-  which spreads a dead node's rooms evenly), after a short grace otherwise.
+- A node renews its leases (and its heartbeat) a few times per lease period. Every node looks
+  at the others' heartbeats twice a second; when one has died (or unheld rooms were found last
+  time, or every few seconds anyway: after a Redis restart nobody may have died) it looks for
+  unfinished rooms whose lease nobody holds, and takes them: at once when it is the room's
+  preferred node among the live ones (rendezvous hashing, which spreads a dead node's rooms
+  evenly), after a short grace otherwise.
 - Taking a room: raise the fencing number in Redis (never below the stored one), claim the room
   in PostgreSQL with it (from then on the old owner's commits are refused), then load the room
   from PostgreSQL. Nothing the old owner committed is lost; nothing it did not commit was ever
@@ -111,7 +113,13 @@ class Cluster:
         """The holders of the nodes alive at the last look."""
         self.host: Host | None = None
         self.scan_seconds = 0.5
+        """How often the node looks at the other nodes' heartbeats."""
+        self.full_scan_seconds = 5.0
+        """How often it also looks for unheld rooms while no node has died (after a death, or
+        while unheld rooms are left, at every look)."""
         self.grace_seconds = 1.0
+        self._hot_until = 0.0
+        self._last_full = 0.0
         self._unheld: dict[str, float] = {}
         self._holders: dict[str, str] = {}
         """The owner last seen for rooms this node passes requests to (saves a look-up each)."""
@@ -323,13 +331,19 @@ class Cluster:
     async def _scan_once(self) -> None:
         redis = self.pubsub.redis
         members = sorted(str(m) for m in await redis.smembers(self._key("nodes")))
+        if self.holder not in members:  # Redis forgot the nodes (a restart): they come back
+            await self._heartbeat()     # within a renewal; judge nobody dead meanwhile
+            return
         alive = await redis.mget([self._key(f"alive:{m}") for m in members]) if members else []
         live = {m for m, a in zip(members, alive, strict=True) if a is not None} | {self.holder}
         dead = set(members) - live
         if dead:
             await redis.srem(self._key("nodes"), *dead)
+        now = time.monotonic()
         if live != self.live:
             gone = self.live - live
+            if gone:  # its leases run out about now: look until they have
+                self._hot_until = now + self.lease_ms / 1000 + 2 * self.scan_seconds
             self.live = live
             self._holders = {r: h for r, h in self._holders.items() if h not in gone}
             for room_id, nodes in self._presence.items():
@@ -339,9 +353,13 @@ class Cluster:
                         left |= nodes.pop(g, (set(), Counter()))[0]
                     if self.host is not None:
                         self.host.presence_changed(room_id, left)
+        if now < self._hot_until or self._unheld or now - self._last_full >= self.full_scan_seconds:
+            self._last_full = now
+            await self._take_unheld(live, now)
+
+    async def _take_unheld(self, live: set[str], now: float) -> None:
         active = await self.storage.active_room_ids()
         holders = await self.leases.holders(active)
-        now = time.monotonic()
         seen = set()
         for room_id, holder in zip(active, holders, strict=True):
             if holder is not None or room_id in self.owned or room_id in self._acquiring:
