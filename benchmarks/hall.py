@@ -387,12 +387,15 @@ def local_cluster(nodes: int, db: str | None) -> Any:
 async def cluster_run(topo: Any, a: argparse.Namespace) -> str:
     stats, tables = await bench(topo.http, a.rooms, a.game, a.think, a.seconds, a.warmup,
                                 [n.pid for n in topo.nodes], [topo.redis.pid, topo.nginx.pid])
-    out = [f"cluster of {len(topo.nodes)} nodes behind nginx", report(stats, a.rooms, a.game,
-                                                                      a.think)]
-    owned = {n.name: httpx.get(f"{n.http}/api/health", timeout=30).json()["cluster"]
-             ["rooms_owned"] for n in topo.nodes}
-    out.append("rooms owned per node after the run: "
-               + ", ".join(f"{k} {len(v)}" for k, v in owned.items()))
+    out = [f"cluster of {len(topo.nodes)} nodes behind nginx (logs in {topo.folder})",
+           report(stats, a.rooms, a.game, a.think)]
+    healths = {n.name: httpx.get(f"{n.http}/api/health", timeout=30).json() for n in topo.nodes}
+    owned = {k: h["cluster"]["rooms_owned"] for k, h in healths.items()}
+    out.append("per node after the run: " + "; ".join(
+        f"{k} owns {len(h['cluster']['rooms_owned'])} rooms, lease changes "
+        f"{h['cluster']['lease_changes']}, event loop lag p99 {h['loop_lag_ms']['p99']} ms, "
+        f"max {h['loop_lag_ms']['max']} ms"
+        for k, h in healths.items()))
     if a.failover:
         victim = max(topo.nodes, key=lambda n: len(owned[n.name]))
         times, errors = await failover(topo.http, tables, victim, owned[victim.name])
