@@ -216,3 +216,20 @@ def test_a_whole_game_through_a_server_on_postgresql(pg_url: str, tmp_path: Path
         assert rec["status"] == "finished"
     finally:
         server.stop()
+
+
+def test_lookups_of_text_no_player_can_have_find_nothing(db_url: str) -> None:
+    """A NUL in a nickname or archive cursor (PostgreSQL refuses it in text) matches nobody."""
+    from gamehall.server.storage import UnknownPlayer
+
+    async def scenario() -> None:
+        store = SqlStorage(db_url)
+        await store.open()
+        assert await store.account("ann\x00") is None
+        assert await store.profile("\x00", 5) is None
+        with pytest.raises(UnknownPlayer):
+            await store.finished_games(None, "a\x00", None, 5)
+        assert await store.finished_games(None, None, "\x00~x", 5) == ([], None)
+        await store.close()
+
+    asyncio.run(scenario())

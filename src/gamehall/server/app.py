@@ -10,6 +10,8 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
+import socket
 from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from pathlib import Path
@@ -28,9 +30,12 @@ from gamehall.server import protocol as proto
 from gamehall.server.accounts import MAX_PASSWORD, RateLimited, SignInLimiter
 from gamehall.server.bots import BotLimits, BotPool
 from gamehall.server.clocks import wall_time
+from gamehall.server.cluster import Cluster
 from gamehall.server.hall import Hall, Player, Settings
+from gamehall.server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from gamehall.server.protocol import ProtocolError, RateLimiter
 from gamehall.server.pubsub import InProcessPubSub, PubSub
+from gamehall.server.redis_pubsub import RedisPubSub
 from gamehall.server.replay import ReplayCache, replay_step
 from gamehall.server.rooms import WAITING, Room, RoomError
 from gamehall.server.storage import SqlStorage, Storage, UnknownPlayer
@@ -48,7 +53,8 @@ _STATUS = {"not_identified": 401, "unknown_room": 404, "not_seated": 403, "not_y
            "bad_nickname": 400, "bad_game": 400, "bad_option": 400, "bad_bot": 400,
            "bad_clock": 400,
            "too_large": 413, "bad_step": 400, "storage_error": 503, "bad_login": 401,
-           "weak_password": 400, "unknown_player": 404, "rate_limited": 429}
+           "weak_password": 400, "unknown_player": 404, "rate_limited": 429,
+           "room_unavailable": 503}
 
 
 class SessionIn(BaseModel):
@@ -85,17 +91,26 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
     time source (tests pass their own)."""
     settings = settings or Settings()
     store = storage or SqlStorage(db_url, sqlite_sync=settings.sqlite_sync)
+    cluster: Cluster | None = None
+    if settings.redis_url:  # a node of a cluster: pub/sub and leases through Redis
+        node = settings.node or f"{socket.gethostname()}-{os.getpid()}"
+        pubsub = RedisPubSub(settings.redis_url, Cluster.new_holder(node))
+        cluster = Cluster(pubsub, store, node, settings.lease_ms)
     limits = BotLimits(settings.bot_max_seconds, settings.bot_max_simulations)
     bots = BotPool(settings.bot_workers, settings.plugins, limits)
     hall = Hall(store, pubsub or InProcessPubSub(), bots, settings, clock=clock,
-                sign_ins=sign_ins)
+                sign_ins=sign_ins, cluster=cluster)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await store.open()
+        if cluster is not None:
+            await cluster.pubsub.open()
         await hall.start()
         yield
         await hall.stop()
+        if cluster is not None:
+            await cluster.pubsub.close()
         await store.close()
 
     app = FastAPI(title="gamehall", version=__version__, lifespan=lifespan,
@@ -104,6 +119,8 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
                               f"[the protocol]({PROTOCOL_URL}) describes every message "
                               f"(protocol version {proto.PROTOCOL_VERSION}).")
     app.state.hall = hall
+    if cluster is not None:
+        app.add_middleware(NodeHeader, node=cluster.node)
     _protocol_doc(app)
     _routes(app, hall)
     _account_routes(app, hall)
@@ -112,6 +129,26 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
     if (web_dir / "index.html").is_file():
         app.mount("/", StaticFiles(directory=web_dir, html=True), name="web")
     return app
+
+
+class NodeHeader:
+    """Names the node that answered in every HTTP response of a cluster (X-Gamehall-Node), for
+    operators and load tests behind the load balancer. Plain ASGI: it costs next to nothing."""
+
+    def __init__(self, app: Any, node: str) -> None:
+        self.app, self.header = app, (b"x-gamehall-node", node.encode())
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def named(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), self.header]
+            await send(message)
+
+        await self.app(scope, receive, named)
 
 
 def _protocol_doc(app: FastAPI) -> None:
@@ -164,9 +201,14 @@ def _routes(app: FastAPI, hall: Hall) -> None:
             raise ProtocolError(proto.NOT_IDENTIFIED, "choose a nickname first (POST /api/session)")
         return player
 
-    @app.get("/api/health", summary="Liveness and load: rooms, connections, storage commits")
+    @app.get("/api/health", summary="Liveness and load: rooms, connections, storage commits; "
+                                     "in a cluster the node, the rooms it owns, the live nodes")
     async def health() -> dict[str, Any]:
         return hall.health()
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics() -> Response:
+        return Response(hall.metrics.render(), media_type=METRICS_CONTENT_TYPE)
 
     @app.get("/api/games", summary="Every installed game: seats, options with defaults and the "
                                    "page's board module")
@@ -390,9 +432,26 @@ class Connection:
         self.sub.deliver({"event": "message", "message": message})
 
     async def run(self) -> None:
-        room = await self.hall.get_room(self.room_id)
+        try:
+            room = await self.hall.attach(self.room_id)
+        except RoomError as exc:  # gone meanwhile
+            self.sub.close()
+            await self.ws.send_text(proto.dumps(proto.error(exc.code, exc.message)))
+            await self.ws.close(4404)
+            return
+        except BaseException:
+            self.sub.close()
+            raise
+        try:
+            await self._run(room)
+        finally:
+            self.hall.detach(self.room_id)
+
+    async def _run(self, room: Room) -> None:
         history = await self.hall.chat_history(room.id)
+        cluster = self.hall.cluster
         self._send({"type": "welcome", "protocol": proto.PROTOCOL_VERSION, "room": room.id,
+                    **({"node": cluster.node} if cluster is not None else {}),
                     "you": self.player.nickname if self.player else None,
                     "limits": {"max_message_bytes": self.settings.max_message_bytes,
                                "rate": self.settings.rate, "burst": self.settings.burst}})

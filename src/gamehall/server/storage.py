@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
@@ -339,6 +340,17 @@ def _room_values(room: Room) -> dict[str, Any]:
     }
 
 
+def room_row(room: Room) -> dict[str, Any]:
+    """The room's stored row (column values, JSON-ready): what the owner of a room sends the
+    other nodes of a cluster with each commit."""
+    return _room_values(room)
+
+
+def room_from_values(values: dict[str, Any]) -> Room:
+    """A room without its moves from `room_row` values."""
+    return _room_from_row(SimpleNamespace(**values))
+
+
 def _action_rows(room: Room, new_moves: Sequence[Move]) -> list[dict[str, Any]]:
     """The action rows of the room's last `len(new_moves)` moves."""
     first = room.version - len(new_moves)
@@ -597,6 +609,9 @@ class SqlStorage(Storage):
         await self._write(_Write(fn=delete))
 
     async def account(self, nickname: str) -> AccountRow | None:
+        if not _searchable(nickname):
+            return None
+
         def select(conn: Connection) -> AccountRow | None:
             row = conn.execute(sa.select(players.c.id, players.c.nickname,
                                          players.c.password_hash, players.c.bot)
@@ -748,6 +763,9 @@ class SqlStorage(Storage):
 
     # --- profiles, leaderboards, the archive ----------------------------------------------------
     async def profile(self, nickname: str, recent: int) -> dict[str, Any] | None:
+        if not _searchable(nickname):
+            return None
+
         def select(conn: Connection) -> dict[str, Any] | None:
             who = conn.execute(sa.select(players).where(
                 players.c.nickname_key == nickname.lower())).first()
@@ -785,6 +803,8 @@ class SqlStorage(Storage):
         def select(conn: Connection) -> tuple[list[dict[str, Any]], str | None]:
             ids: list[int] | None = None
             if player is not None:
+                if not _searchable(player):
+                    raise UnknownPlayer(player)
                 pid = conn.execute(sa.select(players.c.id).where(
                     players.c.nickname_key == player.lower())).scalar()
                 if pid is None:
@@ -802,10 +822,16 @@ class SqlStorage(Storage):
 
 def _cursor(text: str | None) -> tuple[str, str] | None:
     """An archive cursor (`ended_at~room`) read back; a malformed one starts from the top."""
-    if not text or "~" not in text:
+    if not text or "~" not in text or not _searchable(text):
         return None
     ended, _, room = text.rpartition("~")
     return ended, room
+
+
+def _searchable(text: str) -> bool:
+    """Whether a client's text can be looked up at all (PostgreSQL refuses NUL characters in
+    text, so such a nickname matches nobody rather than failing the query)."""
+    return "\x00" not in text
 
 
 def _rating(row: Any) -> rating_model.Rating:
