@@ -344,8 +344,11 @@ class Cluster:
             gone = self.live - live
             if gone:  # its leases run out about now: look until they have
                 self._hot_until = now + self.lease_ms / 1000 + 2 * self.scan_seconds
+            came = live - self.live
             self.live = live
             self._holders = {r: h for r, h in self._holders.items() if h not in gone}
+            if came:  # back from a pause judged as death: its presence was dropped, read it again
+                await self._reload_presence(came)
             for room_id, nodes in self._presence.items():
                 if gone & set(nodes):
                     left: set[int] = set()
@@ -483,6 +486,18 @@ class Cluster:
         for node, data in found.items():
             if node != self.holder and node in self.live:
                 nodes[str(node)] = _presence(str(data))
+
+    async def _reload_presence(self, came: set[str]) -> None:
+        """Nodes that joined (or were judged dead and came back) may have players in rooms held
+        here; their presence events went out before this node listened, so read the hashes."""
+        for room_id, nodes in list(self._presence.items()):
+            before = {n: nodes[n][0] for n in came if n in nodes}
+            await self.load_presence(room_id)
+            changed: set[int] = set()
+            for n in came:
+                changed |= before.get(n, set()) ^ nodes.get(n, (set(), Counter()))[0]
+            if changed and self.host is not None:
+                self.host.presence_changed(room_id, changed)
 
     def note_presence(self, room_id: str, node: str, data: str) -> set[int] | None:
         """Another node's presence event: the players who came or went there (None: the room
