@@ -74,7 +74,11 @@ async def request(base: str, method: str, path: str, body: dict[str, Any] | None
     head, _, payload = raw.partition(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
     headers = {k.strip().lower(): v.strip() for k, _, v in (h.partition(":") for h in lines[1:])}
-    return int(lines[0].split()[1]), headers, json.loads(payload) if payload else None
+    status = int(lines[0].split()[1])
+    try:
+        return status, headers, json.loads(payload) if payload else None
+    except ValueError:  # not JSON (a proxy's own error page): say what came
+        return status, headers, {"code": f"http_{status}", "text": payload[:200].decode("latin-1")}
 
 
 async def post_json(base: str, path: str, body: dict[str, Any],

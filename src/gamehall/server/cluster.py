@@ -4,7 +4,9 @@ and passing requests for the other rooms to their owners.
 - Every unfinished room has one owner, the node holding its lease (leases.py). Only the owner
   changes a room, and each of its commits carries the lease's fencing number, which PostgreSQL
   checks (storage.Fenced), so a node that lost a lease while paused can never commit.
-- A node renews its leases (and its heartbeat) a few times per lease period. Every node looks
+- A node renews its leases (and its heartbeat) a few times per lease period, from a thread of
+  its own: a busy event loop does not lose them (a loop stalled for `LOOP_STALL` seconds does:
+  such a node serves nobody, so it must not keep its rooms). Every node looks
   at the others' heartbeats twice a second; when one has died (or unheld rooms were found last
   time, or every few seconds anyway: after a Redis restart nobody may have died) it looks for
   unfinished rooms whose lease nobody holds, and takes them: at once when it is the room's
@@ -30,6 +32,7 @@ import itertools
 import json
 import logging
 import secrets
+import threading
 import time
 import zlib
 from collections import Counter
@@ -38,13 +41,20 @@ from typing import Any, Protocol
 
 from redis.exceptions import RedisError
 
-from gamehall.server.leases import Leases
+from gamehall.server.leases import Leases, Renewer
 from gamehall.server.protocol import ProtocolError, Request, TypedSeat
 from gamehall.server.redis_pubsub import RedisPubSub
 from gamehall.server.rooms import RoomError
 from gamehall.server.storage import Storage
 
 log = logging.getLogger("gamehall.server")
+
+LOOP_STALL = 10.0
+"""Seconds without a sign of the event loop after which the lease thread stops renewing."""
+RENEWALS = 6
+"""Renewals per lease period: a node that does not run for up to 5/6 of it keeps its leases."""
+FORWARD_CHECK = 0.25
+"""How often a node waiting for a forwarded request's answer checks that the owner lives."""
 
 PlayerRef = tuple[int, str, bool] | None
 """A player as the nodes pass it to one another: (id, nickname, has an account), or None."""
@@ -101,16 +111,22 @@ class Cluster:
     holder name in Redis adds a random part, so a restarted node is a new holder."""
 
     def __init__(self, pubsub: RedisPubSub, storage: Storage, node: str, lease_ms: int = 3000,
-                 forward_timeout: float = 5.0) -> None:
+                 forward_timeout: float = 30.0) -> None:
         self.pubsub, self.storage, self.node = pubsub, storage, node
         self.holder = pubsub.origin
         self.lease_ms = lease_ms
         self.forward_timeout = forward_timeout
+        """The longest a forwarded request waits for its answer while its owner lives (an owner
+        judged dead, by its heartbeat, is given up on at once)."""
+        self.handover_wait = 5.0
+        """How long a request waits, beyond a lease period, for a room changing hands."""
         self.leases = Leases(pubsub.redis, self.holder, lease_ms, pubsub.prefix)
         self.owned: dict[str, int] = {}
         """Rooms this node owns, with the fencing number of its lease."""
         self.live: set[str] = {self.holder}
         """The holders of the nodes alive at the last look."""
+        self.gone: set[str] = set()
+        """Holders judged dead (their heartbeat ran out) and not seen again since."""
         self.host: Host | None = None
         self.scan_seconds = 0.5
         """How often the node looks at the other nodes' heartbeats."""
@@ -127,6 +143,10 @@ class Cluster:
         self._calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._ids = itertools.count(1)
         self._tasks: list[asyncio.Task[None]] = []
+        self._keeper: threading.Thread | None = None
+        self._stop_keeping = threading.Event()
+        self._pulse_at = time.monotonic()
+        """When the event loop last showed it runs (the lease thread reads it)."""
         self._serving: set[asyncio.Task[None]] = set()
         self._presence: dict[str, dict[str, tuple[set[int], Counter[str]]]] = {}
         self._mine: dict[str, str] = {}
@@ -150,12 +170,19 @@ class Cluster:
         self.pubsub.on_reconnect = self._reconnected
         self.pubsub.on_down = self._answers_lost
         await self._heartbeat()
-        self._tasks = [asyncio.create_task(self._renew_loop(), name="gamehall-lease-renew"),
+        self._stop_keeping.clear()
+        self._keeper = threading.Thread(target=self._keep, args=(asyncio.get_running_loop(),),
+                                        name="gamehall-leases", daemon=True)
+        self._keeper.start()
+        self._tasks = [asyncio.create_task(self._pulse_loop(), name="gamehall-loop-pulse"),
                        asyncio.create_task(self._scan_loop(), name="gamehall-room-scan")]
 
     async def stop(self) -> None:
         """Hand every room back at once (the others take them without waiting for the leases
         to run out) and leave the cluster."""
+        self._stop_keeping.set()
+        if self._keeper is not None:
+            await asyncio.to_thread(self._keeper.join, 10)
         for task in [*self._tasks, *self._acquiring.values(), *self._serving]:
             task.cancel()
         for task in [*self._tasks, *self._acquiring.values(), *self._serving]:
@@ -253,7 +280,11 @@ class Cluster:
 
     async def create(self, room_id: str) -> int:
         """The fencing number for a room this node is about to create (and then owns)."""
-        fence = await self.leases.acquire(room_id, 0)
+        try:
+            fence = await self.leases.acquire(room_id, 0)
+        except (RedisError, OSError):
+            raise RoomError("room_unavailable", "the hall's message service is not answering; "
+                                                "try again in a moment") from None
         if fence is None:
             raise RoomError("storage_error", "that room name is taken; try again")
         self.owned[room_id] = fence
@@ -285,24 +316,54 @@ class Cluster:
         pipe.sadd(self._key("nodes"), self.holder)
         await pipe.execute()
 
-    async def _renew_loop(self) -> None:
-        failing = False
+    async def _pulse_loop(self) -> None:
         while True:
-            await asyncio.sleep(self.lease_ms / 3000)
-            try:
-                await self._heartbeat()
-                await self._renew_once()
+            self._pulse_at = time.monotonic()
+            await asyncio.sleep(0.25)
+
+    def _keep(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The lease thread: heartbeat and renewals `RENEWALS` times per lease period, whatever the
+        event loop is busy with; what it finds lost is handled on the loop (`_renewed`)."""
+        renewer = Renewer(self.pubsub.url, self.holder, self.lease_ms, self.pubsub.prefix)
+        failing = stalled = False
+        every = self.lease_ms / 1000 / RENEWALS
+        last = time.monotonic()
+        try:
+            while not self._stop_keeping.wait(every):
+                late, last = time.monotonic() - last - every, time.monotonic()
+                if late > every:  # the process itself did not run (an overloaded machine)
+                    log.warning("lease renewal %.1f s late", late)
+                if time.monotonic() - self._pulse_at > LOOP_STALL:
+                    if not stalled:
+                        log.warning("the event loop has not run for %.0f s: leases are let go",
+                                    LOOP_STALL)
+                    stalled = True
+                    continue
+                stalled = False
+                owned = list(self.owned.items())  # one C-level copy, atomic under the GIL
+                try:
+                    kept = renewer.beat_and_renew(self.node, [r for r, _ in owned])
+                except (RedisError, OSError) as exc:
+                    if not failing:  # Redis is down: nobody can take a room meanwhile, go on
+                        log.warning("cannot renew leases: %s", exc)
+                    failing = True
+                    continue
                 failing = False
-            except (RedisError, OSError) as exc:
-                if not failing:  # Redis is down: nobody can take a room meanwhile, so go on
-                    log.warning("cannot renew leases: %s", exc)
-                failing = True
+                try:
+                    loop.call_soon_threadsafe(self._renewed, owned, kept)
+                except RuntimeError:  # the loop is closed: the node is stopping
+                    return
+        finally:
+            renewer.close()
 
     async def _renew_once(self) -> None:
-        ids = list(self.owned)
-        fences = [self.owned[r] for r in ids]
-        kept = await self.leases.renew(ids)
-        for room_id, fence, ok in zip(ids, fences, kept, strict=True):
+        owned = list(self.owned.items())
+        self._renewed(owned, await self.leases.renew([r for r, _ in owned]))
+
+    def _renewed(self, owned: list[tuple[str, int]], kept: list[bool]) -> None:
+        """Renewal results: a lease not kept (and not changed meanwhile) is taken again or
+        given up (`_retake`)."""
+        for (room_id, fence), ok in zip(owned, kept, strict=True):
             if not ok and self.owned.get(room_id) == fence and room_id not in self._acquiring:
                 asyncio.get_running_loop().create_task(self._retake(room_id))
 
@@ -338,6 +399,7 @@ class Cluster:
         live = {m for m, a in zip(members, alive, strict=True) if a is not None} | {self.holder}
         dead = set(members) - live
         if dead:
+            self.gone |= dead
             await redis.srem(self._key("nodes"), *dead)
         now = time.monotonic()
         if live != self.live:
@@ -346,6 +408,7 @@ class Cluster:
                 self._hot_until = now + self.lease_ms / 1000 + 2 * self.scan_seconds
             came = live - self.live
             self.live = live
+            self.gone = (self.gone | gone) - came
             self._holders = {r: h for r, h in self._holders.items() if h not in gone}
             if came:  # back from a pause judged as death: its presence was dropped, read it again
                 await self._reload_presence(came)
@@ -369,7 +432,10 @@ class Cluster:
                 continue
             seen.add(room_id)
             first = self._unheld.setdefault(room_id, now)
-            if preferred(room_id, live) == self.holder or now - first >= self.grace_seconds:
+            # after a death its preferred node takes a room at once; otherwise the lease may
+            # only have lapsed (its owner ran late): the owner gets the grace to take it back
+            at_once = now < self._hot_until and preferred(room_id, live) == self.holder
+            if at_once or now - first >= self.grace_seconds:
                 task = asyncio.get_running_loop().create_task(self._take(room_id))
                 self._serving.add(task)
                 task.add_done_callback(self._serving.discard)
@@ -391,17 +457,21 @@ class Cluster:
         message = {"t": "call", "id": call_id, "from": self.holder, "room": room_id,
                    "player": list(player) if player else None, "req": encode_request(req),
                    "deadline": time.time() + self.forward_timeout}
+        limit = time.monotonic() + self.forward_timeout
         try:
             try:
                 if await self.pubsub.send(holder, message) == 0:
                     raise Unreachable(holder)
             except (RedisError, OSError):
                 raise Unreachable(holder) from None
-            try:
-                reply = await asyncio.wait_for(fut, self.forward_timeout)
-            except TimeoutError:
-                raise RoomError("room_unavailable", "the server holding this room did not "
-                                "answer in time; look at the room and try again") from None
+            while True:  # a busy owner is waited for; one judged dead is not
+                try:
+                    reply = await asyncio.wait_for(asyncio.shield(fut), FORWARD_CHECK)
+                    break
+                except TimeoutError:
+                    if holder in self.gone or time.monotonic() > limit:
+                        raise RoomError("room_unavailable", "the server holding this room did "
+                                        "not answer; look at the room and try again") from None
         finally:
             self._calls.pop(call_id, None)
         if reply.get("moved"):

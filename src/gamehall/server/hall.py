@@ -705,7 +705,7 @@ class Hall:
         and a forwarding timeout; it is only ever sent again when it certainly did not arrive."""
         assert self.cluster is not None
         cluster = self.cluster
-        deadline = time.monotonic() + cluster.lease_ms / 1000 + cluster.forward_timeout
+        deadline = time.monotonic() + cluster.lease_ms / 1000 + cluster.handover_wait
         while True:
             try:
                 holder = await cluster.owner(room_id)
