@@ -51,6 +51,10 @@ log = logging.getLogger("gamehall.server")
 
 LOOP_STALL = 10.0
 """Seconds without a sign of the event loop after which the lease thread stops renewing."""
+BEAT = 0.5
+"""Seconds between a node's heartbeats (written by its lease thread)."""
+SILENT_BEATS = 4
+"""Heartbeats a node must have missed, its channel without a subscriber, to be judged ended."""
 RENEWALS = 6
 """Renewals per lease period: a node that does not run for up to 5/6 of it keeps its leases."""
 FORWARD_CHECK = 0.25
@@ -110,7 +114,7 @@ class Cluster:
     """Leases, takeover and forwarding for one node. `node` is the operator's name for it; the
     holder name in Redis adds a random part, so a restarted node is a new holder."""
 
-    def __init__(self, pubsub: RedisPubSub, storage: Storage, node: str, lease_ms: int = 3000,
+    def __init__(self, pubsub: RedisPubSub, storage: Storage, node: str, lease_ms: int = 10_000,
                  forward_timeout: float = 30.0) -> None:
         self.pubsub, self.storage, self.node = pubsub, storage, node
         self.holder = pubsub.origin
@@ -137,6 +141,10 @@ class Cluster:
         self._hot_until = 0.0
         self._last_full = 0.0
         self._unheld: dict[str, float] = {}
+        self.steady_seconds = 2.0
+        """How long this node's own subscriber must have been up before it judges others by
+        theirs (after a Redis restart every node resubscribes within moments)."""
+        """Live nodes whose channel had no subscriber, with the count of looks in a row."""
         self._holders: dict[str, str] = {}
         """The owner last seen for rooms this node passes requests to (saves a look-up each)."""
         self._acquiring: dict[str, asyncio.Task[bool]] = {}
@@ -327,10 +335,10 @@ class Cluster:
         renewer = Renewer(self.pubsub.url, self.holder, self.lease_ms, self.pubsub.prefix)
         failing = stalled = False
         every = self.lease_ms / 1000 / RENEWALS
-        last = time.monotonic()
+        last = renewed = time.monotonic()
         try:
-            while not self._stop_keeping.wait(every):
-                late, last = time.monotonic() - last - every, time.monotonic()
+            while not self._stop_keeping.wait(min(BEAT, every)):
+                late, last = time.monotonic() - last - min(BEAT, every), time.monotonic()
                 if late > every:  # the process itself did not run (an overloaded machine)
                     log.warning("lease renewal %.1f s late", late)
                 if time.monotonic() - self._pulse_at > LOOP_STALL:
@@ -340,15 +348,20 @@ class Cluster:
                     stalled = True
                     continue
                 stalled = False
-                owned = list(self.owned.items())  # one C-level copy, atomic under the GIL
+                renewing = time.monotonic() - renewed >= every - BEAT / 2
+                # one C-level copy, atomic under the GIL
+                owned = list(self.owned.items()) if renewing else []
                 try:
                     kept = renewer.beat_and_renew(self.node, [r for r, _ in owned])
+                    renewed = time.monotonic() if renewing else renewed
                 except (RedisError, OSError) as exc:
                     if not failing:  # Redis is down: nobody can take a room meanwhile, go on
                         log.warning("cannot renew leases: %s", exc)
                     failing = True
                     continue
                 failing = False
+                if not owned:
+                    continue
                 try:
                     loop.call_soon_threadsafe(self._renewed, owned, kept)
                 except RuntimeError:  # the loop is closed: the node is stopping
@@ -396,6 +409,10 @@ class Cluster:
             await self._heartbeat()     # within a renewal; judge nobody dead meanwhile
             return
         alive = await redis.mget([self._key(f"alive:{m}") for m in members]) if members else []
+        ended = await self._ended([m for m, a in zip(members, alive, strict=True)
+                                   if a is not None and m != self.holder])
+        if ended:
+            alive = [None if m in ended else a for m, a in zip(members, alive, strict=True)]
         live = {m for m, a in zip(members, alive, strict=True) if a is not None} | {self.holder}
         dead = set(members) - live
         if dead:
@@ -422,6 +439,42 @@ class Cluster:
         if now < self._hot_until or self._unheld or now - self._last_full >= self.full_scan_seconds:
             self._last_full = now
             await self._take_unheld(live, now)
+
+    async def _ended(self, others: list[str]) -> set[str]:
+        """Nodes whose heartbeat has not run out yet but whose process has ended (kill -9, a
+        crash): Redis closed their connections, so their node channel has no subscriber, and
+        they missed `SILENT_BEATS` heartbeats. Their heartbeat and leases are deleted at once
+        rather than left to run out, so the failover does not wait for a lease period. A live
+        node whose subscriber is reconnecting still beats (its lease thread does), and a frozen
+        one (SIGSTOP) keeps its connections: neither is judged here (the frozen one's leases run
+        out). Judging wrongly would still be safe: the fencing numbers refuse the commits of a
+        node whose room another has claimed. Nobody is judged while this node's own subscriber
+        has just come back (after a Redis restart every node resubscribes)."""
+        steady = self.pubsub.up and time.monotonic() - self.pubsub.up_since >= self.steady_seconds
+        if not others or not steady:
+            return set()
+        redis = self.pubsub.redis
+        counts: Any = await redis.pubsub_numsub(*[self.pubsub.node_channel(m) for m in others])
+        silent = [m for m, (_, n) in zip(others, counts, strict=True) if int(n) == 0]
+        if not silent:
+            return set()
+        pipe = redis.pipeline(transaction=False)
+        for m in silent:
+            pipe.pttl(self._key(f"alive:{m}"))
+        left: Any = await pipe.execute()
+        quiet = self.lease_ms - SILENT_BEATS * BEAT * 1000  # its time to live once it missed them
+        ended = {m for m, ms in zip(silent, left, strict=True) if 0 <= int(ms) < quiet}
+        if not ended:
+            return set()
+        await redis.delete(*[self._key(f"alive:{m}") for m in ended])
+        active = await self.storage.active_room_ids()
+        holders = await self.leases.holders(active)
+        for m in sorted(ended):
+            freed = await self.leases.release_of(
+                m, [r for r, h in zip(active, holders, strict=True) if h == m])
+            log.warning("node %s has no connection to Redis: judged ended, %d of its leases "
+                        "freed", m, freed)
+        return ended
 
     async def _take_unheld(self, live: set[str], now: float) -> None:
         active = await self.storage.active_room_ids()

@@ -121,9 +121,9 @@ class Settings:
     """Redis of a cluster (``redis://host:port/0``); empty: a single hall, pub/sub in process."""
     node: str = ""
     """This node's name in a cluster (health and metrics show it)."""
-    lease_ms: int = 3000
-    """How long a room's lease lasts unless its owner renews it (a dead node's rooms are taken
-    over after at most this long)."""
+    lease_ms: int = 10_000
+    """How long a room's lease lasts unless its owner renews it: a frozen node's rooms are taken
+    over after at most this long (a node whose process ended is seen at once, see cluster.py)."""
 
 
 class Hall:

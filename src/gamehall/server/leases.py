@@ -94,6 +94,13 @@ class Leases:
                                        args=[self.holder])
         return int(got)
 
+    async def release_of(self, holder: str, room_ids: Sequence[str]) -> int:
+        """Free the leases another holder has on `room_ids`: it has ended (see Cluster)."""
+        if not room_ids:
+            return 0
+        got: Any = await self._release(keys=[self.key(r) for r in room_ids], args=[holder])
+        return int(got)
+
     async def holders(self, room_ids: Sequence[str]) -> list[str | None]:
         """Who holds each room's lease now (None: nobody)."""
         if not room_ids:

@@ -51,7 +51,7 @@ class RedisPubSub(PubSub):
         self.url, self.origin, self.prefix = url, origin, prefix
         self.redis: Redis = Redis(connection_pool=ConnectionPool.from_url(
             url, max_connections=POOL_SIZE, decode_responses=True, health_check_interval=0,
-            socket_connect_timeout=2, socket_timeout=5))
+            socket_connect_timeout=5, socket_timeout=5))
         """Commands and publications (leases use it too). Its pool grows to the commands in
         flight at once, which a busy node under load has many of: redis-py's default of 100
         refused the 101st (MaxConnectionsError), so publications and room creations failed."""
@@ -65,6 +65,8 @@ class RedisPubSub(PubSub):
         self._closing = False
         self.up = False
         """True while the subscriber connection is open."""
+        self.up_since = 0.0
+        """When (monotonic) the subscriber connection last opened."""
         self.receiver: Callable[[str, Event], list[Event]] = _no_op_receiver
         """Called with each event another node published on a room channel; returns the events
         to deliver to this node's connections (the hall updates its copy of the room first)."""
@@ -195,6 +197,7 @@ class RedisPubSub(PubSub):
                         self._dispatch(msg)
                         if not self.up and msg["type"] == "subscribe":
                             self.up = True
+                            self.up_since = time.monotonic()
                             if connected_before and self.on_reconnect is not None:
                                 asyncio.get_running_loop().create_task(self.on_reconnect())
                             connected_before = True
