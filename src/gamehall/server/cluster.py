@@ -45,7 +45,7 @@ from gamehall.server.leases import Leases, Renewer
 from gamehall.server.protocol import ProtocolError, Request, TypedSeat
 from gamehall.server.redis_pubsub import RedisPubSub
 from gamehall.server.rooms import RoomError
-from gamehall.server.storage import Storage
+from gamehall.server.storage import Coalescer, Storage
 
 log = logging.getLogger("gamehall.server")
 
@@ -53,7 +53,7 @@ LOOP_STALL = 10.0
 """Seconds without a sign of the event loop after which the lease thread stops renewing."""
 BEAT = 0.5
 """Seconds between a node's heartbeats (written by its lease thread)."""
-SILENT_BEATS = 4
+SILENT_BEATS = 3
 """Heartbeats a node must have missed, its channel without a subscriber, to be judged ended."""
 RENEWALS = 6
 """Renewals per lease period: a node that does not run for up to 5/6 of it keeps its leases."""
@@ -148,6 +148,9 @@ class Cluster:
         self._holders: dict[str, str] = {}
         """The owner last seen for rooms this node passes requests to (saves a look-up each)."""
         self._acquiring: dict[str, asyncio.Task[bool]] = {}
+        self._holder_now: Coalescer[str, str] = Coalescer(self._holders_of)
+        """Who holds a room's lease now: look-ups asked for together (a crowd of requests for
+        rooms whose owner died) share one MGET."""
         self._calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._ids = itertools.count(1)
         self._tasks: list[asyncio.Task[None]] = []
@@ -224,22 +227,26 @@ class Cluster:
         known = self._holders.get(room_id)
         if known is not None:
             return known
-        (holder,) = await self.leases.holders([room_id])
+        holder = await self._holder_now.get(room_id)
         if holder is None and preferred(room_id, self.live) != self.holder:
             # let the room's preferred node, or its owner coming back from a Redis restart,
             # take it first: fewer changes of hands
             deadline = time.monotonic() + self.grace_seconds
             while holder is None and time.monotonic() < deadline:
                 await asyncio.sleep(0.1)
-                (holder,) = await self.leases.holders([room_id])
+                holder = await self._holder_now.get(room_id)
         if holder is None or holder == self.holder:
             if await self.acquire(room_id):
                 return self.holder
-            (holder,) = await self.leases.holders([room_id])
+            holder = await self._holder_now.get(room_id)
         if holder is None or holder == self.holder:
             return None
         self._holders[room_id] = holder
         return holder
+
+    async def _holders_of(self, room_ids: list[str]) -> dict[str, str]:
+        found = await self.leases.holders(room_ids)
+        return {r: h for r, h in zip(room_ids, found, strict=True) if h is not None}
 
     def forget_owner(self, room_id: str) -> None:
         """The owner last seen for the room is no longer right (or the room is not held here)."""
@@ -260,7 +267,7 @@ class Cluster:
             return False
         fence = await self.leases.acquire(room_id, floor)
         if fence is None:
-            (holder,) = await self.leases.holders([room_id])
+            holder = await self._holder_now.get(room_id)
             return holder == self.holder and room_id in self.owned
         replaced = await self.storage.claim_room(room_id, fence)
         if replaced is None:  # someone claimed it with a larger number meanwhile
