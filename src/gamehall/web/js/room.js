@@ -387,11 +387,8 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
     else movesList.scrollTop = movesList.scrollHeight;
   }
 
-  /** Who a seat is for people: the player's name where one sits, else the seat's name. */
   function playerName(index) {
-    if (index === null || index === undefined) return "chance";
-    const seat = state.seats[index];
-    return seat ? seat.player || seat.name : `seat ${index + 1}`;
+    return index === null || index === undefined ? "chance" : personName(state.seats, index);
   }
 
   function drawStatus() {
@@ -450,8 +447,8 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
       h("strong", {}, `(${delta(c.before, c.after)})`)));
     fill(resultBox, h("strong", { class: "result-words", "data-testid": "result-words" },
       resultWords(state)),
-    state.outcome ? h("p", { class: "small outcome", "data-testid": "outcome" }, state.outcome)
-      : null,
+    state.outcome ? h("p", { class: "small outcome", "data-testid": "outcome" },
+      outcomeWords(state)) : null,
       changes.length ? h("div", { class: "rating-changes", "data-testid": "rating-changes" },
         h("span", { class: "small muted" }, "Ratings:"), h("ul", {}, changes)) : null,
       rematchBox());
@@ -562,7 +559,7 @@ export function resultWords(st) {
   if (!result.length) return "The game is over.";
   const best = Math.max(...result);
   const winners = result.map((r, i) => (r === best ? i : -1)).filter((i) => i >= 0);
-  const name = (i) => st.seats[i]?.player || st.seats[i]?.name || `seat ${i + 1}`;
+  const name = (i) => personName(st.seats, i);
   const shown = (x) => String(Number.isInteger(x) ? x : Math.round(x * 100) / 100);
   const score = (first) => {
     if (!st.scores || st.scores.length !== result.length) return "";
@@ -588,4 +585,29 @@ function columns(text) {
   if (lines.length < 2 || rows.some((r) => !r)) return h("span", { class: "text" }, text);
   return h("table", { class: "text columns" }, rows.map((r) => h("tr", {},
     h("td", {}, r[1]), h("td", {}, r[2]))));
+}
+
+/** Who seat `i` is for people: the player's name where one sits (with the seat's name when
+ * another seat has the same player: two "random bot"s), else the seat's name. */
+export function personName(seats, i) {
+  const seat = seats[i];
+  if (!seat) return `seat ${i + 1}`;
+  if (!seat.player) return seat.name;
+  const shared = seats.some((x, k) => k !== i && x.player === seat.player);
+  return shared ? `${seat.player} (${seat.name})` : seat.player;
+}
+
+/** The game's sentence on how it ended, with the players' names where it names a seat as
+ * the one who won, resigned or ran out of time ("bea resigned: ann wins"); the game's own terms
+ * (a colour, a side) stay. */
+export function outcomeWords(st) {
+  const text = String(st.outcome || "");
+  const names = new Map();
+  st.seats.forEach((seat, i) => { if (seat.player) names.set(seat.name, personName(st.seats, i)); });
+  if (!names.size) return text;
+  const labels = [...names.keys()].map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+  const after = "(?= (resigned|ran out|was away|dropped out|wins\\b|and |\\())";
+  const re = new RegExp(`\\((${labels})\\)|\\b(${labels})${after}`, "g");
+  return text.replace(re, (whole, inParens, bare) => (inParens
+    ? `(${names.get(inParens)})` : names.get(bare)));
 }
