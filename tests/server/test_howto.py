@@ -62,9 +62,9 @@ def test_the_rules_page_has_its_text_and_two_pictures_drawn_from_positions(
 def test_rules_of_an_unknown_game_or_picture_are_clear_errors(client: TestClient) -> None:
     resp = client.get("/api/games/chess/rules")
     assert resp.status_code == 400 and resp.json()["code"] == "bad_game"
-    resp = client.get("/api/games/hula/pictures/7.svg")
+    resp = client.get("/api/games/hula/rules/7.svg")
     assert resp.status_code == 404 and "2 pictures" in resp.json()["message"]
-    assert client.get("/api/games/hula/pictures/x.svg").status_code == 400
+    assert client.get("/api/games/hula/rules/x.svg").status_code == 400
 
 
 def _turns(name: str, actions: int = 80) -> list[list[Move]]:

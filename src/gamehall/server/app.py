@@ -55,7 +55,7 @@ _STATUS = {"not_identified": 401, "unknown_room": 404, "not_seated": 403, "not_y
            "bad_clock": 400, "bad_picture": 404,
            "too_large": 413, "bad_step": 400, "storage_error": 503, "bad_login": 401,
            "weak_password": 400, "unknown_player": 404, "rate_limited": 429,
-           "room_unavailable": 503}
+           "room_unavailable": 503, "unknown_game": 404}
 
 
 class SessionIn(BaseModel):
@@ -236,11 +236,24 @@ def _routes(app: FastAPI, hall: Hall) -> None:
     def rules(game: str) -> dict[str, Any]:
         return howto.rules_page(game)
 
-    @app.get("/api/games/{game}/pictures/{index}.svg", response_class=Response,
+    @app.get("/api/games/{game}/rules/{index}.svg", response_class=Response,
              summary="A picture of the game's rules page (SVG), drawn by the game from a position")
     def rules_picture(game: str, index: int) -> Response:
         return Response(howto.picture(game, index), media_type="image/svg+xml",
                         headers={"Cache-Control": "public, max-age=3600"})
+
+    @app.get("/api/games/{name}/pictures", summary="The pictures a game's board module draws "
+                                                   "(the same file its SVG drawing reads)")
+    async def game_pictures(name: str) -> dict[str, Any]:
+        pictures = None
+        if name in list_games():
+            try:
+                pictures = load_game(name).web_pictures()
+            except GamehallError:
+                pictures = None
+        if pictures is None:
+            raise ProtocolError("unknown_game", f"no game called {name!r} has pictures")
+        return pictures
 
     @app.post("/api/session", summary="Pick a nickname; returns a token (also set as a cookie)")
     async def new_session(body: SessionIn) -> JSONResponse:

@@ -26,7 +26,7 @@ def rules_page(name: str) -> dict[str, Any]:
     """`GET /api/games/NAME/rules`: the title, the Markdown text and the pictures' captions and
     addresses (a game without a drawing has no pictures)."""
     game = _game(name)
-    pictures = [{"caption": caption, "url": f"/api/games/{game.name}/pictures/{i}.svg"}
+    pictures = [{"caption": caption, "url": f"/api/games/{game.name}/rules/{i}.svg"}
                 for i, (caption, _) in enumerate(_drawings(game.name))]
     return {"name": game.name, "title": game.title, "text": type(game).howto(),
             "pictures": pictures}
@@ -45,7 +45,7 @@ def _drawings(name: str) -> tuple[tuple[str, str], ...]:
 
 
 def picture(name: str, index: int) -> str:
-    """`GET /api/games/NAME/pictures/I.svg`: one picture of the rules page."""
+    """`GET /api/games/NAME/rules/I.svg`: one picture of the rules page."""
     game = _game(name)
     drawings = _drawings(game.name)
     if not 0 <= index < len(drawings):
