@@ -230,7 +230,9 @@ def test_hotu_matua_turns_are_one_line_and_the_board_knows_the_game_is_over(
         text = lines.nth(k).locator(".notation").inner_text()
         assert text.startswith("roll ") and text.count("roll") == 1, text
     assert lines.count() * 5 <= len(st["moves"])  # type: ignore[arg-type]
-    expect(lines.first.locator(".who")).to_have_text(st["seats"][0]["player"])  # type: ignore[index]
+    # both seats hold a "random bot": the seat's name tells them apart
+    expect(lines.first.locator(".who")).to_have_text("random bot (north)")
+    expect(lines.nth(1).locator(".who")).to_have_text("random bot (south)")
     expect(page.get_by_test_id("turn-line")).to_have_text("Game over after 3 turns.")
     board = page.get_by_test_id("board")
     expect(board).not_to_contain_text("to play")
