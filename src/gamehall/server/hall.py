@@ -21,6 +21,7 @@ import secrets
 from collections import Counter, deque
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from gamehall.core import GamehallError, game_class
@@ -56,9 +57,9 @@ class Settings:
 
     max_message_bytes: int = 4096
     rate: float = 20.0
-    """Messages per second a connection may send, on average."""
+    """Messages per second a visitor may send, on average (all their connections together)."""
     burst: int = 40
-    """Messages a connection may send at once before the rate applies."""
+    """Messages a visitor may send at once: `burst` in any ``ceil(burst / rate)`` seconds."""
     bot_delay: float = 0.5
     """Seconds a bot waits before moving, so people can follow an all-bot game."""
     bot_workers: int = 2
@@ -76,6 +77,26 @@ class Settings:
     """The most a bot may think per move; a job still running a second later is killed."""
     bot_max_simulations: int = 20000
     """The most MCTS simulations per move a client may ask a bot for."""
+    address_factor: float = 5.0
+    """One address (all its visitors together) may send this many times `rate` and `burst`."""
+    flood_strikes: int = 40
+    """Refused messages within a minute after which a connection is closed (a steady flood)."""
+    session_rate: str = "30/minute"
+    """New sessions (nicknames) per address, in the `limits` notation."""
+    room_rate: str = "20/minute"
+    """Room creations per visitor."""
+    room_address_rate: str = "60/minute"
+    """Room creations per address."""
+    max_connections_per_visitor: int = 10
+    max_connections_per_address: int = 100
+    max_body_bytes: int = 262144
+    """The largest HTTP request body; a larger one is refused with 413 before it is read."""
+    allow_origins: tuple[str, ...] = field(default_factory=tuple)
+    """Origins (``https://host``) whose pages may open WebSockets besides the hall's own."""
+    waiting_room_seconds: float = 3600.0
+    """A waiting room nobody changed or watched for this long is dropped."""
+    chat_keep: int = 500
+    """Chat lines kept per room in storage (older ones are deleted)."""
 
 
 def token_hash(token: str) -> str:
@@ -104,12 +125,15 @@ class Hall:
         self._closing = False
         self._lags: deque[float] = deque(maxlen=1200)
         self._watcher: asyncio.Task[None] | None = None
+        self._expirer: asyncio.Task[None] | None = None
 
     # --- lifecycle -------------------------------------------------------------------------------
     async def start(self) -> None:
-        """Load every unfinished room from storage and let bots whose turn it is play on."""
+        """Load every game being played and let bots whose turn it is play on. Waiting rooms
+        are loaded when someone asks for one, and dropped once idle (`expire_idle_rooms`)."""
         self._watcher = asyncio.create_task(self._watch_loop(), name="gamehall-loop-lag")
-        for room_id in await self.storage.active_room_ids():
+        self._expirer = asyncio.create_task(self._expire_loop(), name="gamehall-expire")
+        for room_id in await self.storage.active_room_ids(include_waiting=False):
             room = await self.storage.load_room(room_id)
             if room is None:
                 continue
@@ -123,8 +147,9 @@ class Hall:
 
     async def stop(self) -> None:
         self._closing = True
-        if self._watcher is not None:
-            self._watcher.cancel()
+        for task in (self._watcher, self._expirer):
+            if task is not None:
+                task.cancel()
         for task in list(self._bot_tasks.values()):
             task.cancel()
         for task in list(self._bot_tasks.values()):
@@ -294,9 +319,9 @@ class Hall:
     async def chat_history(self, room_id: str) -> list[dict[str, Any]]:
         lines = self._chat.get(room_id)
         if lines is None:
-            stored = await self.storage.recent_chat(room_id, self.settings.chat_history)
-            lines = self._chat.setdefault(room_id, deque(stored,
-                                                         maxlen=self.settings.chat_history))
+            shown = min(self.settings.chat_history, self.settings.chat_keep)
+            stored = await self.storage.recent_chat(room_id, shown)
+            lines = self._chat.setdefault(room_id, deque(stored, maxlen=shown))
         return [proto.chat(c.sender, c.text, c.at) for c in lines]
 
     # --- presence --------------------------------------------------------------------------------
@@ -331,12 +356,44 @@ class Hall:
         room = self.rooms.get(room_id)
         if room is not None and room.status == FINISHED and not self._watchers.get(room.id) \
                 and room.id not in self._bot_tasks:
-            self.rooms.pop(room.id, None)
-            self._locks.pop(room.id, None)
-            self._online.pop(room.id, None)
-            self._watchers.pop(room.id, None)
-            self._chat.pop(room.id, None)
-            self._render.pop(room.id, None)
+            self._forget(room_id)
+
+    def _forget(self, room_id: str) -> None:
+        for table in (self.rooms, self._locks, self._online, self._watchers, self._chat,
+                      self._render):
+            table.pop(room_id, None)
+
+    async def _expire_loop(self) -> None:
+        """Drop idle waiting rooms now and then (a quarter of their lifetime, at most a minute
+        apart)."""
+        pause = max(0.5, min(60.0, self.settings.waiting_room_seconds / 4))
+        while True:
+            try:
+                await self.expire_idle_rooms()
+            except Exception:
+                log.exception("could not drop idle waiting rooms")
+            await asyncio.sleep(pause)
+
+    async def expire_idle_rooms(self, at: datetime | None = None) -> list[str]:
+        """Drop every waiting room that nobody changed for `waiting_room_seconds` and nobody
+        watches now; return their ids. Storage drops a room only if it is still idle, and a
+        room's change holds its lock, so a room in use is never dropped."""
+        moment = (at or datetime.now(UTC)) - timedelta(seconds=self.settings.waiting_room_seconds)
+        before = moment.isoformat(timespec="milliseconds")
+        dropped = []
+        for room_id in await self.storage.idle_waiting(before, 1000):
+            if self._watchers.get(room_id):
+                continue
+            async with self._lock(room_id):
+                if self._watchers.get(room_id):
+                    continue
+                if await self.storage.drop_waiting(room_id, before):
+                    dropped.append(room_id)
+            if room_id in dropped or room_id not in self.rooms:
+                self._forget(room_id)
+        if dropped:
+            log.info("dropped %d idle waiting rooms", len(dropped))
+        return dropped
 
     # --- requests --------------------------------------------------------------------------------
     async def execute(self, room: Room, player: Player | None,
@@ -358,6 +415,9 @@ class Hall:
             return [proto.info(f"options: {opts}", req.ref)]
         if req.kind == "sync":
             return [{"type": "sync"}]
+        if req.kind == "identify":
+            raise ProtocolError(proto.UNKNOWN_TYPE, "identify is for WebSocket connections; over "
+                                                    "HTTP the token goes in a header", req.ref)
         if player is None:
             raise ProtocolError(proto.NOT_IDENTIFIED,
                                 "choose a nickname first (POST /api/session)", req.ref)
@@ -458,7 +518,7 @@ class Hall:
         if not text:
             raise ProtocolError(proto.BAD_MESSAGE, "say something")
         line = ChatLine(player.nickname, text, now())
-        await self.storage.add_chat(room.id, line)
+        await self.storage.add_chat(room.id, line, keep=self.settings.chat_keep)
         await self.chat_history(room.id)
         self._chat[room.id].append(line)
         message = proto.chat(line.sender, line.text, line.at)
