@@ -263,6 +263,13 @@ def serve(
         help="A waiting room nobody changed or watched for this long is dropped.",
         min=1.0)] = 3600.0,
     chat_keep: Annotated[int, typer.Option(help="Chat lines kept per room.", min=1)] = 500,
+    token_idle_days: Annotated[float, typer.Option(
+        min=0.01, help="Days a sign-in (a token) lives without being used.")] = 30.0,
+    argon2_time_cost: Annotated[int, typer.Option(
+        min=1, max=20, help="Password hashing: argon2id passes.")] = 3,
+    argon2_memory_kib: Annotated[int, typer.Option(
+        min=1024, max=4 * 1024 * 1024, help="Password hashing: argon2id memory per hash (KiB)."
+    )] = 65536,
 ) -> None:
     """Run the online hall: HTTP API, WebSocket play, and the browser page when installed."""
     from gamehall.server.hall import Settings
@@ -282,7 +289,9 @@ def serve(
                         max_body_bytes=max_body_bytes,
                         allow_origins=tuple(o.strip().lower().rstrip("/")
                                             for o in allow_origin or ()),
-                        waiting_room_seconds=waiting_room_seconds, chat_keep=chat_keep)
+                        waiting_room_seconds=waiting_room_seconds, chat_keep=chat_keep,
+                        token_idle_days=token_idle_days, argon2_time_cost=argon2_time_cost,
+                        argon2_memory_kib=argon2_memory_kib)
     run(host, port, db, settings, log_level, say=typer.echo)
 
 

@@ -40,7 +40,8 @@ class GatedStorage(SqlStorage):
         self.held = 0
         self._gate: asyncio.Future[bool] | None = None
 
-    async def save_room(self, room: Room, new_moves: Sequence[Move] = ()) -> None:
+    async def save_room(self, room: Room, new_moves: Sequence[Move] = (),
+                        finished: bool = False) -> list[dict[str, Any]] | None:
         if self.holding and self._gate is not None:
             self.held += 1
             try:
@@ -49,7 +50,7 @@ class GatedStorage(SqlStorage):
                 self.held -= 1
             if fail:
                 raise InjectedFailure("the test failed this commit")
-        await super().save_room(room, new_moves)
+        return await super().save_room(room, new_moves, finished)
 
     def hold(self) -> None:
         self.holding = True
@@ -66,9 +67,11 @@ _original_create_app = app_module.create_app
 
 
 def gated_create_app(db_url: str, settings: Settings | None = None, storage: Any = None,
-                     pubsub: Any = None, web_dir: Path = app_module.WEB_DIR) -> FastAPI:
+                     pubsub: Any = None, web_dir: Path = app_module.WEB_DIR,
+                     **more: Any) -> FastAPI:
     store = GatedStorage(db_url, sqlite_sync=(settings or Settings()).sqlite_sync)
-    app = _original_create_app(db_url, settings, storage=store, pubsub=pubsub, web_dir=web_dir)
+    app = _original_create_app(db_url, settings, storage=store, pubsub=pubsub, web_dir=web_dir,
+                               **more)
 
     async def hold() -> dict[str, int]:
         store.hold()

@@ -210,3 +210,47 @@ def test_old_hashes_are_upgraded_when_their_owner_signs_in(tmp_path: Path) -> No
         assert row is not None and row.password_hash is not None and ",t=2," in row.password_hash
 
     _run(tmp_path, body)
+
+
+def test_through_http_a_sign_in_unused_for_a_month_is_over(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from gamehall.server.app import create_app
+    from gamehall.server.hall import Settings
+
+    clock = Clock()
+    settings = Settings(argon2_time_cost=1, argon2_memory_kib=8192, token_idle_days=30)
+    app = create_app(f"sqlite:///{tmp_path / 'h.db'}", settings, web_dir=tmp_path, clock=clock)
+    with TestClient(app) as client:
+        token = client.post("/api/session", json={"nickname": "ann"}).json()["token"]
+        headers = {"X-Gamehall-Token": token}
+        assert client.post("/api/account/password", json={"password": "correct horse"},
+                           headers=headers).status_code == 200
+        clock.t += 29 * DAY
+        assert client.get("/api/session", headers=headers).status_code == 200
+        clock.t += 29 * DAY  # 29 days after its last use: still alive
+        assert client.get("/api/session", headers=headers).json()["account"] is True
+        clock.t += 31 * DAY
+        gone = client.get("/api/session", headers=headers)
+        assert gone.status_code == 401 and gone.json()["code"] == "not_identified"
+        back = client.post("/api/login", json={"nickname": "ann", "password": "correct horse"})
+        assert back.status_code == 200 and back.json()["token"] != token
+
+
+def test_the_halls_sign_in_limits_count_pairs_nicknames_and_addresses() -> None:
+    from gamehall.server.limiter import Limiter, SignInLimits
+
+    limits = SignInLimits(Limiter())
+    for _ in range(5):
+        assert limits.sign_in_blocked("ann", "10.0.0.1") is None
+        limits.sign_in_failed("ann", "10.0.0.1")
+    wait = limits.sign_in_blocked("ann", "10.0.0.1")
+    assert wait is not None and 1 <= wait <= 60  # the per-minute rule for this pair
+    assert limits.sign_in_blocked("ann", "10.0.0.2") is None  # ann from elsewhere
+    assert limits.sign_in_blocked("bob", "10.0.0.1") is None  # another nickname from here
+    for n in range(45):  # spraying: 50 failures from one address over many nicknames
+        limits.sign_in_failed(f"user{n}", "10.0.0.1")
+    assert limits.sign_in_blocked("carol", "10.0.0.1") is not None
+    for n in range(100):  # one nickname from everywhere: a hundred an hour
+        limits.sign_in_failed("dora", f"172.16.{n // 250}.{n % 250}")
+    assert limits.sign_in_blocked("dora", "192.168.1.1") is not None

@@ -69,6 +69,8 @@ def must_fail(raw: str | bytes) -> bool:
             req = parse_command(text)
         except ProtocolError:
             return True
+    if req.kind == "rated" and "value" not in req.args:
+        return False  # only asks whether the game is rated
     return req.kind not in HARMLESS
 
 

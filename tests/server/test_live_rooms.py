@@ -41,9 +41,10 @@ def test_identity_by_cookie_header_and_query(server: Server) -> None:
     token = r.json()["token"]
     assert r.cookies["gamehall_token"] == token
     base = f"{server.http}/api/session"
-    assert httpx.get(base, cookies={"gamehall_token": token}).json() == {"nickname": name}
-    assert httpx.get(base, headers={"X-Gamehall-Token": token}).json() == {"nickname": name}
-    assert httpx.get(base, params={"token": token}).json() == {"nickname": name}
+    me = {"nickname": name, "account": False}
+    assert httpx.get(base, cookies={"gamehall_token": token}).json() == me
+    assert httpx.get(base, headers={"X-Gamehall-Token": token}).json() == me
+    assert httpx.get(base, params={"token": token}).json() == me
     assert httpx.get(base, params={"token": "nope"}).status_code == 401
     again = httpx.post(f"{server.http}/api/session", json={"nickname": name.upper()})
     assert again.status_code == 409 and again.json()["code"] == "nickname_taken"

@@ -10,7 +10,8 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
@@ -23,8 +24,9 @@ from pydantic import BaseModel, Field
 
 from gamehall import __version__
 from gamehall.core import GamehallError, GameRecord, load_game
-from gamehall.core.registry import list_games
+from gamehall.core.registry import game_class, list_games
 from gamehall.server import protocol as proto
+from gamehall.server.accounts import MAX_PASSWORD, RateLimited, SignInLimiter
 from gamehall.server.bots import BotLimits, BotPool
 from gamehall.server.guards import (
     BodyLimit,
@@ -34,11 +36,12 @@ from gamehall.server.guards import (
     origin_allowed,
 )
 from gamehall.server.hall import Hall, Player, Settings
+from gamehall.server.limiter import Limiter
 from gamehall.server.protocol import ProtocolError
 from gamehall.server.pubsub import InProcessPubSub, PubSub
 from gamehall.server.replay import ReplayCache, replay_step
 from gamehall.server.rooms import WAITING, Room, RoomError
-from gamehall.server.storage import SqlStorage, Storage
+from gamehall.server.storage import SqlStorage, Storage, UnknownPlayer
 
 log = logging.getLogger("gamehall.server")
 
@@ -51,7 +54,8 @@ PROTOCOL_URL = "/api/protocol"
 _STATUS = {"not_identified": 401, "unknown_room": 404, "not_seated": 403, "not_your_seat": 403,
            "bad_json": 400, "bad_message": 400, "unknown_type": 400, "unknown_command": 400,
            "bad_nickname": 400, "bad_game": 400, "bad_option": 400, "bad_bot": 400,
-           "too_large": 413, "bad_step": 400, "storage_error": 503, "rate_limited": 429}
+           "too_large": 413, "bad_step": 400, "storage_error": 503, "bad_login": 401,
+           "weak_password": 400, "unknown_player": 404, "rate_limited": 429}
 
 
 class SessionIn(BaseModel):
@@ -61,15 +65,28 @@ class SessionIn(BaseModel):
 class RoomIn(BaseModel):
     game: str = Field(max_length=64, examples=["hula"])
     options: dict[str, str | int | bool] = Field(default_factory=dict, examples=[{"size": 6}])
+    rated: bool | None = Field(default=None, description="rated or casual; absent: rated when "
+                               "every person seated at the start has an account")
+
+
+class PasswordIn(BaseModel):
+    password: str = Field(max_length=MAX_PASSWORD, examples=["correct horse battery"])
+    old_password: str | None = Field(default=None, max_length=MAX_PASSWORD,
+                                     description="the current password, to change it")
+
+
+class LoginIn(BaseModel):
+    nickname: str = Field(max_length=40, examples=["ann"])
+    password: str = Field(max_length=MAX_PASSWORD, examples=["correct horse battery"])
 
 
 class Door:
     """The limits every client passes before the hall acts: rates per visitor and per address,
     WebSockets per visitor and per address, and the origins whose pages may open WebSockets."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, limiter: Limiter) -> None:
         s = settings
-        self.rates = RateLimits(RateSettings(
+        self.rates = RateLimits(limiter, RateSettings(
             s.rate, s.burst, s.address_factor, s.session_rate, s.room_rate,
             s.room_address_rate, s.flood_strikes))
         self.connections = ConnectionCounts(s.max_connections_per_visitor,
@@ -87,14 +104,18 @@ def address_of(conn: Request | WebSocket) -> str:
 
 
 def create_app(db_url: str, settings: Settings | None = None, storage: Storage | None = None,
-               pubsub: PubSub | None = None, web_dir: Path = WEB_DIR) -> FastAPI:
+               pubsub: PubSub | None = None, web_dir: Path = WEB_DIR,
+               clock: Callable[[], float] = time.time,
+               sign_ins: SignInLimiter | None = None) -> FastAPI:
     """The hall as an ASGI app; storage is opened (and migrated) when the app starts. The browser
-    page is served at ``/`` from `web_dir` when it holds an index.html."""
+    page is served at ``/`` from `web_dir` when it holds an index.html. `clock` is the hall's
+    time source (tests pass their own)."""
     settings = settings or Settings()
     store = storage or SqlStorage(db_url, sqlite_sync=settings.sqlite_sync)
     limits = BotLimits(settings.bot_max_seconds, settings.bot_max_simulations)
     bots = BotPool(settings.bot_workers, settings.plugins, limits)
-    hall = Hall(store, pubsub or InProcessPubSub(), bots, settings)
+    hall = Hall(store, pubsub or InProcessPubSub(), bots, settings, clock=clock,
+                sign_ins=sign_ins)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -109,12 +130,14 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
                               "Play happens over the WebSocket at /ws/rooms/{id}; "
                               f"[the protocol]({PROTOCOL_URL}) describes every message "
                               f"(protocol version {proto.PROTOCOL_VERSION}).")
-    door = Door(settings)
+    door = Door(settings, hall.limiter)
     app.state.hall = hall
     app.state.door = door
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     _protocol_doc(app)
     _routes(app, hall, door)
+    _account_routes(app, hall)
+    _player_routes(app, hall)
     _websocket(app, hall, settings, door)
     if (web_dir / "index.html").is_file():
         app.mount("/", StaticFiles(directory=web_dir, html=True), name="web")
@@ -150,8 +173,10 @@ def _token(request: Request | WebSocket) -> str | None:
     return request.cookies.get(COOKIE)
 
 
-def _slow_down() -> ProtocolError:
-    return ProtocolError(proto.RATE_LIMITED, "too many requests: slow down")
+def _check_rate(wait: float | None) -> None:
+    """Refuse an HTTP request over a rate limit: 429 with Retry-After."""
+    if wait is not None:
+        raise RateLimited(wait, f"too many requests: try again in {max(1, round(wait))} s")
 
 
 def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
@@ -159,7 +184,10 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
 
     @app.exception_handler(RoomError)
     async def room_error(_r: Request, exc: RoomError) -> JSONResponse:
-        return _error(exc.code, exc.message)
+        resp = _error(exc.code, exc.message)
+        if isinstance(exc, RateLimited):
+            resp.headers["Retry-After"] = str(max(1, round(exc.retry_after)))
+        return resp
 
     @app.exception_handler(ProtocolError)
     async def protocol_error(_r: Request, exc: ProtocolError) -> JSONResponse:
@@ -196,8 +224,7 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
 
     @app.post("/api/session", summary="Pick a nickname; returns a token (also set as a cookie)")
     async def new_session(body: SessionIn, request: Request) -> JSONResponse:
-        if not await door.rates.allow_session(address_of(request)):
-            raise _slow_down()
+        _check_rate(door.rates.session_wait(address_of(request)))
         player, token = await hall.register(body.nickname)
         resp = JSONResponse({"nickname": player.nickname, "token": token})
         resp.set_cookie(COOKIE, token, httponly=True, samesite="lax", max_age=365 * 86400)
@@ -207,7 +234,7 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
     async def session(request: Request) -> dict[str, Any]:
         player = await who(request)
         assert player is not None
-        return {"nickname": player.nickname}
+        return {"nickname": player.nickname, "account": player.account}
 
     @app.get("/api/rooms", summary="Rooms, most recently active first")
     async def rooms(status: Annotated[str | None, Query(pattern="^(waiting|playing|finished)$")]
@@ -220,9 +247,8 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
         player = await who(request)
         assert player is not None
         address = address_of(request)
-        if not await door.rates.allow_room(visitor_key(player, address), address):
-            raise _slow_down()
-        room = await hall.create_room(player, body.game, body.options)
+        _check_rate(door.rates.room_wait(visitor_key(player, address), address))
+        room = await hall.create_room(player, body.game, body.options, body.rated)
         return room.summary()
 
     @app.get("/api/rooms/{room_id}", summary="The room as the caller sees it (a state message)")
@@ -247,13 +273,111 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
                   body: Annotated[dict[str, Any] | None, Body()] = None) -> dict[str, Any]:
         player = await who(request, required=False)
         address = address_of(request)
-        if not await door.rates.allow_message(visitor_key(player, address), address):
-            raise _slow_down()
+        _check_rate(door.rates.message_wait(visitor_key(player, address), address))
         r = await hall.get_room(room_id)
         req = proto.parse_request({**(body or {}), "type": kind})
         replies = [m for m in await hall.execute(r, player, req) if m["type"] != "sync"]
         r = await hall.get_room(room_id)
         return {"replies": replies, "state": json.loads(hall.render(r, hall.seat_for(r, player)))}
+
+
+def _set_token(resp: JSONResponse, token: str) -> None:
+    resp.set_cookie(COOKIE, token, httponly=True, samesite="lax", max_age=365 * 86400)
+
+
+async def _caller(hall: Hall, request: Request) -> tuple[Player, str]:
+    """The identified caller and their token; `not_identified` otherwise."""
+    token = _token(request)
+    player = await hall.identify(token)
+    if player is None or token is None:
+        raise ProtocolError(proto.NOT_IDENTIFIED, "choose a nickname or sign in first")
+    return player, token
+
+
+def _account_routes(app: FastAPI, hall: Hall) -> None:
+    """Accounts: a password for one's nickname, signing in from any browser, signing out."""
+
+    @app.post("/api/account/password",
+              summary="Protect your nickname with a password, or change it (old_password)")
+    async def set_password(body: PasswordIn, request: Request) -> dict[str, Any]:
+        player, token = await _caller(hall, request)
+        updated = await hall.set_password(player, token, body.password, body.old_password)
+        return {"nickname": updated.nickname, "account": True}
+
+    @app.post("/api/login", summary="Sign in with nickname and password: a new token (and "
+                                    "cookie) for this browser")
+    async def login(body: LoginIn, request: Request) -> JSONResponse:
+        address = request.client.host if request.client else "?"
+        player, token = await hall.accounts.login(body.nickname, body.password, address)
+        resp = JSONResponse({"nickname": player.nickname, "token": token, "account": True})
+        _set_token(resp, token)
+        return resp
+
+    @app.post("/api/logout", summary="Sign out this browser: its token stops working")
+    async def logout(request: Request) -> JSONResponse:
+        player, token = await _caller(hall, request)
+        await hall.accounts.logout(player, token)
+        resp = JSONResponse({"nickname": player.nickname, "signed_out": "this browser"})
+        resp.delete_cookie(COOKIE)
+        return resp
+
+    @app.post("/api/logout/all", summary="Sign out everywhere: every token of the player stops")
+    async def logout_all(request: Request) -> JSONResponse:
+        player, _ = await _caller(hall, request)
+        await hall.accounts.logout_all(player)
+        resp = JSONResponse({"nickname": player.nickname, "signed_out": "everywhere"})
+        resp.delete_cookie(COOKIE)
+        return resp
+
+
+def _player_routes(app: FastAPI, hall: Hall) -> None:
+    """Profiles, leaderboards and the archive of finished games (read only, public)."""
+
+    @app.get("/api/players/{nickname}",
+             summary="A player's (or a bot level's) ratings per game and latest games")
+    async def profile(nickname: str,
+                      recent: Annotated[int, Query(ge=0, le=100)] = 20) -> dict[str, Any]:
+        found = await hall.storage.profile(nickname[:40], recent) if len(nickname) <= 40 \
+            else None
+        if found is None:
+            raise RoomError("unknown_player", f"nobody is called {nickname[:40]!r}")
+        return found
+
+    @app.get("/api/leaderboard/{game}", summary="A game's rated players, best first")
+    async def leaderboard(game: str, limit: Annotated[int, Query(ge=1, le=200)] = 50,
+                          offset: Annotated[int, Query(ge=0, le=10**6)] = 0) -> dict[str, Any]:
+        title = _game_title(game)
+        players = await hall.storage.leaderboard(game, limit + 1, offset)
+        more = len(players) > limit
+        return {"game": game, "title": title, "players": players[:limit],
+                "next_offset": offset + limit if more else None}
+
+    @app.get("/api/archive", summary="Finished games, newest first, by game and/or player "
+                                     "(paged with `before`)")
+    async def archive(game: Annotated[str | None, Query(max_length=64)] = None,
+                      player: Annotated[str | None, Query(max_length=40)] = None,
+                      before: Annotated[str | None, Query(max_length=100)] = None,
+                      limit: Annotated[int, Query(ge=1, le=100)] = 20) -> dict[str, Any]:
+        titles = {game: _game_title(game)} if game is not None else {}
+        try:
+            games, cursor = await hall.storage.finished_games(game, player, before, limit)
+        except UnknownPlayer:
+            raise RoomError("unknown_player", f"nobody is called {player!r}") from None
+        for g in games:
+            if g["game"] not in titles:
+                titles[g["game"]] = _game_title(g["game"], strict=False)
+            g["title"] = titles[g["game"]]
+        return {"games": games, "next": cursor}
+
+
+def _game_title(name: str, strict: bool = True) -> str:
+    """A game's title; `bad_game` for one not installed (unless not `strict`: then the name)."""
+    try:
+        return game_class(name).title
+    except GamehallError as exc:
+        if strict:
+            raise RoomError("bad_game", str(exc)) from None
+        return name
 
 
 def game_record(room: Room) -> dict[str, Any]:
@@ -287,7 +411,7 @@ def _websocket(app: FastAPI, hall: Hall, settings: Settings, door: Door) -> None
         visitor = visitor_key(player, address)
         await ws.accept()
         refusal = door.connections.open(visitor, address)
-        if refusal is None and not await door.rates.allow_connect(address):
+        if refusal is None and not door.rates.allow_connect(address):
             door.connections.close(visitor, address)
             refusal = "too many connections too fast: slow down"
         if refusal is not None:
@@ -368,8 +492,8 @@ class Connection:
             raw = msg.get("text")
             if raw is None:
                 raw = msg.get("bytes") or b""
-            if not await rates.allow_message(self.visitor, self.address):
-                if not await rates.strike(strikes_key):
+            if not rates.allow_message(self.visitor, self.address):
+                if not rates.strike(strikes_key):
                     await self.ws.close(1008, "too many messages")
                     return
                 self._send(proto.error(proto.RATE_LIMITED, "too many messages: slow down"))
@@ -406,7 +530,9 @@ class Connection:
                 await self._identify(req.args["token"], ref)
                 return
             room = await self.hall.get_room(self.room_id)
-            for reply in await self.hall.execute(room, self.player, req):
+            # a token signed out since the connection opened no longer acts (cheap: cached)
+            player = await self.hall.identify(self.token) if self.player is not None else None
+            for reply in await self.hall.execute(room, player, req):
                 if reply["type"] == "sync":
                     self.sub.deliver({"event": "sync"})
                 else:

@@ -27,6 +27,7 @@ HELP: tuple[tuple[str, str], ...] = (
     ("/bot [level] [seat]", "seat a server bot: random, easy, medium or hard"),
     ("/option key=value", "change a game option before the start (/option alone lists them)"),
     ("/resign", "give up the game"),
+    ("/rated [on|off]", "make the game rated or casual before the start (alone: which it is)"),
     ("/who", "who sits where, and who watches"),
     ("/help", "this list"),
 )
@@ -53,6 +54,8 @@ def parse_command(line: str, ref: str | int | None = None) -> Request:
         return _bot(args, ref)
     if name == "option":
         return _option(line, args, ref)
+    if name == "rated":
+        return _rated(args, ref)
     raise ProtocolError(UNKNOWN_COMMAND, f"no command /{name[:30]} (see /help)", ref)
 
 
@@ -78,6 +81,18 @@ def _bot(args: list[str], ref: str | int | None) -> Request:
         else:
             raise ProtocolError(BAD_MESSAGE, "/bot takes a level and a seat, both optional", ref)
     return Request("bot", out, ref)
+
+
+_SWITCH = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
+
+
+def _rated(args: list[str], ref: str | int | None) -> Request:
+    if not args:
+        return Request("rated", {}, ref)
+    value = _SWITCH.get(args[0].lower()) if len(args) == 1 else None
+    if value is None:
+        raise ProtocolError(BAD_MESSAGE, "write /rated on or /rated off", ref)
+    return Request("rated", {"value": value}, ref)
 
 
 def _option(line: str, args: list[str], ref: str | int | None) -> Request:

@@ -4,9 +4,9 @@
   read whole (from its Content-Length, or as soon as the bytes received pass the limit).
 - `origin_allowed`: a browser's WebSocket must come from the hall's own page or an origin the
   operator allows (clients without an Origin header, which are not browsers, may connect).
-- `RateLimits`: rate limits per visitor (token) and per address, with the `limits` library. Its
-  storage is in memory; the same calls work on a shared storage (``async+redis://``) so that
-  the nodes of a cluster share one count.
+- `RateLimits`: rate limits per visitor (token) and per address, counted by the hall's
+  `Limiter` (the `limits` library: in memory here; a cluster passes a shared storage so that
+  its nodes share one count).
 - `ConnectionCounts`: open WebSockets per visitor and per address, capped.
 
 A visitor is ``p<player id>`` once identified and ``a<address>`` before; an address is the
@@ -23,9 +23,9 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
-from limits import RateLimitItem, RateLimitItemPerMinute, RateLimitItemPerSecond, parse_many
-from limits.aio.storage import MemoryStorage
-from limits.aio.strategies import MovingWindowRateLimiter
+from limits import parse_many
+
+from gamehall.server.limiter import Limiter, Rule
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -117,15 +117,16 @@ def origin_allowed(origin: str | None, host: str | None, allowed: frozenset[str]
 
 
 # --- rate limits --------------------------------------------------------------------------------
-def per_window(rate: float, burst: int) -> RateLimitItem:
+def per_window(rate: float, burst: int) -> str:
     """`burst` messages in any ``ceil(burst / rate)`` seconds: at most `burst` at once and on
-    average no more than `rate` a second."""
+    average no more than `rate` a second (in the `limits` notation)."""
     seconds = max(1, math.ceil(burst / rate)) if rate > 0 else 1
-    return RateLimitItemPerSecond(max(1, burst), seconds)
+    return f"{max(1, burst)} per {seconds} seconds"
 
 
-def parse_rates(text: str, flag: str) -> list[RateLimitItem]:
-    """Rates in the `limits` notation (``30/minute``, ``10 per second; 500/day``)."""
+def rules(name: str, text: str, keys: tuple[str, ...], flag: str) -> tuple[Rule, ...]:
+    """One rule per rate of `text` in the `limits` notation (``30/minute``,
+    ``10 per second; 500/day``); ValueError naming `flag` for anything else."""
     try:
         items = parse_many(text)
     except ValueError:
@@ -133,7 +134,7 @@ def parse_rates(text: str, flag: str) -> list[RateLimitItem]:
     if not items:
         raise ValueError(f"{flag} is a rate such as 30/minute or \"10/second;500/day\", not "
                          f"{text!r}")
-    return items
+    return tuple(Rule(f"{name}:{i}", str(item), keys) for i, item in enumerate(items))
 
 
 @dataclass(frozen=True)
@@ -150,46 +151,49 @@ class RateSettings:
 
 
 class RateLimits:
-    """Every repeatable thing a client does, counted per visitor and per address."""
+    """Every repeatable thing a client does, counted per visitor and per address in the hall's
+    `Limiter`. ``allow_*`` count the try and say whether it may go on; ``*_wait`` say how many
+    seconds to wait, or None (then it may go on)."""
 
-    def __init__(self, s: RateSettings) -> None:
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
-        self.message = per_window(s.rate, s.burst)
-        self.address_message = per_window(s.rate * s.address_factor,
-                                          max(1, round(s.burst * s.address_factor)))
-        self.session = parse_rates(s.session_rate, "--session-rate")
-        self.room = parse_rates(s.room_rate, "--room-rate")
-        self.address_room = parse_rates(s.room_address_rate, "--room-address-rate")
-        self.strikes = RateLimitItemPerMinute(max(1, s.flood_strikes))
+    def __init__(self, limiter: Limiter, s: RateSettings) -> None:
+        self.limiter = limiter
+        per_address = per_window(s.rate * s.address_factor,
+                                 max(1, round(s.burst * s.address_factor)))
+        address = Rule("msg-address", per_address, ("address",))
+        self.message = (Rule("msg", per_window(s.rate, s.burst), ("visitor",)), address)
+        self.connect = (address,)
+        self.session = rules("session", s.session_rate, ("address",), "--session-rate")
+        self.room = (rules("room", s.room_rate, ("visitor",), "--room-rate")
+                     + rules("room-address", s.room_address_rate, ("address",),
+                             "--room-address-rate"))
+        self.strikes = (Rule("strike", f"{max(1, s.flood_strikes)}/minute", ("connection",)),)
 
-    async def _all(self, items: list[RateLimitItem], *key: str) -> bool:
-        ok = True
-        for item in items:
-            ok = await self._limiter.hit(item, *key) and ok
-        return ok
+    def allow_message(self, visitor: str, address: str) -> bool:
+        """A room message (WebSocket or HTTP): within the visitor's and the address's rate?"""
+        return self.limiter.allow(self.message, {"visitor": visitor, "address": address})
 
-    async def allow_message(self, visitor: str, address: str) -> bool:
-        """A room message (WebSocket or HTTP): within both limits?"""
-        mine = await self._limiter.hit(self.message, "msg", visitor)
-        theirs = await self._limiter.hit(self.address_message, "msg-addr", address)
-        return mine and theirs
-
-    async def allow_connect(self, address: str) -> bool:
+    def allow_connect(self, address: str) -> bool:
         """A new WebSocket counts as a message of its address."""
-        return await self._limiter.hit(self.address_message, "msg-addr", address)
+        return self.limiter.allow(self.connect, {"address": address})
 
-    async def allow_session(self, address: str) -> bool:
-        return await self._all(self.session, "session", address)
-
-    async def allow_room(self, visitor: str, address: str) -> bool:
-        mine = await self._all(self.room, "room", visitor)
-        theirs = await self._all(self.address_room, "room-addr", address)
-        return mine and theirs
-
-    async def strike(self, connection: str) -> bool:
+    def strike(self, connection: str) -> bool:
         """Count a refused message against a connection; False once it has had too many within
         a minute (a steady flood: the connection is then closed)."""
-        return await self._limiter.hit(self.strikes, "strike", connection)
+        return self.limiter.allow(self.strikes, {"connection": connection})
+
+    def _wait(self, found: tuple[Rule, ...], values: dict[str, str]) -> float | None:
+        if self.limiter.allow(found, values):
+            return None
+        return self.limiter.blocked(found, values) or 1.0
+
+    def message_wait(self, visitor: str, address: str) -> float | None:
+        return self._wait(self.message, {"visitor": visitor, "address": address})
+
+    def session_wait(self, address: str) -> float | None:
+        return self._wait(self.session, {"address": address})
+
+    def room_wait(self, visitor: str, address: str) -> float | None:
+        return self._wait(self.room, {"visitor": visitor, "address": address})
 
 
 # --- connections ------------------------------------------------------------------------------

@@ -12,43 +12,51 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import hashlib
 import itertools
 import logging
 import random
 import re
 import secrets
+import time
 from collections import Counter, deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from gamehall.core import GamehallError, game_class
 from gamehall.server import protocol as proto
+from gamehall.server.accounts import (
+    Accounts,
+    Passwords,
+    Player,
+    SignInLimiter,
+    TokenPolicy,
+    stamp,
+    token_hash,
+)
 from gamehall.server.boards import MAX_BOARD_BYTES, Boards
 from gamehall.server.bots import BotPool, bot_spec
 from gamehall.server.commands import help_text, parse_command
+from gamehall.server.limiter import Limiter, SignInLimits
 from gamehall.server.protocol import ProtocolError, Request
 from gamehall.server.pubsub import PubSub
-from gamehall.server.rooms import FINISHED, PLAYING, Move, Room, RoomError, now
+from gamehall.server.rooms import FINISHED, PLAYING, WAITING, Move, Room, RoomError, now
 from gamehall.server.storage import ChatLine, NicknameTaken, Storage
 
 log = logging.getLogger("gamehall.server")
 
-MANAGING = {"option", "bot", "start"}
+MANAGING = {"option", "bot", "start", "rated"}
 """Requests that set up the table (see `Hall._check_may_manage`)."""
 
 SYSTEM_RANDOM = random.SystemRandom()
 """Chance is drawn from the operating system's generator: nothing a client saw predicts it."""
 
-NICKNAME = re.compile(r"^[^\W][\w.\-]{0,19}$")
+NICKNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,19}")
+"""ASCII only, as the large game servers do: no lookalikes (``ａｎｎ``, Cyrillic ``аnn``)."""
 
 
-@dataclass(frozen=True)
-class Player:
-    id: int
-    nickname: str
+__all__ = ["Hall", "Player", "Settings", "token_hash"]
 
 
 @dataclass
@@ -77,6 +85,11 @@ class Settings:
     """The most a bot may think per move; a job still running a second later is killed."""
     bot_max_simulations: int = 20000
     """The most MCTS simulations per move a client may ask a bot for."""
+    token_idle_days: float = 30.0
+    """A token unused this long is dead (its player signs in again, or a guest starts anew)."""
+    argon2_time_cost: int = 3
+    argon2_memory_kib: int = 65536
+    """Password hashing cost (argon2id; the defaults are RFC 9106's low-memory profile)."""
     address_factor: float = 5.0
     """One address (all its visitors together) may send this many times `rate` and `burst`."""
     flood_strikes: int = 40
@@ -99,16 +112,21 @@ class Settings:
     """Chat lines kept per room in storage (older ones are deleted)."""
 
 
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 class Hall:
     """Everything the HTTP and WebSocket layers ask for."""
 
     def __init__(self, storage: Storage, pubsub: PubSub, bots: BotPool,
-                 settings: Settings) -> None:
+                 settings: Settings, clock: Callable[[], float] = time.time,
+                 sign_ins: SignInLimiter | None = None) -> None:
         self.storage, self.pubsub, self.bots, self.settings = storage, pubsub, bots, settings
+        self.clock = clock
+        """The hall's one time source (seconds since the epoch); tests pass their own."""
+        self.limiter = Limiter()
+        """The hall's rate limits (the `limits` library)."""
+        self.accounts = Accounts(
+            storage, clock, TokenPolicy(settings.token_idle_days),
+            Passwords(settings.argon2_time_cost, settings.argon2_memory_kib),
+            sign_ins or SignInLimits(self.limiter))
         self.boards = Boards.load(settings.boards_dir or None, settings.max_board_bytes)
         self.rooms: dict[str, Room] = {}
         self._locks: dict[str, asyncio.Lock] = {}
@@ -118,7 +136,6 @@ class Hall:
         self._chat: dict[str, deque[ChatLine]] = {}
         self._render: dict[str, tuple[int, dict[int | None, str]]] = {}
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
-        self._players: dict[str, Player] = {}
         self._visitor_locks: dict[int, tuple[asyncio.Lock, list[int]]] = {}
         self._revs = itertools.count(1)
         """Render-cache keys: every room made live and every presence change takes the next."""
@@ -205,34 +222,38 @@ class Hall:
     async def register(self, nickname: str) -> tuple[Player, str]:
         """A new visitor: (player, token). The token is shown once; only its hash is stored."""
         nickname = nickname.strip()
-        if not NICKNAME.match(nickname):
-            raise RoomError("bad_nickname", "a nickname is 1 to 20 letters, digits, '.', '-' or "
-                                            "'_', starting with a letter or digit")
+        if not NICKNAME.fullmatch(nickname):
+            raise RoomError("bad_nickname", "a nickname is 1 to 20 ASCII letters, digits, '_' or "
+                                            "'-', starting with a letter or digit")
         if nickname.lower() in ("chance", "server") or nickname.lower().endswith("bot"):
             raise RoomError("bad_nickname", f"{nickname!r} is reserved")
-        token = secrets.token_urlsafe(24)
         try:
-            pid = await self.storage.add_player(nickname, token_hash(token))
+            return await self.accounts.new_guest(nickname)
         except NicknameTaken:
-            raise RoomError("nickname_taken", f"the nickname {nickname} is taken") from None
-        player = Player(pid, nickname)
-        self._players[token_hash(token)] = player
-        return player, token
+            raise RoomError("nickname_taken", f"the nickname {nickname} is taken (if it is "
+                                              "yours, sign in)") from None
 
     async def identify(self, token: str | None) -> Player | None:
-        if not token or len(token) > 100:
-            return None
-        key = token_hash(token)
-        player = self._players.get(key)
-        if player is None:
-            found = await self.storage.player_by_token(key)
-            if found is None:
-                return None
-            player = self._players[key] = Player(*found)
-        return player
+        return await self.accounts.identify(token)
+
+    async def set_password(self, player: Player, token: str, password: str,
+                           old_password: str | None) -> Player:
+        """Protect (or change) the player's password; the tables they sit at before the start
+        learn that they now have an account (a game of accounts is rated by default)."""
+        updated = await self.accounts.set_password(player, token, password, old_password)
+        if not player.account:
+            for room_id in [r.id for r in self.rooms.values() if r.status == WAITING
+                            and r.seat_of(player.id) is not None]:
+                async with self._lock(room_id):
+                    live = self.rooms.get(room_id)
+                    draft = live.draft() if live is not None else None
+                    if live is not None and draft is not None and draft.note_account(player.id):
+                        await self._commit(live, draft, [])
+        return updated
 
     # --- rooms -----------------------------------------------------------------------------------
-    async def create_room(self, player: Player, game: str, options: dict[str, Any]) -> Room:
+    async def create_room(self, player: Player, game: str, options: dict[str, Any],
+                          rated: bool | None = None) -> Room:
         """A new waiting room. One visitor's creations happen one at a time, so the count of
         their waiting rooms and the new room's commit cannot interleave (the limit holds)."""
         async with self._one_at_a_time(player.id):
@@ -240,7 +261,7 @@ class Hall:
             if waiting >= self.settings.max_waiting_rooms:
                 raise RoomError("too_many_rooms", f"you already have {waiting} rooms waiting "
                                                   "for players; start or use one of them")
-            return await self._new_room(player, game, options)
+            return await self._new_room(player, game, options, rated)
 
     @contextlib.asynccontextmanager
     async def _one_at_a_time(self, player_id: int) -> AsyncIterator[None]:
@@ -258,7 +279,8 @@ class Hall:
             if users[0] == 0:
                 del self._visitor_locks[player_id]
 
-    async def _new_room(self, player: Player, game: str, options: dict[str, Any]) -> Room:
+    async def _new_room(self, player: Player, game: str, options: dict[str, Any],
+                        rated: bool | None) -> Room:
         try:
             cls = game_class(game)
         except GamehallError as exc:
@@ -266,7 +288,7 @@ class Hall:
         checked = self.boards.check(cls, options)
         try:
             room = Room(id=secrets.token_urlsafe(6), game_name=cls.name, options=checked,
-                        created_by=player.nickname, seed=secrets.randbits(63))
+                        created_by=player.nickname, seed=secrets.randbits(63), rated=rated)
         except GamehallError as exc:
             raise RoomError("bad_option", str(exc)) from None
         await self.storage.save_room(room)
@@ -418,6 +440,8 @@ class Hall:
         if req.kind == "identify":
             raise ProtocolError(proto.UNKNOWN_TYPE, "identify is for WebSocket connections; over "
                                                     "HTTP the token goes in a header", req.ref)
+        if req.kind == "rated" and "value" not in req.args:
+            return [proto.info(rated_text(room), req.ref)]
         if player is None:
             raise ProtocolError(proto.NOT_IDENTIFIED,
                                 "choose a nickname first (POST /api/session)", req.ref)
@@ -456,7 +480,7 @@ class Hall:
             moves = [room.apply(seat, action), *room.resolve_chance(SYSTEM_RANDOM)]
             notice = None
         elif req.kind == "join":
-            seat = room.join(player.id, player.nickname, a.get("seat"))
+            seat = room.join(player.id, player.nickname, a.get("seat"), account=player.account)
             notice = f"{player.nickname} sits as {names[seat]}"
         elif req.kind in ("leave", "spectate"):
             if req.kind == "spectate" and room.seat_of(player.id) is None:
@@ -476,6 +500,9 @@ class Hall:
             notice = f"{player.nickname} started the game"
         elif req.kind == "resign":
             notice = f"{player.nickname} resigned as {names[room.resign(player.id)]}"
+        elif req.kind == "rated":
+            room.set_rated(a["value"])
+            notice = f"{player.nickname} made the game {'rated' if a['value'] else 'casual'}"
         else:
             raise ProtocolError(proto.UNKNOWN_TYPE, f"{req.kind} is not a room action", req.ref)
         return notice, moves
@@ -492,9 +519,17 @@ class Hall:
     async def _commit(self, live: Room, draft: Room, moves: list[Move]) -> None:
         """Store `draft` (the live room with a change applied) and its new moves, then make it
         the room and tell every connection. On failure the room is reloaded from storage (the
-        commit may have happened after all) and every connection is sent it again."""
+        commit may have happened after all) and every connection is sent it again.
+
+        The commit that ends a game also records who played it and, for a rated game, every
+        seat's new rating, in the same transaction (so neither exists without the other)."""
+        ending = draft.status == FINISHED and draft.ended_at is None
+        if ending:
+            draft.ended_at = stamp(self.clock())
         try:
-            await self.storage.save_room(draft, moves)
+            changes = await self.storage.save_room(draft, moves, finished=ending)
+            if ending:
+                draft.rating_changes = changes
         except Exception:
             log.exception("could not store room %s; reloading it", live.id)
             await self._restore(live)
@@ -585,3 +620,15 @@ class Hall:
         finally:
             self._bot_tasks.pop(room_id, None)
             self._maybe_evict(room_id)
+
+
+def rated_text(room: Room) -> str:
+    """The answer to ``/rated``: whether the game counts, and why."""
+    if room.status != WAITING:
+        return f"this game is {'rated' if room.rated else 'casual'}"
+    if room.rated is not None:
+        return f"this game will be {'rated' if room.rated else 'casual'} (/rated on|off)"
+    if room.rated_now:
+        return "this game will be rated: everyone seated has an account (/rated off for casual)"
+    return ("this game will be casual: a guest is seated (/rated on to rate it anyway; a "
+            "nickname with a password is an account)")

@@ -74,6 +74,7 @@ REQUESTS: dict[str, _Fields] = {
     "bot": {"level": ((str,), False), "seat": _SEAT},
     "option": {"key": ((str,), True), "value": ((str, int, bool), True)},
     "resign": {},
+    "rated": {"value": ((bool,), False)},
     "who": {},
     "help": {},
     "sync": {},

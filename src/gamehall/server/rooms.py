@@ -8,6 +8,7 @@ call changes nothing.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import random
 from dataclasses import dataclass, field
@@ -317,6 +318,18 @@ class Room:
         self.seats = (self.seats + [None] * n)[:n]
         self.rev += 1
         return game.shown_options()[key.strip()]
+
+    def note_account(self, player_id: int) -> bool:
+        """The seated player has just become an account: True if the table shows it now."""
+        seat = self.seat_of(player_id)
+        if seat is None:
+            return False
+        occ = self.seats[seat]
+        if occ is None or occ.account:
+            return False
+        self.seats[seat] = dataclasses.replace(occ, account=True)
+        self.rev += 1
+        return True
 
     def set_rated(self, rated: bool) -> None:
         """Make the game rated or casual (before the start)."""

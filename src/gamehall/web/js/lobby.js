@@ -46,6 +46,8 @@ export function showLobby(root, ctx) {
     }
     const input = h("input", {
       name: "nickname", placeholder: "your nickname", maxlength: 20, autocomplete: "nickname",
+      pattern: "[A-Za-z0-9][A-Za-z0-9_\\-]{0,19}",
+      title: "1 to 20 letters (a-z), digits, _ or -, starting with a letter or digit",
       required: true, "aria-label": "nickname",
     });
     const form = h("form", { class: "row", onsubmit: async (ev) => {

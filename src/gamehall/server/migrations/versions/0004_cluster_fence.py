@@ -27,6 +27,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("rooms") as batch:
-        batch.drop_column("revision")
-        batch.drop_column("fence")
+    # plain ALTER TABLE … DROP COLUMN: a batch would rebuild `rooms`, which SQLite refuses while
+    # `actions` and `chat` refer to it
+    op.drop_column("rooms", "revision")
+    op.drop_column("rooms", "fence")
