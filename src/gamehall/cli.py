@@ -242,7 +242,7 @@ def serve(
              "--burst.", min=1.0)] = 5.0,
     flood_strikes: Annotated[int, typer.Option(
         help="Refused messages within a minute after which a connection is closed.",
-        min=1)] = 40,
+        min=1)] = 100,
     session_rate: Annotated[str, typer.Option(
         help="New sessions per address, e.g. 30/minute or \"10/minute;200/day\".")]
     = "30/minute",

@@ -33,6 +33,7 @@ from gamehall.server.guards import (
     ConnectionCounts,
     RateLimits,
     RateSettings,
+    keep_tokens_out_of_access_log,
     origin_allowed,
 )
 from gamehall.server.hall import Hall, Player, Settings
@@ -119,6 +120,7 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        keep_tokens_out_of_access_log()  # now: the server has set up its logging by now
         await store.open()
         await hall.start()
         yield

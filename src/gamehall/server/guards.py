@@ -17,7 +17,9 @@ uvicorn trusts the proxy).
 from __future__ import annotations
 
 import json
+import logging
 import math
+import re
 from collections import Counter
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
@@ -234,3 +236,24 @@ class ConnectionCounts:
         counts[key] -= 1
         if counts[key] <= 0:
             del counts[key]
+
+
+# --- logs -------------------------------------------------------------------------------------
+_TOKEN_IN_URL = re.compile(r"((?:^|[?&;])token=)[^&;#\s]*", re.IGNORECASE)
+
+
+class NoTokensInLog(logging.Filter):
+    """Access-log lines never show a token, even one a client put in a URL (the hall never
+    reads it there, but the server logs every URL)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(_TOKEN_IN_URL.sub(r"\1***", a) if isinstance(a, str) else a
+                                for a in record.args)
+        return True
+
+
+def keep_tokens_out_of_access_log(name: str = "uvicorn.access") -> None:
+    log = logging.getLogger(name)
+    if not any(isinstance(f, NoTokensInLog) for f in log.filters):
+        log.addFilter(NoTokensInLog())

@@ -92,7 +92,7 @@ class Settings:
     """Password hashing cost (argon2id; the defaults are RFC 9106's low-memory profile)."""
     address_factor: float = 5.0
     """One address (all its visitors together) may send this many times `rate` and `burst`."""
-    flood_strikes: int = 40
+    flood_strikes: int = 100
     """Refused messages within a minute after which a connection is closed (a steady flood)."""
     session_rate: str = "30/minute"
     """New sessions (nicknames) per address, in the `limits` notation."""

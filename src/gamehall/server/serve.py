@@ -27,10 +27,15 @@ def serve(host: str, port: int, db: str | None, settings: Settings, log_level: s
     """Run the hall until interrupted."""
     import uvicorn
 
-    from gamehall.server.app import WEB_DIR, create_app
+    from gamehall.server.app import WEB_DIR, Door, create_app
+    from gamehall.server.limiter import Limiter
 
     if settings.sqlite_sync not in SQLITE_SYNC:
         raise GamehallError(f"--sqlite-sync is one of {', '.join(SQLITE_SYNC)}")
+    try:
+        Door(settings, Limiter())  # the rate flags parse
+    except ValueError as exc:
+        raise GamehallError(str(exc)) from None
     for name in settings.plugins:
         importlib.import_module(name)
     url = database_url(db)
