@@ -20,8 +20,9 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
-from gamehall.core import State, load_game
+from gamehall.core import FastPlayout, State, load_game
 
 
 @dataclass
@@ -90,11 +91,11 @@ def contract_playout(make: Callable[[], State]) -> Callable[[random.Random], int
 
 
 def engine_playout(make: Callable[[], State]) -> Callable[[random.Random], int] | None:
-    if not hasattr(make(), "random_playout"):
+    if not isinstance(make(), FastPlayout):
         return None
 
     def run(rng: random.Random) -> int:
-        return int(make().random_playout(rng))  # type: ignore[attr-defined]
+        return cast(FastPlayout, make()).random_playout(rng)
 
     return run
 

@@ -15,10 +15,20 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from typer.core import TyperCommand
 
 from gamehall import __version__
 from gamehall.ai import make_bot
-from gamehall.core import Game, GamehallError, GameRecord, list_games, load_game, state_from_json
+from gamehall.core import (
+    Game,
+    GamehallError,
+    GameRecord,
+    StepRenderer,
+    game_class,
+    list_games,
+    load_game,
+    state_from_json,
+)
 from gamehall.play.options_cli import parse_option_args
 from gamehall.play.terminal import Seat, play_game
 
@@ -45,11 +55,8 @@ def friendly(func: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except GamehallError as exc:
-            err.print(f"[red]error:[/] {escape(str(exc))}")
-            raise typer.Exit(2) from None
-        except (OSError, json.JSONDecodeError) as exc:
-            err.print(f"[red]error:[/] {escape(str(exc))}")
+        except (GamehallError, OSError, json.JSONDecodeError) as exc:
+            err.print(f"[red]error:[/] {escape(str(exc))}", soft_wrap=True)  # one line
             raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
@@ -68,6 +75,37 @@ def _options(
         help="Print the version and exit.")] = False,
 ) -> None:
     """Options that come before the command (a Typer callback: it runs before any command)."""
+
+
+def read_json(path: Path, what: str) -> dict[str, Any]:
+    """A JSON object from a file, or a GamehallError that says what is wrong with the file."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise GamehallError(f"{path} is not UTF-8 text, so not {what}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise GamehallError(f"{path} is not JSON (line {exc.lineno}, column {exc.colno}: "
+                            f"{exc.msg}), so not {what}") from None
+    except RecursionError:
+        raise GamehallError(f"{path} nests too deeply to be {what}") from None
+    if not isinstance(data, dict):
+        raise GamehallError(f"{path} holds no JSON object, so not {what}")
+    return data
+
+
+def _check_record_path(path: Path | None) -> None:
+    """Say before the game, not after it, that its record could not be saved."""
+    if path is None:
+        return
+    folder = path.expanduser().parent
+    if not folder.is_dir():
+        raise GamehallError(f"--record: the folder {folder} does not exist")
+    if path.is_dir():
+        raise GamehallError(f"--record: {path} is a folder; name a file in it")
+    if not os.access(folder, os.W_OK):
+        raise GamehallError(f"--record: cannot write in {folder}")
 
 
 def _load(name: str, extra: list[str]) -> Game:
@@ -91,6 +129,7 @@ def play(
 ) -> None:
     """Play GAME in the terminal. Game options follow as flags, e.g. `--size 7 --pie off`."""
     g = _load(game, ctx.args)
+    _check_record_path(record)
     specs = _seat_specs(g, vs, first, seats)
     rng = random.Random(seed)
     table = [Seat("you" if s == "human" and specs.count("human") == 1 else
@@ -149,7 +188,7 @@ def replay(
     quiet: Annotated[bool, typer.Option(help="Only verify; do not print the moves.")] = False,
 ) -> None:
     """Replay a game record, verify every move and the result, and show the final position."""
-    rec = GameRecord.from_dict(json.loads(file.read_text()))
+    rec = GameRecord.from_dict(read_json(file, "a game record"))
     state = rec.replay()
     if not quiet:
         table = Table(title=f"{rec.game} {rec.options}")
@@ -177,18 +216,45 @@ def games() -> None:
     console.print(table)
 
 
-@app.command(context_settings=EXTRA)
+def drawings(cls: type[Game]) -> list[str]:
+    """What `gamehall board` can draw of a game: always its terminal board ("text"), an SVG
+    drawing where the game has one, and the compact status between the steps of a turn where
+    the game offers it (the `StepRenderer` ability)."""
+    kinds = ["text"]
+    if cls.render_svg is not Game.render_svg:
+        kinds.append("svg")
+    if issubclass(cls, StepRenderer):
+        kinds.append("step status (terminal play)")
+    return kinds
+
+
+class _BoardCommand(TyperCommand):
+    """`board`, whose help ends with what each installed game can draw (asked when shown)."""
+
+    @property
+    def epilog(self) -> str:
+        lines = [f"{name}: {', '.join(drawings(game_class(name)))}" for name in list_games()]
+        return "What each game can draw —\n" + "\n".join(lines)
+
+    @epilog.setter
+    def epilog(self, value: str | None) -> None:
+        """Click sets the epilog when it builds the command; this one is computed instead."""
+
+
+@app.command(cls=_BoardCommand, context_settings=EXTRA)
 @friendly
 def board(
     ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="Game name.")],
-    svg: Annotated[Path, typer.Option(help="Write the SVG drawing to this file.")],
+    svg: Annotated[Path | None, typer.Option(
+        help="Write the SVG drawing to this file; without it, print the terminal board.")]
+    = None,
     state: Annotated[Path | None, typer.Option(
         help="A state (JSON from to_json) or a game record to draw; default: the start.")] = None,
 ) -> None:
-    """Draw a game's board (or a given position) as SVG, for checking by eye."""
+    """Draw a game's board (or a given position): as SVG into a file, or on the terminal."""
     if state is not None:
-        data = json.loads(state.read_text())
+        data = read_json(state, "a state or a game record")
         if "actions" in data and "format" in data:
             pos = GameRecord.from_dict(data).replay()
         else:
@@ -199,11 +265,15 @@ def board(
         pos = g.new_initial_state()
     if g.name != game.strip().lower():
         raise GamehallError(f"the file holds a {g.name} position, not {game}")
+    if svg is None:
+        console.print(g.render_text(pos, None))
+        return
     svg.write_text(g.render_svg(pos))
     console.print(f"wrote {escape(str(svg))}")
 
 
 @app.command()
+@friendly
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
@@ -225,7 +295,8 @@ def serve(
     sqlite_sync: Annotated[str, typer.Option(
         help="SQLite durability: normal (a commit survives any crash of the server, kill -9 "
              "included) or full (also a power loss; one fsync per commit batch).")] = "normal",
-    log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+    log_level: Annotated[str, typer.Option(
+        help="critical, error, warning, info, debug or trace.")] = "info",
     boards: Annotated[Path | None, typer.Option(
         help="A folder of board files (NAME.json) the hall offers besides each game's own "
              "board, read and checked at start-up; clients choose them by NAME.")] = None,

@@ -15,6 +15,7 @@ import pytest
 
 from gamehall.ai import MCTSBot, make_bot
 from gamehall.core import CHANCE, State, list_games, load_game
+from tests.ai.clock import FakeClock
 from tests.ai.toy_games import TOY_GAMES
 
 TOYS = {cls.name for cls in TOY_GAMES}
@@ -79,7 +80,10 @@ def test_finds_wins_in_one_in_positions_from_json(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", REAL)
-def test_hard_answers_within_two_seconds(name: str) -> None:
+def test_hard_keeps_to_its_budget_in_every_game(name: str) -> None:
+    """`hard` answers with a legal move once its 1.8 s are spent, read from its own clock (a fake
+    one, 10 ms a reading): the same count on any machine. The wall time of a real answer is
+    measured by `python -m benchmarks.bot_answer`."""
     state = load_game(name).new_initial_state(seed=1)
     rng = random.Random(1)
     for _ in range(6):  # a little way into the game, past any setup phase
@@ -92,10 +96,12 @@ def test_hard_answers_within_two_seconds(name: str) -> None:
     if state.is_terminal():
         pytest.skip("game over before the measurement")
     bot = make_bot("mcts:hard", 1)
-    start = time.perf_counter()
+    assert isinstance(bot, MCTSBot)
+    clock = bot.clock = FakeClock(0.01)
     action = bot.choose(state)
-    assert time.perf_counter() - start < 2.0
     assert action in state.legal_actions()
+    assert bot.stats.seconds <= 1.8 + 2 * clock.tick + 1e-9
+    assert bot.stats.simulations >= 10
 
 
 @pytest.mark.parametrize("name", REAL)

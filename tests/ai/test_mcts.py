@@ -13,6 +13,7 @@ from gamehall.ai import MCTSBot, RandomBot, make_bot, mcts, parse_level, registe
 from gamehall.ai.evaluators import _registered
 from gamehall.ai.mcts import Node
 from gamehall.core import CHANCE, GamehallError, State, load_game
+from tests.ai.clock import FakeClock
 from tests.ai.toy_games import FACE, HOLD, ROLL, STOP, TAKE, FastTicTacToe
 
 
@@ -200,29 +201,28 @@ def test_mcts_beats_random_at_pig() -> None:
 
 # --- budgets -----------------------------------------------------------------------------------
 class SlowEvaluator:
-    """Takes 20 ms per leaf: a stand-in for a slow game."""
+    """Takes 1/64 s of the bot's (fake) clock per leaf: a stand-in for a slow game."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
         self.calls = 0
 
     def evaluate(self, state: State, rng: random.Random,
                  deadline: float | None = None) -> list[float]:
         self.calls += 1
-        time.sleep(0.02)
+        self.clock.now += 1 / 64
         return [0.0] * state.game.num_players
 
 
 def test_time_budget_is_respected() -> None:
-    slow = SlowEvaluator()
-    bot = MCTSBot(1, simulations=None, seconds=0.3, evaluator=slow)
-    start = time.perf_counter()
+    """A 1/4 s budget and 1/64 s a simulation: 15 simulations end in time, and the search stops
+    rather than start a 16th that, as slow as the slowest so far, would end at the deadline."""
+    clock = FakeClock(0.0)
+    slow = SlowEvaluator(clock)
+    bot = MCTSBot(1, simulations=None, seconds=0.25, evaluator=slow, clock=clock)
     bot.choose(pig([0, 0], 5))
-    elapsed = time.perf_counter() - start
-    # it stops when one more simulation (at the average cost so far) would overrun, and never
-    # starts one after 0.3 s; the lower bounds are loose because the machine may be loaded
-    assert 0.1 <= elapsed < 0.3 + 0.1
-    assert 1 <= slow.calls <= 15
-    assert bot.stats.simulations == slow.calls
+    assert slow.calls == bot.stats.simulations == 15  # type: ignore[attr-defined]
+    assert bot.stats.seconds == 15 / 64  # type: ignore[attr-defined]
 
 
 def test_contract_rollouts_stop_at_the_deadline() -> None:
@@ -232,13 +232,19 @@ def test_contract_rollouts_stop_at_the_deadline() -> None:
     assert playout(state, random.Random(1), deadline=time.perf_counter() - 1) is None
 
 
-def test_hard_answers_within_two_seconds() -> None:
+def test_hard_keeps_to_its_time_budget_on_its_own_clock() -> None:
+    """`hard` searches for its 1.8 s and no longer, read from the bot's clock (a fake one that
+    moves on 1 ms a reading): the budget holds whatever the machine's speed or load."""
     bot = make_bot("mcts:hard", 1)
-    state = pig([0, 0], 5, target=60)
-    start = time.perf_counter()
-    bot.choose(state)
-    assert time.perf_counter() - start < 2.0
+    assert isinstance(bot, MCTSBot)
+    clock = bot.clock = FakeClock(0.001)
+    budget = parse_level("hard").seconds
+    assert budget is not None
+    bot.choose(pig([0, 0], 5, target=60))
+    # the last simulation ends inside the budget; reading the clock to stop takes two ticks
+    assert budget - 0.02 <= bot.stats.seconds <= budget + 2 * clock.tick + 1e-9  # type: ignore[attr-defined]
     assert bot.stats.simulations > 100  # type: ignore[attr-defined]
+    assert clock.reads < 2 * budget / clock.tick
 
 
 def test_levels_and_specs() -> None:
@@ -324,7 +330,7 @@ def test_engine_random_playout_is_used_when_offered() -> None:
 
 
 def test_registered_evaluator_is_the_default() -> None:
-    slow = SlowEvaluator()
+    slow = SlowEvaluator(FakeClock(0.0))
     register_evaluator("t_race", lambda game: slow)
     try:
         MCTSBot(1, simulations=10).choose(race(0, 0, 3))

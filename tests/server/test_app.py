@@ -36,3 +36,18 @@ def test_health_reports_load_and_storage(tmp_path: Path) -> None:
         health = client.get("/api/health").json()
         assert health["storage"]["writes"] >= 1 and health["connections"] == 0
         assert set(health["loop_lag_ms"]) == {"p50", "p99", "max"}
+
+
+def test_every_game_names_the_board_module_the_page_serves(tmp_path: Path,
+                                                           test_games: None) -> None:
+    """The page learns each game's board from /api/games (it has no list of games): the five
+    games name their module, which the hall serves; a game without one names none (the page's
+    generic board plays it)."""
+    app = create_app(f"sqlite:///{tmp_path / 'g.db'}")
+    with TestClient(app) as client:
+        boards = {g["name"]: g["board"] for g in client.get("/api/games").json()}
+        for name in ("hula", "haugaz", "halali", "hotu_matua", "hau_la"):
+            assert boards[name] == f"/js/boards/{name}.js"
+            module = client.get(boards[name])
+            assert module.status_code == 200 and "export function createBoard" in module.text
+        assert boards["testline"] is None

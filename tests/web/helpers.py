@@ -112,10 +112,10 @@ _RECORD_RENDERS = """() => {
         window.__renders.push({
             version: st.version, to_move: st.to_move, seat: st.seat,
             moves: st.moves.map((m) => m.move),
-            stacks: attrs("[data-stack]", "data-stack", ["data-height", "data-owner"]),
+            stacks: attrs(".stack[data-at]", "data-at", ["data-height", "data-owner"]),
             stones: attrs("[data-game=hula] [data-cell]", "data-cell", ["data-stone"]),
-            tiles: attrs(".tile[data-square]", "data-square", ["data-token", "class"]),
-            ships: attrs(".ship[data-ship]", "data-ship", ["data-field"]),
+            tiles: attrs(".tile[data-at]", "data-at", ["data-token", "class"]),
+            ships: attrs(".ship[data-ship]", "data-ship", ["data-at"]),
             used_dice: document.querySelectorAll(".die.used").length,
             pieces: (st.view.pieces || []).length,
         });

@@ -32,7 +32,7 @@ def test_hula_place_by_click(pages: Pages) -> None:
     for turn in range(4):
         st = wait_my_turn(page)
         cells = page.locator("[data-game=hula] .cell.legal")
-        assert cells.count() == len([m for m in st["legal_moves"] if m != "swap"])
+        assert cells.count() == len([e for e in st["legal"] if e["kind"] == "place"])
         name = cells.nth(turn * 5 % cells.count()).get_attribute("data-cell")
         cells.nth(turn * 5 % cells.count()).click()
         st = wait_version_above(page, st["version"])
@@ -63,8 +63,8 @@ def test_haugaz_cake_place_and_move_by_drag_and_clicks(pages: Pages) -> None:
     # the cake: first (this page) places the black stack, then the white one, by clicks
     for colour in ("black", "white"):
         st = wait_my_turn(page)
-        point = next(m.split()[1] for m in st["legal_moves"] if m.startswith(colour))
-        page.click(f"[data-point={point}] .hit", force=True)
+        point = next(e["cell"] for e in st["legal"] if e.get("colour") == colour)
+        page.click(f".point[data-cell={point}] .hit", force=True)
         shown = render_after(page, st["version"])
         assert shown["stacks"][point] == ["1", colour]
         assert shown["moves"][-1] == f"{colour} {point}"
@@ -72,25 +72,24 @@ def test_haugaz_cake_place_and_move_by_drag_and_clicks(pages: Pages) -> None:
     while drags < 1 or clicks < 1:
         st = wait_my_turn(page)
         assert st["status"] == "playing", st["outcome"]
-        legal = st["legal_moves"]
-        if any("-" in m for m in legal):
-            move = legal[0]
-            a, b = move.split("-")
-            height = page.locator(f"[data-stack={a}]").get_attribute("data-height")
+        moves = [e for e in st["legal"] if e["kind"] == "move"]
+        if moves:
+            move, a, b = moves[0]["move"], moves[0]["from"], moves[0]["to"]
+            height = page.locator(f".stack[data-at={a}]").get_attribute("data-height")
             if drags == 0:
-                drag(page, f"[data-stack={a}]", f"[data-point={b}] .hit")
+                drag(page, f".stack[data-at={a}]", f".point[data-cell={b}] .hit")
                 drags += 1
             else:
-                page.click(f"[data-stack={a}]")
-                expect(page.locator(f"[data-point={b}].target")).to_have_count(1)
-                page.click(f"[data-point={b}] .hit", force=True)
+                page.click(f".stack[data-at={a}]")
+                expect(page.locator(f".point[data-cell={b}].target")).to_have_count(1)
+                page.click(f".point[data-cell={b}] .hit", force=True)
                 clicks += 1
             shown = render_after(page, st["version"])
             assert move in shown["moves"]
             assert a not in shown["stacks"] and shown["stacks"][b][0] == height
         else:
-            point = next(m for m in legal if m != "pass")
-            page.click(f"[data-point={point}] .hit", force=True)
+            point = next(e["cell"] for e in st["legal"] if e["kind"] == "place")
+            page.click(f".point[data-cell={point}] .hit", force=True)
             shown = render_after(page, st["version"])
             assert shown["moves"][-1] == point and shown["stacks"][point][0] == "1"
     assert moves_shown(page)[: len(shown["moves"])] == shown["moves"]
@@ -119,24 +118,22 @@ def _flip_then_drag(page: Page) -> bool:
         st = wait_my_turn(page)
         if st["status"] != "playing":
             return False
-        legal = st["legal_moves"]
-        moves = [m for m in legal if re.fullmatch(r"[a-g][1-7][-x][a-g][1-7]", m)]
-        flips = [m for m in legal if m.startswith("flip")]
+        moves = [e for e in st["legal"] if e["kind"] in ("move", "capture")]
+        flips = [e for e in st["legal"] if e["kind"] == "flip"]
         if moves and (flipped >= 2 or not flips):
-            move = moves[0]
-            token = page.locator(f".tile[data-square={move[:2]}]").get_attribute("data-token")
-            drag(page, f".square[data-cell={move[:2]}]", f".square[data-cell={move[3:]}]")
+            move, a, b = moves[0]["move"], moves[0]["from"], moves[0]["to"]
+            token = page.locator(f".tile[data-at={a}]").get_attribute("data-token")
+            drag(page, f".square[data-cell={a}]", f".square[data-cell={b}]")
             shown = render_after(page, st["version"])
             assert move in shown["moves"]
-            assert move[:2] not in shown["tiles"] and shown["tiles"][move[3:]][0] == token
+            assert a not in shown["tiles"] and shown["tiles"][b][0] == token
             moved += 1
         elif flips:
             # flip next to the empty centre first, so that a tile able to move comes up early
-            near = [m for m in flips if m.split()[1] in ("c4", "e4", "d3", "d5")]
-            flip = (near or flips)[0]
-            square = flip.split()[1]
-            expect(page.locator(f".tile[data-square={square}]")).to_have_class(re.compile("down"))
-            page.click(f".tile[data-square={square}]")
+            near = [e for e in flips if e["cell"] in ("c4", "e4", "d3", "d5")]
+            flip, square = (near or flips)[0]["move"], (near or flips)[0]["cell"]
+            expect(page.locator(f".tile[data-at={square}]")).to_have_class(re.compile("down"))
+            page.click(f".tile[data-at={square}]")
             shown = render_after(page, st["version"])
             at = shown["moves"].index(flip)
             drawn = shown["moves"][at + 1]  # the chance outcome follows the flip in the list
@@ -160,13 +157,13 @@ def test_halali_exit_by_drag_in_a_set_up_end_phase(pages: Pages) -> None:
     expect(page.locator("[data-score=humans]")).to_have_text(str(score))
     expect(page.get_by_test_id("end-phase")).to_contain_text("6 turns left")
     # no exit is lit before a tile is picked up; dragging the hunter lights the legal ones
-    expect(page.locator("[data-exit].legal")).to_have_count(0)
-    x, y = centre(page, ".tile[data-square=d2]")
+    expect(page.locator(".exit.target")).to_have_count(0)
+    x, y = centre(page, ".tile[data-at=d2]")
     tx, ty = centre(page, "[data-exit=d1]")
     page.mouse.move(x, y)
     page.mouse.down()
     page.mouse.move(x, y + 20, steps=3)
-    expect(page.locator("[data-exit].legal")).to_have_count(2)  # d1 and d7
+    expect(page.locator(".exit.target")).to_have_count(2)  # d1 and d7
     page.mouse.move(tx, ty, steps=6)
     page.mouse.up()
     shown = render_after(page, st["version"])
@@ -189,16 +186,16 @@ def test_hotu_matua_ship_then_field_and_end_turn(pages: Pages) -> None:
     while steps_made < 3 or not ended:
         st = wait_my_turn(page)
         assert st["status"] == "playing"
-        steps = st["view"]["steps"]
+        steps = [e for e in st["legal"] if e["kind"] == "step"]
         used = page.locator(".die.used").count()
         if steps and (steps_made < 3 or "end" not in st["legal_moves"]):
             step = steps[0]
-            page.click(f".ship[data-ship={step['ship']}]")
-            expect(page.locator(f"polygon[data-field={step['to']}].target")).to_have_count(1)
-            page.click(f"polygon[data-field={step['to']}]", force=True)
+            page.click(f".ship[data-ship={step['piece']}]")
+            expect(page.locator(f"polygon[data-cell={step['to']}].target")).to_have_count(1)
+            page.click(f"polygon[data-cell={step['to']}]", force=True)
             shown = render_after(page, st["version"])
             assert step["move"] in shown["moves"]
-            assert shown["ships"][step["ship"]] == [step["to"]]
+            assert shown["ships"][step["piece"]] == [step["to"]]
             if shown["version"] == st["version"] + 1:  # still this turn: one more die greyed
                 assert shown["used_dice"] == used + 1
             steps_made += 1

@@ -71,8 +71,8 @@ def test_a_spectator_never_sees_a_face_down_tile(pages: Pages) -> None:
     expect(watcher.locator("[data-game=halali]")).to_have_count(1)
     for _ in range(4):
         st = wait_my_turn(player)
-        flip = next(m for m in st["legal_moves"] if m.startswith("flip"))
-        player.click(f".tile[data-square={flip.split()[1]}]")
+        flip = next(e["cell"] for e in st["legal"] if e["kind"] == "flip")
+        player.click(f".tile[data-at={flip}]")
         wait_version_above(watcher, st["version"])
         _check_no_face_down_shown(watcher)
     states = [f for f in frames if f.get("type") == "state"]
@@ -93,10 +93,10 @@ def _check_no_face_down_shown(page: Page) -> None:
         st.view.board.forEach((row, r) => row.split(/\\s+/).forEach((tok, f) => {
             if (tok === "?") hidden.push("abcdefg"[f] + (7 - r));
         }));
-        const down = [...document.querySelectorAll(".tile.down")].map((el) => el.dataset.square);
+        const down = [...document.querySelectorAll(".tile.down")].map((el) => el.dataset.at);
         if (down.sort().join() !== [...hidden].sort().join()) out.push("backs differ: " + down);
         for (const sq of hidden) {
-            const el = document.querySelector(`.tile[data-square="${sq}"]`);
+            const el = document.querySelector(`.tile[data-at="${sq}"]`);
             if (!el || el.hasAttribute("data-token") || el.querySelector("text")) out.push(sq);
         }
         return out;
@@ -163,10 +163,10 @@ def test_phone_width_lobby_and_board(pages: Pages) -> None:
     st = wait_my_turn(page)
     svg = page.locator("svg[data-game=haugaz]").bounding_box()
     assert svg is not None and svg["width"] <= 390 and svg["width"] > 300
-    point = next(m for m in st["legal_moves"] if m != "pass")
-    page.click(f"[data-point={point}] .hit", force=True)
+    point = next(e["cell"] for e in st["legal"] if e["kind"] == "place")
+    page.click(f".point[data-cell={point}] .hit", force=True)
     wait_version_above(page, st["version"])
-    expect(page.locator(f"[data-stack={point}]")).to_have_count(1)
+    expect(page.locator(f".stack[data-at={point}]")).to_have_count(1)
     assert _fits(page)
 
 

@@ -1,8 +1,10 @@
 """Fixed-size observation tensors and strings for any gamehall game, shared by both adapters.
 
-A game may provide its own tensor: ``Game.observation_shape`` (a tuple of ints) together with
-``State.observation_tensor(seat)`` (numbers of that shape, or flat of that size), and optionally
-``Game.observation_bounds`` (low, high; default 0.0 and 1.0). Without those hooks the generic
+A game may provide its own tensor, the abilities `gamehall.core.ObservationShape` (the game's
+``observation_shape``, a tuple of ints) and `gamehall.core.ObservationTensor` (its states'
+``observation_tensor(seat)``: numbers of that shape, or flat of that size), and optionally
+`gamehall.core.ObservationBounds` (the game's ``observation_bounds``, low and high; default 0.0
+and 1.0). Without those hooks the generic
 encoding is used, which works for every game because it reads only the contract.
 
 The generic encoding reads ``State.to_json()``, the public position: the contract makes it hold
@@ -29,11 +31,19 @@ from __future__ import annotations
 import json
 import zlib
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
-from gamehall.core import CHANCE, TERMINAL, Game, State
+from gamehall.core import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    ObservationBounds,
+    ObservationShape,
+    ObservationTensor,
+    State,
+)
 
 _SKIP_TOP = frozenset({"game", "options"})
 _MIN_FEATURES = 256
@@ -50,13 +60,13 @@ class Encoder:
         self.game = game
         self.num_players = game.num_players
         initial = game.new_initial_state(0)
-        hook_shape = getattr(game, "observation_shape", None)
-        self.uses_hook = hook_shape is not None and callable(
-            getattr(initial, "observation_tensor", None))
+        self.uses_hook = (isinstance(game, ObservationShape)
+                          and isinstance(initial, ObservationTensor))
         self.low, self.high = 0.0, 1.0
-        if self.uses_hook:
-            self.shape: tuple[int, ...] = tuple(int(n) for n in hook_shape or ())
-            self.low, self.high = (float(x) for x in getattr(game, "observation_bounds", (0, 1)))
+        if isinstance(game, ObservationShape) and self.uses_hook:
+            self.shape: tuple[int, ...] = tuple(int(n) for n in game.observation_shape)
+            if isinstance(game, ObservationBounds):
+                self.low, self.high = (float(x) for x in game.observation_bounds)
             self.num_features = 0
         else:
             leaves = len(_leaves(_public(initial.to_json())))
@@ -88,7 +98,7 @@ class Encoder:
         caller already has them (they are the same for every seat).
         """
         if self.uses_hook:
-            values = np.asarray(state.observation_tensor(seat),  # type: ignore[attr-defined]
+            values = np.asarray(cast(ObservationTensor, state).observation_tensor(seat),
                                 dtype=np.float32)
             out[:] = values.reshape(-1)
             return

@@ -4,7 +4,8 @@ An evaluator estimates every seat's return from a non-terminal position. The sea
 scratch copy of the position, so it may play the game forward on it. Plug-ins come from
 `register_evaluator` or from the ``gamehall.evaluators`` entry-point group (name: the game's
 registry name; value: a callable taking the `Game` and returning an evaluator), so a game package
-can ship one without importing `gamehall.ai` (the interface is structural).
+can ship one without importing `gamehall.ai` (the interface, `gamehall.core.Evaluator`, is a
+protocol).
 """
 
 from __future__ import annotations
@@ -14,33 +15,28 @@ import time
 from collections.abc import Callable, Sequence
 from functools import cache
 from importlib.metadata import entry_points
-from typing import Any, Protocol
+from typing import Any, cast
 
-from gamehall.core import CHANCE, TERMINAL, Game, State
+from gamehall.core import (
+    CHANCE,
+    TERMINAL,
+    Evaluator,
+    FastPlayout,
+    Game,
+    GamehallError,
+    State,
+    offers,
+)
 
 GROUP = "gamehall.evaluators"
-
-
-class Evaluator(Protocol):
-    """Estimates returns at a leaf of the search tree."""
-
-    def evaluate(self, state: State, rng: random.Random,
-                 deadline: float | None = None) -> Sequence[float] | None:
-        """Every seat's estimated return (in the game's utility range) from `state`.
-
-        `state` is a scratch copy and may be changed. `deadline` is a `time.perf_counter()`
-        value; an evaluator that cannot finish by then may return None (the simulation is then
-        dropped). Evaluators that are always quick may ignore it.
-        """
-        ...
 
 
 class RandomRollout:
     """Plays uniformly random moves to the end (chance sampled with its probabilities).
 
-    Uses the engine's own ``state.random_playout(rng)`` when the state offers it (it plays to the
-    end in place and returns the number of moves); otherwise loops over the public contract, which
-    is slower but works for every game and can stop at the deadline.
+    Uses the engine's own ``state.random_playout(rng)`` when the state offers it (the
+    `FastPlayout` ability: it plays to the end in place); otherwise loops over the public
+    contract, which is slower but works for every game and can stop at the deadline.
     """
 
     def __init__(self, rollouts: int = 1) -> None:
@@ -65,9 +61,8 @@ class RandomRollout:
 
 def playout(state: State, rng: random.Random, deadline: float | None = None) -> list[float] | None:
     """Play `state` to the end at random, in place; its returns, or None past `deadline`."""
-    fast = getattr(state, "random_playout", None)
-    if fast is not None:
-        fast(rng)
+    if offers(state, FastPlayout):
+        cast(FastPlayout, state).random_playout(rng)
         return state.returns()
     choice = rng.choice
     clock = time.perf_counter
@@ -104,5 +99,7 @@ def default_evaluator(game: Game) -> Evaluator:
         factory = _declared()[game.name].load()
     if factory is None:
         return RandomRollout()
-    evaluator: Evaluator = factory(game)
+    evaluator = factory(game)
+    if not isinstance(evaluator, Evaluator):
+        raise GamehallError(f"the evaluator registered for {game.name} has no evaluate method")
     return evaluator

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import time
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -89,7 +90,7 @@ class MCTSBot(Bot):
     def __init__(self, seed: int | None = None, *, simulations: int | None = 1000,
                  seconds: float | None = None, uct_c: float = 1.0,
                  evaluator: Evaluator | None = None, solve: bool = True,
-                 reuse: bool = True) -> None:
+                 reuse: bool = True, clock: Callable[[], float] = time.perf_counter) -> None:
         super().__init__(seed)
         if simulations is None and seconds is None:
             raise GamehallError("an MCTS budget needs simulations, seconds, or both")
@@ -99,9 +100,13 @@ class MCTSBot(Bot):
             raise GamehallError("seconds must be positive")
         self.simulations = simulations
         self.seconds = seconds
+        self.clock = clock
+        """Where the time budget is read (seconds); tests pass a fake one to count budgets."""
         self.uct_c = uct_c
         self.solve = solve
         self.reuse = reuse
+        if evaluator is not None and not isinstance(evaluator, Evaluator):
+            raise GamehallError(f"{evaluator!r} is no evaluator: it has no evaluate method")
         self._evaluator = evaluator
         self._evaluator_game: Game | None = None
         self.stats = SearchStats()
@@ -116,15 +121,15 @@ class MCTSBot(Bot):
         self._root_history = []
 
     def choose(self, state: State) -> int:
-        start = time.perf_counter()
+        start = self.clock()
         legal = state.legal_actions()
         if len(legal) == 1:  # a forced step (common in multi-step turns): nothing to search
-            self.stats = SearchStats(seconds=time.perf_counter() - start)
+            self.stats = SearchStats(seconds=self.clock() - start)
             return legal[0]
         deadline = start + self.seconds if self.seconds is not None else None
         root = self.search(state, deadline)
         action = self._best_action(root, state)
-        self.stats.seconds = time.perf_counter() - start
+        self.stats.seconds = self.clock() - start
         return action
 
     # --- search --------------------------------------------------------------------------------
@@ -140,7 +145,7 @@ class MCTSBot(Bot):
         stats = SearchStats(reused_visits=root.n)
         limit = self.simulations if self.simulations is not None else math.inf
         done = 0
-        clock = time.perf_counter
+        clock = self.clock
         slowest = 0.0
         while done < limit and root.proven is None:
             began = clock()
@@ -158,6 +163,13 @@ class MCTSBot(Bot):
         self._root_state = state.clone()
         self._root_history = state.history()
         return root
+
+    def _playout_deadline(self, deadline: float | None) -> float | None:
+        """The deadline as evaluators read it (`time.perf_counter`): what is left on the bot's
+        own clock, from now."""
+        if deadline is None or self.clock is time.perf_counter:
+            return deadline
+        return time.perf_counter() + (deadline - self.clock())
 
     def _setup(self, game: Game) -> None:
         if self._evaluator_game != game:
@@ -214,7 +226,7 @@ class MCTSBot(Bot):
                     node = child
                     break
             elif node.untried:
-                if deadline is not None and time.perf_counter() > deadline:
+                if deadline is not None and self.clock() > deadline:
                     return False  # expanding may be costly (a new position's legal actions)
                 untried = node.untried
                 last = len(untried) - 1
@@ -237,7 +249,7 @@ class MCTSBot(Bot):
         if node.proven is not None:
             values = node.proven_norm
         else:
-            estimate = self.evaluator.evaluate(state, rng, deadline)
+            estimate = self.evaluator.evaluate(state, rng, self._playout_deadline(deadline))
             if estimate is None:
                 return False
             lo, scale = self._lo, self._scale

@@ -8,7 +8,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gamehall.core.errors import GamehallError, StateFormatError
+from gamehall.core.errors import GamehallError, NotationError, StateFormatError
 from gamehall.core.options import Option, OptionValue, is_file_data, resolve_options
 
 if TYPE_CHECKING:
@@ -29,6 +29,9 @@ class Game(ABC):
     OPTIONS: ClassVar[tuple[Option, ...]] = ()
     has_chance: ClassVar[bool] = False
     """True when the game has chance nodes (its states may have ``current_player() == CHANCE``)."""
+    web_board: ClassVar[str | None] = None
+    """The hall page's board module for this game (``js/boards/<web_board>.js``, announced in
+    ``/api/games``); None: the page's generic board (the moves as buttons, the view as text)."""
 
     def __init__(self, **options: object) -> None:
         self.options: dict[str, OptionValue] = resolve_options(self.OPTIONS, options)
@@ -71,6 +74,36 @@ class Game(ABC):
     @abstractmethod
     def state_from_json(self, data: Mapping[str, Any]) -> State:
         """Rebuild a state from `State.to_json()` output (or a hand-written position)."""
+
+    # --- what the game package presents: its jsonform, view and explain modules ---------------
+    # A game's rules module imports none of these; its game.py wires them in here, and `State`
+    # (to_json, view, outcome_text, explain_illegal, string_to_action) asks its game for them.
+    def state_to_json(self, state: State) -> dict[str, Any]:
+        """`state.to_json()`: the whole public position (the game's ``jsonform.state_to_json``)."""
+        raise NotImplementedError(f"{self.title} defines no JSON form")
+
+    def state_view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """`state.view(seat)`: what `seat` may see (None: a spectator); the JSON form here."""
+        return state.to_json()
+
+    def outcome_text(self, state: State) -> str:
+        """`state.outcome_text()`: one line saying how the game ended, for people."""
+        names = self.seat_names
+        r = state.returns()
+        best = max(r)
+        winners = [names[i] for i, v in enumerate(r) if v == best]
+        if len(winners) == len(names):
+            return "draw"
+        return f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''}"
+
+    def explain_illegal(self, state: State, action: int) -> str:
+        """Why the action number `action` (in range, in a live game) is not legal in `state`."""
+        return f"action {action} is not legal here"
+
+    def read_move(self, state: State, text: str) -> int:
+        """`text` is no legal action's notation in `state` (nor empty, nor the game over):
+        return the legal action it spells another way, or raise NotationError saying why."""
+        raise NotationError(f"{text.strip()} is not a legal move here")
 
     # --- presentation hooks (terminal, files) ------------------------------------------------
     def render_text(self, state: State, seat: int | None = None) -> str:

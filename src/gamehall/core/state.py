@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import random
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from gamehall.core.errors import IllegalActionError, NotationError
 from gamehall.core.players import CHANCE, TERMINAL
@@ -14,18 +14,39 @@ if TYPE_CHECKING:
     from gamehall.core.game import Game
 
 
+S = TypeVar("S", bound="State")
+
+
 class State(ABC):
     """A position: whose turn, what may be done, and what happened to get here.
 
     Subclasses implement the abstract methods; `_apply` may assume the action is legal, because
-    `apply_action` checks legality first and raises `IllegalActionError` without changing anything.
+    `apply_action` checks it first (an `int`, not a bool, that `_is_legal` accepts) and raises
+    `IllegalActionError` without changing anything. The JSON form, the views, the outcome line
+    and the reasons for refusals come from the game (`Game.state_to_json` and its neighbours),
+    so the rules module of a game never imports its presentation.
     """
 
     def __init__(self, game: Game, seed: int | None = None) -> None:
         self.game = game
         self._history: list[int] = []
-        self.rng = random.Random(seed)
-        """The state's own generator: chance is drawn from it, server-side only."""
+        self._seed = seed
+        self._rng: random.Random | None = None
+        self._notation_cache: tuple[int, dict[str, int]] | None = None
+        """(history length, normalised notation -> action) of the position it was made for."""
+
+    @property
+    def rng(self) -> random.Random:
+        """The state's own generator, seeded with the state's seed: chance is drawn from it,
+        server-side only. Made on first use (most states never draw: bots' scratch copies)."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self._seed)
+        return rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
 
     # --- to implement --------------------------------------------------------------------------
     @abstractmethod
@@ -48,9 +69,9 @@ class State(ABC):
     def action_to_string(self, action: int) -> str:
         """The action in the game's notation, as seen from this state."""
 
-    @abstractmethod
-    def to_json(self) -> dict[str, Any]:
-        """The whole public position as JSON-ready data (with "game" and "options" keys)."""
+    def _is_legal(self, action: int) -> bool:
+        """Whether the int `action` is legal now (override with a faster test where it helps)."""
+        return action in self.legal_actions()
 
     def action_parts(self, action: int) -> dict[str, Any]:
         """The legal `action` taken apart for clients, so that a board never parses notation:
@@ -63,50 +84,76 @@ class State(ABC):
         """(action, probability) pairs at a chance node, sorted by action; [] elsewhere."""
         return []
 
+    # --- what the game package presents (see `Game`) ------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The whole public position as JSON-ready data (with "game" and "options" keys)."""
+        return self.game.state_to_json(self)
+
     def view(self, seat: int | None) -> dict[str, Any]:
         """What `seat` may see (None: a spectator), as JSON-ready data."""
-        return self.to_json()
+        return self.game.state_view(self, seat)
 
     def outcome_text(self) -> str:
         """One line saying how the game ended, for people."""
-        names = self.game.seat_names
-        r = self.returns()
-        best = max(r)
-        winners = [names[i] for i, v in enumerate(r) if v == best]
-        if len(winners) == len(names):
-            return "draw"
-        return f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''}"
+        return self.game.outcome_text(self)
 
     # --- shared behaviour ----------------------------------------------------------------------
     def apply_action(self, action: int) -> None:
         """Apply `action`, or raise IllegalActionError and leave the state as it was."""
-        if not self.is_legal(action):
+        if type(action) is not int:
+            if isinstance(action, bool) or not isinstance(action, int):
+                raise IllegalActionError(self.explain_illegal(action))
+            action = int(action)
+        if not self._is_legal(action):
             raise IllegalActionError(self.explain_illegal(action))
         self._apply(action)
         self._history.append(action)
 
-    def is_legal(self, action: int) -> bool:
-        return isinstance(action, int) and action in self.legal_actions()
+    def is_legal(self, action: object) -> bool:
+        """True when `action` may be applied now: an int (a bool is none) that is legal here."""
+        if type(action) is not int:
+            if isinstance(action, bool) or not isinstance(action, int):
+                return False
+            action = int(action)
+        return self._is_legal(action)
 
     def explain_illegal(self, action: object) -> str:
-        """Why `action` cannot be played now, in words."""
+        """Why `action` cannot be played now, in words (the game's reason once it is an action
+        number in range: `Game.explain_illegal`)."""
         if self.is_terminal():
             return "the game is over"
-        if not isinstance(action, int) or isinstance(action, bool):
+        if isinstance(action, bool) or not isinstance(action, int):
             return f"an action is a whole number, not {action!r}"
-        return f"action {action} is not legal here"
+        if not 0 <= action < self.game.num_distinct_actions:
+            return f"there is no action {action}"
+        return self.game.explain_illegal(self, int(action))
 
     def string_to_action(self, text: str) -> int:
-        """Read a move in the game's notation (case and spaces ignored); NotationError if none."""
+        """Read a move in the game's notation (case and spaces ignored); NotationError if none.
+
+        The notation of every legal action is looked up (`notation_index`); anything else goes
+        to `Game.read_move`, which accepts other spellings or says why the move is refused.
+        """
         wanted = normalise_notation(text)
         if not wanted:
             raise NotationError("type a move")
         if self.is_terminal():
             raise NotationError("the game is over")
-        for action in self.legal_actions():
-            if normalise_notation(self.action_to_string(action)) == wanted:
-                return action
-        raise NotationError(f"{text.strip()} is not a legal move here")
+        found = self.notation_index().get(wanted)
+        if found is not None:
+            return found
+        return self.game.read_move(self, text)
+
+    def notation_index(self) -> dict[str, int]:
+        """Every legal action by its normalised notation; made once per position (the cache is
+        keyed by the history's length, which every applied action changes)."""
+        key = len(self._history)
+        cached = self._notation_cache
+        if cached is None or cached[0] != key:
+            index = {normalise_notation(self.action_to_string(a)): a
+                     for a in self.legal_actions()}
+            cached = self._notation_cache = (key, index)
+        return cached[1]
 
     def is_terminal(self) -> bool:
         return self.current_player() == TERMINAL
@@ -128,8 +175,20 @@ class State(ABC):
         return (rng or self.rng).choices(actions, weights=weights)[0]
 
     def clone(self) -> State:
-        """An independent copy (override with something faster where it matters)."""
+        """An independent copy (games override it with `_clone_base` and their own lists)."""
         return copy.deepcopy(self)
+
+    def _clone_base(self: S) -> S:
+        """The start of a fast `clone`: a new state sharing every attribute, but with its own
+        history and generator. The caller copies the mutable parts of its own position."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new._history = self._history[:]
+        rng = self._rng
+        if rng is not None:
+            new._rng = type(rng)()
+            new._rng.setstate(rng.getstate())
+        return new
 
     def __eq__(self, other: object) -> bool:
         return (

@@ -2,8 +2,9 @@
 
 The whole board is drawn when a person's turn starts. Between two steps of one person's
 multi-step turn (several actions in a row by the same seat, nothing else in between), a game
-that offers `render_step` (see `StepRenderer`) shows a compact status instead; other games
-redraw the whole board as before. Consecutive chance outcomes are printed on one line.
+that offers `render_step` (the `gamehall.core.StepRenderer` ability) shows a compact status
+instead; other games redraw the whole board as before. Consecutive chance outcomes are printed
+on one line.
 """
 
 from __future__ import annotations
@@ -12,27 +13,17 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol, runtime_checkable
 
 from rich.console import Console
 from rich.markup import escape
 
 from gamehall.ai import Bot
-from gamehall.core import Game, GamehallError, GameRecord, NotationError, State
+from gamehall.core import Game, GamehallError, GameRecord, NotationError, State, StepRenderer
 
 HELP = (
     "Type a move in the game's notation. Other commands: [bold]moves[/] lists the legal moves, "
     "[bold]board[/] redraws the board, [bold]help[/] shows this, [bold]quit[/] ends the game."
 )
-
-
-@runtime_checkable
-class StepRenderer(Protocol):
-    """Optional for a game: a compact status between the steps of a turn under way."""
-
-    def render_step(self, state: State, seat: int | None) -> str | None:
-        """Rich markup for `seat` in the middle of its own turn; None: draw the whole board."""
-        ...
 
 
 @dataclass

@@ -211,7 +211,8 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
     async def health() -> dict[str, Any]:
         return hall.health()
 
-    @app.get("/api/games", summary="Every installed game: seats and options with defaults")
+    @app.get("/api/games", summary="Every installed game: seats, options with defaults and the "
+                                   "page's board module")
     async def games() -> list[dict[str, Any]]:
         out = []
         for name in list_games():
@@ -219,8 +220,9 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
                 game = load_game(name)
             except GamehallError:
                 continue
+            module = f"/js/boards/{game.web_board}.js" if game.web_board else None
             out.append({"name": name, "title": game.title, "seats": list(game.seat_names),
-                        "has_chance": game.has_chance,
+                        "has_chance": game.has_chance, "board": module,
                         "options": hall.boards.describe(type(game))})
         return out
 

@@ -27,18 +27,10 @@ def serve(host: str, port: int, db: str | None, settings: Settings, log_level: s
     """Run the hall until interrupted."""
     import uvicorn
 
-    from gamehall.server.app import WEB_DIR, Door, create_app
-    from gamehall.server.limiter import Limiter
+    from gamehall.server.app import WEB_DIR, create_app
 
-    if settings.sqlite_sync not in SQLITE_SYNC:
-        raise GamehallError(f"--sqlite-sync is one of {', '.join(SQLITE_SYNC)}")
-    try:
-        Door(settings, Limiter())  # the rate flags parse
-    except ValueError as exc:
-        raise GamehallError(str(exc)) from None
-    for name in settings.plugins:
-        importlib.import_module(name)
-    url = database_url(db)
+    url = check(port, db, settings, log_level)
+    log_level = log_level.lower()
     logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
@@ -51,6 +43,76 @@ def serve(host: str, port: int, db: str | None, settings: Settings, log_level: s
     uvicorn.run(app, host=host, port=port, log_level=log_level,
                 ws_max_size=max(2**20, 4 * settings.max_message_bytes),
                 ws_per_message_deflate=False, timeout_graceful_shutdown=5)
+
+
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+
+
+def check(port: int, db: str | None, settings: Settings, log_level: str) -> str:
+    """Refuse bad flags before anything starts, each with one sentence (GamehallError); load the
+    plug-ins; return the database URL, checked to open."""
+    if not 1 <= port <= 65535:
+        raise GamehallError(f"--port is a number from 1 to 65535, not {port}")
+    if log_level.lower() not in LOG_LEVELS:
+        raise GamehallError(f"--log-level is one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
+    if settings.sqlite_sync not in SQLITE_SYNC:
+        raise GamehallError(f"--sqlite-sync is one of {', '.join(SQLITE_SYNC)}, "
+                            f"not {settings.sqlite_sync!r}")
+    _check_rates(settings)
+    for name in settings.plugins:
+        try:
+            importlib.import_module(name)
+        except Exception as exc:  # a plug-in's own failure, whatever it is, is one line too
+            raise GamehallError(f"--plugin {name}: cannot import it "
+                                f"({type(exc).__name__}: {exc})") from None
+    url = database_url(db)
+    _check_database(url)
+    return url
+
+
+def _check_rates(settings: Settings) -> None:
+    """The rate flags (``--session-rate 30/minute`` …) are rates the `limits` library reads."""
+    from gamehall.server.app import Door
+    from gamehall.server.limiter import Limiter
+
+    try:
+        Door(settings, Limiter())
+    except ValueError as exc:
+        raise GamehallError(str(exc)) from None
+
+
+def _check_database(url: str) -> None:
+    """The URL names a database kind whose driver is installed, and it opens."""
+    import sqlalchemy as sa
+
+    try:
+        parsed = sa.engine.make_url(url)
+        parsed.get_dialect().import_dbapi()
+    except sa.exc.NoSuchModuleError:  # (an ArgumentError too)
+        raise GamehallError(f"--db: no database kind {url.partition(':')[0]!r} "
+                            "(sqlite or postgresql+psycopg)") from None
+    except sa.exc.ArgumentError:
+        raise GamehallError(f"--db: {_safe(url)} is neither a database URL nor a file "
+                            "path") from None
+    except ImportError as exc:
+        if url.startswith("postgresql"):
+            raise GamehallError("--db: the PostgreSQL driver is not installed: "
+                                'pip install "gamehall[postgres]"') from None
+        raise GamehallError(f"--db: the driver for {parsed.drivername} is not installed "
+                            f"({exc})") from None
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        folder = Path(parsed.database).expanduser().parent
+        if not folder.is_dir():
+            raise GamehallError(f"--db: the folder {folder} does not exist")
+    engine = sa.create_engine(parsed)
+    try:
+        with engine.connect():
+            pass
+    except sa.exc.SQLAlchemyError as exc:
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        raise GamehallError(f"--db: cannot open {_safe(url)}: {reason}") from None
+    finally:
+        engine.dispose()
 
 
 def _safe(url: str) -> str:

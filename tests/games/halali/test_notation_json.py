@@ -63,7 +63,7 @@ def test_illegal_integer_actions_are_refused_with_a_reason_and_change_nothing() 
     before = state.to_json()
     with pytest.raises(IllegalActionError, match="rifle points >"):
         state.apply_action(nt.move_action(parse_square("c3") or 0, 0, 2))
-    with pytest.raises(IllegalActionError, match="not a Halali! action"):
+    with pytest.raises(IllegalActionError, match="there is no action 1000000"):
         state.apply_action(10**6)
     with pytest.raises(IllegalActionError, match="only when no other action"):
         state.apply_action(nt.PASS)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from gamehall.core import load_game
-from gamehall.games.hula.view import OBSERVATION_PLANES
+from gamehall.games.hula.observation import OBSERVATION_PLANES
 
 OWN, OTHER, NEUTRAL, EMPTY, TO_MOVE, SWAP = range(len(OBSERVATION_PLANES))
 

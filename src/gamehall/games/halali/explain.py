@@ -1,11 +1,11 @@
-"""Why a Halali! move is not legal, in words a player understands ("c4 is in the way")."""
+"""Why a Halali! move is not legal, in words a player understands ("c4 is in the way"), and the
+lenient ways of typing a move."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from gamehall.core import NotationError
+from gamehall.core import NotationError, normalise_notation
 from gamehall.games.halali import notation as nt
+from gamehall.games.halali.rules import HalaliState
 from gamehall.games.halali.tiles import (
     ARROWS,
     CAPTURES,
@@ -26,8 +26,10 @@ from gamehall.games.halali.tiles import (
     square_name,
 )
 
-if TYPE_CHECKING:
-    from gamehall.games.halali.rules import HalaliState
+
+def read_move(state: HalaliState, text: str) -> int:
+    """A typed move that is no legal move's notation: a lenient form of one, or why not."""
+    return explain_text(state, normalise_notation(text), state.legal_actions())
 
 
 def explain_text(state: HalaliState, wanted: str, legal: list[int]) -> int:
@@ -45,14 +47,14 @@ def explain_text(state: HalaliState, wanted: str, legal: list[int]) -> int:
         action = nt.move_action(p.frm, line[0], line[1])
         if action in legal:  # written with '-' for a capture or 'x' for a plain move
             return action
-        raise NotationError(explain_action(state, action))
+        raise NotationError(explain_illegal(state, action))
     if p.kind == "exit":
         return _exit_from_text(state, p, legal)
     if p.kind == "flip":
-        raise NotationError(explain_action(state, nt.flip_action(p.frm)))
+        raise NotationError(explain_illegal(state, nt.flip_action(p.frm)))
     if p.kind == "outcome":
-        raise NotationError(explain_action(state, nt.outcome_action(p.outcome)))
-    raise NotationError(explain_action(state, nt.PASS))
+        raise NotationError(explain_illegal(state, nt.outcome_action(p.outcome)))
+    raise NotationError(explain_illegal(state, nt.PASS))
 
 
 def _exit_from_text(state: HalaliState, p: nt.Parsed, legal: list[int]) -> int:
@@ -66,17 +68,15 @@ def _exit_from_text(state: HalaliState, p: nt.Parsed, legal: list[int]) -> int:
         raise NotationError(f"several exits are open from {f}: write one of {names}")
     reachable = sorted((exit_steps(p.frm, d), d) for d in dirs if exit_steps(p.frm, d))
     if reachable:
-        raise NotationError(explain_action(state, nt.exit_action(p.frm, reachable[0][1])))
+        raise NotationError(explain_illegal(state, nt.exit_action(p.frm, reachable[0][1])))
     raise NotationError(_tile_reason(state, p.frm) or (
         f"no exit in line with {f}: the exits sit at the middle of each edge, beyond d1, a4, "
         "g4 and d7"))
 
 
-def explain_action(state: HalaliState, action: object) -> str:
-    """Why `action` cannot be played now."""
-    if state.over:
-        return "the game is over"
-    dec = nt.decode(action) if isinstance(action, int) else None
+def explain_illegal(state: HalaliState, action: int) -> str:
+    """Why the action number `action` (in range, the game going on) cannot be played now."""
+    dec = nt.decode(action)
     if dec is None:
         return f"{action!r} is not a Halali! action"
     if state.pending is not None:

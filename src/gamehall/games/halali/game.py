@@ -1,4 +1,5 @@
-"""The Halali! game object: options, seats, action-space facts and the state factories."""
+"""The Halali! game object: options, seats, action-space facts, the state factories, and the
+package's presentation (JSON form, views, refusals, drawing) wired into the contract."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gamehall.core import Game, Option, State
+from gamehall.games.halali import explain, jsonform, svg, view
 from gamehall.games.halali.notation import NUM_ACTIONS
 from gamehall.games.halali.rules import TURN_LIMIT, HalaliState
 from gamehall.games.halali.tiles import OUTCOMES, SQUARES
@@ -16,6 +18,7 @@ class HalaliGame(Game):
 
     name = "halali"
     title = "Halali!"
+    web_board = "halali"
     OPTIONS = (
         Option("rifles", str, "two_each",
                doc="hunters' rifle directions: two_each (2 per direction, shuffled in) or "
@@ -50,12 +53,32 @@ class HalaliGame(Game):
         return HalaliState(self, seed)
 
     def state_from_json(self, data: Mapping[str, Any]) -> HalaliState:
-        from gamehall.games.halali.jsonform import state_from_json
+        return jsonform.state_from_json(self, data)
 
-        return state_from_json(self, data)
+    # --- presentation ------------------------------------------------------------------------
+    def state_to_json(self, state: State) -> dict[str, Any]:
+        return jsonform.state_to_json(_halali(state))
+
+    def state_view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return view.state_view(_halali(state), seat)
+
+    def outcome_text(self, state: State) -> str:
+        return view.outcome_text(_halali(state))
+
+    def explain_illegal(self, state: State, action: int) -> str:
+        return explain.explain_illegal(_halali(state), action)
+
+    def read_move(self, state: State, text: str) -> int:
+        return explain.read_move(_halali(state), text)
 
     def render_text(self, state: State, seat: int | None = None) -> str:
-        from gamehall.games.halali.view import render_text
+        return view.render_text(_halali(state), seat)
 
-        assert isinstance(state, HalaliState)
-        return render_text(state, seat)
+    def render_svg(self, state: State | None = None) -> str:
+        return svg.render_svg(_halali(state if state is not None else self.new_initial_state()))
+
+
+def _halali(state: State) -> HalaliState:
+    """`state` as the Halali! state it is (the contract passes states as `State`)."""
+    assert isinstance(state, HalaliState), f"not a Halali! state: {state!r}"
+    return state

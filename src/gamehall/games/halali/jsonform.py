@@ -8,9 +8,9 @@ README.md documents each key.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from gamehall.core import StateFormatError
+from gamehall.core import Game, StateFormatError
 from gamehall.games.halali import notation as nt
 from gamehall.games.halali.rules import END_PHASE_TURNS, TURN_LIMIT, HalaliState
 from gamehall.games.halali.tiles import (
@@ -32,9 +32,6 @@ from gamehall.games.halali.tiles import (
     square,
     square_name,
 )
-
-if TYPE_CHECKING:
-    from gamehall.games.halali.game import HalaliGame
 
 
 def unrevealed_keys(random_rifles: bool) -> list[str]:
@@ -189,7 +186,7 @@ def _check_material(state: HalaliState) -> None:
                 raise _fail(f"more than {HUNTERS_PER_RIFLE} hunters aim {OUTCOMES[3 + d][-1]}")
 
 
-def state_from_json(game: HalaliGame, data: Mapping[str, Any]) -> HalaliState:
+def state_from_json(game: Game, data: Mapping[str, Any]) -> HalaliState:
     """Rebuild a state from `state_to_json` output or a hand-written position, checking it."""
     game.check_json_header(data)
     state = HalaliState(game)
@@ -216,7 +213,6 @@ def state_from_json(game: HalaliGame, data: Mapping[str, Any]) -> HalaliState:
     if last is not None and not isinstance(last, str):
         raise _fail("'last_turn' must be text or null")
     state.last_turn = last
-    state._legal = None
     return state
 
 

@@ -8,10 +8,9 @@ identity as a chance outcome when a player flips it.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from gamehall.core import CHANCE, TERMINAL, IllegalActionError, NotationError, State
-from gamehall.core.state import normalise_notation
+from gamehall.core import CHANCE, TERMINAL, Game, IllegalActionError, State
 from gamehall.games.halali import notation as nt
 from gamehall.games.halali.notation import EXIT_ID, MOVE_ID
 from gamehall.games.halali.tiles import (
@@ -32,9 +31,6 @@ from gamehall.games.halali.tiles import (
     SHORT_MOVERS,
     SQUARES,
 )
-
-if TYPE_CHECKING:
-    from gamehall.games.halali.game import HalaliGame
 
 END_PHASE_TURNS = 10
 """Turns left once the last tile is face up: five for each player."""
@@ -62,9 +58,7 @@ PATHS = tuple(
 class HalaliState(State):
     """One position of Halali! (or of a two-game match)."""
 
-    game: HalaliGame
-
-    def __init__(self, game: HalaliGame, seed: int | None = None) -> None:
+    def __init__(self, game: Game, seed: int | None = None) -> None:
         super().__init__(game, seed)
         self.random_rifles = game.options["rifles"] == "random"
         self.match = bool(game.options["match"])
@@ -93,7 +87,6 @@ class HalaliState(State):
         self.last_turn: str | None = None
         self._legal: list[int] | None = None
         self._legal_set: frozenset[int] = frozenset()
-        self._by_text: dict[str, int] | None = None
 
     # --- seats and sides ------------------------------------------------------------------------
     def side_of_seat(self, seat: int) -> int:
@@ -144,7 +137,7 @@ class HalaliState(State):
             self._legal_set = frozenset(legal)
         return list(self._legal)
 
-    def is_legal(self, action: int) -> bool:
+    def _is_legal(self, action: int) -> bool:
         if self._legal is None:
             self.legal_actions()
         return action in self._legal_set
@@ -172,11 +165,6 @@ class HalaliState(State):
             return [0.0, 0.0]
         return [1.0, -1.0] if key0 > key1 else [-1.0, 1.0]
 
-    def outcome_text(self) -> str:
-        from gamehall.games.halali.view import outcome_text
-
-        return outcome_text(self)
-
     def action_to_string(self, action: int) -> str:
         return nt.to_string(action, self._captures(action))
 
@@ -188,45 +176,8 @@ class HalaliState(State):
         dec = nt.decode(action)
         return dec is not None and dec.kind == "move" and self.board[dec.to] not in (EMPTY, HIDDEN)
 
-    def string_to_action(self, text: str) -> int:
-        """Read notation; also accepts `d2-exit` when only one exit is open from d2, and either
-        `-` or `x` between two squares (the board says which it is)."""
-        wanted = normalise_notation(text)
-        if not wanted:
-            raise NotationError("type a move")
-        if self.over:
-            raise NotationError("the game is over")
-        legal = self.legal_actions()
-        if self._by_text is None:
-            self._by_text = {normalise_notation(self.action_to_string(a)): a for a in legal}
-        found = self._by_text.get(wanted)
-        if found is not None:
-            return found
-        from gamehall.games.halali.explain import explain_text
-
-        return explain_text(self, wanted, legal)
-
-    def explain_illegal(self, action: object) -> str:
-        from gamehall.games.halali.explain import explain_action
-
-        return explain_action(self, action)
-
-    def to_json(self) -> dict[str, Any]:
-        from gamehall.games.halali.jsonform import state_to_json
-
-        return state_to_json(self)
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        from gamehall.games.halali.view import state_view
-
-        return state_view(self, seat)
-
     def clone(self) -> HalaliState:
-        new = object.__new__(HalaliState)
-        new.__dict__.update(self.__dict__)
-        new._history = list(self._history)
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
+        new = self._clone_base()
         new.board = list(self.board)
         new.left = list(self.left)
         new.captured = (list(self.captured[0]), list(self.captured[1]))
@@ -306,7 +257,6 @@ class HalaliState(State):
     # --- applying -------------------------------------------------------------------------------
     def _apply(self, action: int) -> None:
         self._legal = None
-        self._by_text = None
         dec = nt.decode(action)
         if dec is None:  # pragma: no cover - apply_action checks legality first
             raise IllegalActionError(f"action {action} is not legal here")

@@ -7,11 +7,12 @@ facts (scores, phase, seats, legal moves for the seat to move).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.markup import escape
 
 from gamehall.games.halali.jsonform import state_to_json
+from gamehall.games.halali.rules import HalaliState
 from gamehall.games.halali.tiles import (
     BEASTS,
     EMPTY,
@@ -25,9 +26,6 @@ from gamehall.games.halali.tiles import (
     square,
     square_name,
 )
-
-if TYPE_CHECKING:
-    from gamehall.games.halali.rules import HalaliState
 
 
 def phase(state: HalaliState) -> str:

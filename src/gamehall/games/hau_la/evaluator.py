@@ -20,8 +20,8 @@ Why each part (all found in games against `random`, see `src/gamehall/ai/README.
 - the own-height term: far ahead, the softmax says "won" for every placement alike.
 
 Nothing is applied to the state and no placement is enumerated here: a value costs a few numpy
-operations on rows the engine already holds. It imports only the engine (the interface of
-`gamehall.ai`'s evaluators is structural); it is registered in ``pyproject.toml`` under
+operations on rows the engine already holds. It imports only the engine (the interface,
+`gamehall.core.Evaluator`, is structural); it is registered in ``pyproject.toml`` under
 ``gamehall.evaluators``.
 """
 
@@ -35,6 +35,7 @@ import numpy as np
 
 from gamehall.core import Game, State
 from gamehall.games.hau_la.placements import FIRST, SECOND
+from gamehall.games.hau_la.rules import HauLaState
 from gamehall.games.hau_la.turns import HANDOVER, OVER, PLACE, Table
 
 HEIGHT_SCALE = 30.0
@@ -53,7 +54,8 @@ class HauLaEvaluator:
 
     def evaluate(self, state: State, rng: random.Random,
                  deadline: float | None = None) -> Sequence[float] | None:
-        table: Table = state.table  # type: ignore[attr-defined]
+        assert isinstance(state, HauLaState), "the Hau La evaluator values Hau La states"
+        table = state.table
         if table.phase == OVER:
             return state.returns()
         heights = table.heights()

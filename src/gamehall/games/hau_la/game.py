@@ -1,16 +1,16 @@
-"""The Hau La game object: options, seats, sizes, and the factories of states."""
+"""The Hau La game object: options, seats, sizes, the factories of states, and the package's
+presentation (JSON form, views, refusals, drawing) wired into the contract."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cached_property
 from typing import Any, ClassVar
 
 from gamehall.core import Game, Option, State
-from gamehall.games.hau_la.building import Building
+from gamehall.games.hau_la import explain, jsonform, svg, view
 from gamehall.games.hau_la.data import Model, model
 from gamehall.games.hau_la.notation import layout
-from gamehall.games.hau_la.turns import Table
+from gamehall.games.hau_la.rules import HauLaState
 
 
 class HauLaGame(Game):
@@ -18,6 +18,7 @@ class HauLaGame(Game):
 
     name = "hau_la"
     title = "Hau La"
+    web_board = "hau_la"
     OPTIONS: ClassVar[tuple[Option, ...]] = (
         Option("players", int, 2, "number of players (seats are named by tag colour)",
                choices=(2, 3, 4)),
@@ -51,35 +52,40 @@ class HauLaGame(Game):
         loose = sum(k.in_box for k in m.kinds) - len(m.start)
         return len(m.preparations[self.players].extras) + loose * 2 * 5
 
-    @cached_property
-    def start_building(self) -> Building:
-        return Building.start(self.model)
-
-    def new_table(self) -> Table:
-        return Table.new(self.model, self.players, self.seat_names, self.start_building)
-
-    def new_initial_state(self, seed: int | None = None) -> State:
-        from gamehall.games.hau_la.rules import HauLaState
-
+    def new_initial_state(self, seed: int | None = None) -> HauLaState:
         return HauLaState(self, seed)
 
-    def state_from_json(self, data: Mapping[str, Any]) -> State:
-        from gamehall.games.hau_la.jsonform import state_from_json
+    def state_from_json(self, data: Mapping[str, Any]) -> HauLaState:
+        return jsonform.state_from_json(self, data)
 
-        return state_from_json(self, data)
+    # --- presentation ------------------------------------------------------------------------
+    def state_to_json(self, state: State) -> dict[str, Any]:
+        return jsonform.state_to_json(_hau_la(state))
+
+    def state_view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return view.state_view(_hau_la(state), seat)
+
+    def outcome_text(self, state: State) -> str:
+        return view.outcome_text(_hau_la(state))
+
+    def explain_illegal(self, state: State, action: int) -> str:
+        return explain.explain_illegal(_hau_la(state), action)
+
+    def read_move(self, state: State, text: str) -> int:
+        return explain.read_move(_hau_la(state), text)
 
     def render_text(self, state: State, seat: int | None = None) -> str:
-        from gamehall.games.hau_la.view import render_text
-
-        return render_text(state, seat)
+        return view.render_text(_hau_la(state), seat)
 
     def render_step(self, state: State, seat: int | None = None) -> str | None:
         """A compact status between the steps of one placement (terminal play)."""
-        from gamehall.games.hau_la.view import render_step
-
-        return render_step(state, seat)
+        return view.render_step(_hau_la(state), seat)
 
     def render_svg(self, state: State | None = None) -> str:
-        from gamehall.games.hau_la.svg import render_svg
+        return svg.render_svg(_hau_la(state if state is not None else self.new_initial_state()))
 
-        return render_svg(state if state is not None else self.new_initial_state())
+
+def _hau_la(state: State) -> HauLaState:
+    """`state` as the Hau La state it is (the contract passes states as `State`)."""
+    assert isinstance(state, HauLaState), f"not a Hau La state: {state!r}"
+    return state

@@ -9,12 +9,13 @@ round trip is exact.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from gamehall.core import StateFormatError
+from gamehall.core import Game, StateFormatError
 from gamehall.games.hau_la.building import SIDES, Building, Plan, PlanError, rounded
+from gamehall.games.hau_la.data import model
 from gamehall.games.hau_la.notation import sides_text, tag_text
 from gamehall.games.hau_la.placements import FIRST, KIND, ROT, SECOND, TAG
 from gamehall.games.hau_la.placements import SIDES as SIDES_STEP
@@ -28,9 +29,6 @@ from gamehall.games.hau_la.turns import (
     building_with,
     placements_for,
 )
-
-if TYPE_CHECKING:
-    from gamehall.games.hau_la.game import HauLaGame
 
 STEP_NAMES = {KIND: "kind", FIRST: "first", SECOND: "second", ROT: "rotation",
               SIDES_STEP: "sides", TAG: "tag"}
@@ -151,18 +149,23 @@ def _ghosts(t: Table, step: int | None) -> list[dict[str, Any]]:
     kind = t.pending[KIND]
     combos = np.unique(rows[:, [ROT, SIDES_STEP]], axis=0).tolist()
     for rot, sides in combos:
-        if m.kinds[kind].is_joint:
+        joint = m.kinds[kind].is_joint
+        if joint:
             plan = Plan(kind, (t.pending[FIRST], t.pending[SECOND]), (sides // 2, sides % 2))
             label = sides_text(sides, True)
         else:
             plan = Plan(kind, (t.pending[FIRST],), (sides,), rot)
             label = f"r{m.rotations_deg[rot]} {SIDES[sides]}"
-        out.append(_ghost(t, plan, label))
+        ghost = _ghost(t, plan, label)
+        # the choice in parts, as the legal moves' parts name them (rotation, sides)
+        ghost["rotation"] = None if joint else m.rotations_deg[rot]
+        ghost["sides"] = sides_text(sides, joint)
+        out.append(ghost)
     return out
 
 
 # --- reading ---------------------------------------------------------------------------------
-def state_from_json(game: HauLaGame, data: Mapping[str, Any]) -> HauLaState:
+def state_from_json(game: Game, data: Mapping[str, Any]) -> HauLaState:
     """Read a position (the discrete part; the geometry is rebuilt from it)."""
     game.check_json_header(data)
     try:
@@ -173,12 +176,13 @@ def state_from_json(game: HauLaGame, data: Mapping[str, Any]) -> HauLaState:
         raise StateFormatError(f"not a Hau La position: {exc}") from exc
 
 
-def _seat(game: HauLaGame, name: Any) -> int:
+def _seat(game: Game, name: Any) -> int:
     return game.seat_index(str(name))
 
 
-def _read(game: HauLaGame, data: Mapping[str, Any]) -> Table:
-    m = game.model
+def _read(game: Game, data: Mapping[str, Any]) -> Table:
+    m = model()
+    players = int(game.options["players"])
     codes = [k.code for k in m.kinds]
     b = Building(m, ())
     for pj in data["pieces"]:
@@ -190,7 +194,7 @@ def _read(game: HauLaGame, data: Mapping[str, Any]) -> Table:
             raise StateFormatError(f"piece {pj.get('number')} is not a valid {pj['kind']}")
         placer = _seat(game, pj["placer"]) if pj["placer"] is not None else -1
         b = building_with(b, Plan(kind, holes, sides, rot), placer, bool(pj["bonus"]))
-    prep = m.preparations[game.players]
+    prep = m.preparations[players]
     tags = []
     for i, tj in enumerate(data["tags"]):
         state = tj["state"]
@@ -202,12 +206,12 @@ def _read(game: HauLaGame, data: Mapping[str, Any]) -> Table:
     if len(tags) != len(prep.tag_owners):
         raise StateFormatError("wrong number of tags")
     hands, extra = [], []
-    for s in range(game.players):
+    for s in range(players):
         hj = data["hands"][game.seat_names[s]]
         hands.append([int(hj[c]) for c in codes])
         extra.append(codes.index(hj["first_turn"]) if hj["first_turn"] is not None else -1)
     table = Table(
-        m, game.players, game.seat_names, b, tags, hands, extra,
+        m, players, game.seat_names, b, tags, hands, extra,
         extras_left=[codes.index(c) for c in data["extras_left"]],
         stock=int(data["stock"]), phase=str(data["phase"]), round=int(data["round"]),
         order=[_seat(game, s) for s in data["order"]], pos=int(data["turn"]),

@@ -1,11 +1,13 @@
-"""`HauLaState`: the game contract over a `Table` (turns.py) — actions, notation, JSON."""
+"""`HauLaState`: the game contract over a `Table` (turns.py) — actions and notation."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from functools import cache
+from typing import Any
 
-from gamehall.core import TERMINAL, NotationError, State, normalise_notation
-from gamehall.games.hau_la.building import PlanError
+from gamehall.core import TERMINAL, Game, State
+from gamehall.games.hau_la.building import Building, PlanError
+from gamehall.games.hau_la.data import model
 from gamehall.games.hau_la.notation import (
     extra_parts,
     hole_parts,
@@ -20,27 +22,31 @@ from gamehall.games.hau_la.placements import FIRST, KIND, ROT, SECOND, TAG
 from gamehall.games.hau_la.placements import SIDES as SIDES_STEP
 from gamehall.games.hau_la.turns import EXTRAS, OVER, Table
 
-if TYPE_CHECKING:
-    from gamehall.games.hau_la.game import HauLaGame
-
 STEP_RANGE = {KIND: "kind", FIRST: "hole", SECOND: "hole", ROT: "rot", SIDES_STEP: "sides",
               TAG: "tag"}
 STEP_WORDS = {KIND: "a piece", FIRST: "the first hole", SECOND: "the second hole",
               ROT: "a rotation", SIDES_STEP: "the plug side(s)", TAG: "a hole for your tag"}
 
 
+@cache
+def start_building() -> Building:
+    """The building every game starts from (shared: buildings are never changed in place)."""
+    return Building.start(model())
+
+
 class HauLaState(State):
     """A position of Hau La. The rules live in `Table`; this class speaks the contract."""
 
-    game: HauLaGame
-
-    def __init__(self, game: HauLaGame, seed: int | None = None,
+    def __init__(self, game: Game, seed: int | None = None,
                  table: Table | None = None) -> None:
         super().__init__(game, seed)
-        self.table = table if table is not None else game.new_table()
-        self._layout = layout(game.model)
+        self.model = model()
+        if table is None:
+            table = Table.new(self.model, int(game.options["players"]), game.seat_names,
+                              start_building())
+        self.table = table
+        self.ranges = layout(self.model)
         self._legal: list[int] | None = None
-        self._by_text: dict[str, int] | None = None
 
     # --- contract ------------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -52,17 +58,15 @@ class HauLaState(State):
             if t.phase == OVER:
                 self._legal = []
             elif t.phase == EXTRAS:
-                self._legal = [self._layout["extra"] + i for i in range(len(t.extras_left))]
+                self._legal = [self.ranges["extra"] + i for i in range(len(t.extras_left))]
             else:
                 step = t.step()
                 assert step is not None
-                base = self._layout[STEP_RANGE[step]]
+                base = self.ranges[STEP_RANGE[step]]
                 self._legal = [base + v for v in t.choices()]
         return list(self._legal)
 
-    def is_legal(self, action: int) -> bool:
-        if not isinstance(action, int) or isinstance(action, bool):
-            return False
+    def _is_legal(self, action: int) -> bool:
         if self._legal is None:
             self.legal_actions()
         assert self._legal is not None
@@ -71,13 +75,12 @@ class HauLaState(State):
     def _apply(self, action: int) -> None:
         t = self.table
         if t.phase == EXTRAS:
-            t.take_extra(action - self._layout["extra"])
+            t.take_extra(action - self.ranges["extra"])
         else:
             step = t.step()
             assert step is not None
-            t.choose(action - self._layout[STEP_RANGE[step]])
+            t.choose(action - self.ranges[STEP_RANGE[step]])
         self._legal = None
-        self._by_text = None
 
     def returns(self) -> list[float]:
         t = self.table
@@ -85,21 +88,9 @@ class HauLaState(State):
             return [0.0] * t.n
         return [1.0 if s == t.ranking[0] else 0.0 for s in range(t.n)]
 
-    def outcome_text(self) -> str:
-        from gamehall.games.hau_la.view import outcome_text
-
-        return outcome_text(self)
-
     def clone(self) -> HauLaState:
-        c = HauLaState.__new__(HauLaState)
-        c.game = self.game
-        c._history = list(self._history)
-        c.rng = type(self.rng)()
-        c.rng.setstate(self.rng.getstate())
+        c = self._clone_base()
         c.table = self.table.clone()
-        c._layout = self._layout
-        c._legal = self._legal
-        c._by_text = self._by_text
         return c
 
     # --- notation ------------------------------------------------------------------------------
@@ -116,8 +107,8 @@ class HauLaState(State):
 
     def _parts(self, action: int) -> dict[str, Any]:
         t = self.table
-        m = self.game.model
-        lay = self._layout
+        m = self.model
+        lay = self.ranges
         if t.phase == EXTRAS:
             i = action - lay["extra"]
             return extra_parts(m.kinds[t.extras_left[i]].code) if i >= 0 else {}
@@ -138,28 +129,12 @@ class HauLaState(State):
         return tag_parts(len(t.building.pieces) + 1, v)
 
     def _range_size(self, name: str) -> int:
-        names = [k for k in self._layout if k != "size"]
+        names = [k for k in self.ranges if k != "size"]
         i = names.index(name)
-        end = self._layout[names[i + 1]] if i + 1 < len(names) else self._layout["size"]
-        return end - self._layout[name]
+        end = self.ranges[names[i + 1]] if i + 1 < len(names) else self.ranges["size"]
+        return end - self.ranges[name]
 
-    def string_to_action(self, text: str) -> int:
-        wanted = normalise_notation(text)
-        if not wanted:
-            raise NotationError("type a move")
-        if self.is_terminal():
-            raise NotationError("the game is over")
-        if self._by_text is None:
-            self._by_text = {normalise_notation(self.action_to_string(a)): a
-                             for a in self.legal_actions()}
-        if wanted in self._by_text:
-            return self._by_text[wanted]
-        hole = self._typed_hole(text)
-        if hole is not None:
-            raise NotationError(self.explain_illegal(self._layout["hole"] + hole))
-        raise NotationError(f"{text.strip()} is not a legal move here ({self.expecting()})")
-
-    def _typed_hole(self, text: str) -> int | None:
+    def typed_hole(self, text: str) -> int | None:
         """The hole `text` names while a hole is being chosen (None otherwise)."""
         t = self.table
         if t.phase == EXTRAS or t.step() not in (FIRST, SECOND):
@@ -179,31 +154,3 @@ class HauLaState(State):
         step = t.step()
         assert step is not None
         return f"choose {STEP_WORDS[step]}"
-
-    def explain_illegal(self, action: object) -> str:
-        base = super().explain_illegal(action)
-        if self.is_terminal() or not isinstance(action, int) or isinstance(action, bool):
-            return base
-        t = self.table
-        step = t.step() if t.phase != EXTRAS else None
-        if step in (FIRST, SECOND):
-            h = action - self._layout["hole"]
-            b = t.building
-            if 0 <= h < b.n_holes:
-                what = t.occupant().get(h)
-                if what is not None and h not in t.ask().firsts + t.ask().seconds:
-                    return f"{b.names[h]} is occupied ({what})"
-                return f"the piece cannot go into {b.names[h]} from here"
-        return f"{base}: {self.expecting()}"
-
-    # --- data ----------------------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
-        from gamehall.games.hau_la.jsonform import state_to_json
-
-        return state_to_json(self)
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        from gamehall.games.hau_la.view import state_view
-
-        return state_view(self, seat)
-

@@ -12,8 +12,8 @@ from html import escape
 
 import numpy as np
 
-from gamehall.core import State
 from gamehall.games.hau_la.geometry import Arr
+from gamehall.games.hau_la.rules import HauLaState
 from gamehall.games.hau_la.turns import Table
 
 SEAT_FILL = {"red": "#d62728", "blue": "#1f5fd6", "yellow": "#e0b000", "orange": "#ff7f0e"}
@@ -22,8 +22,8 @@ PANEL = 560.0
 MARGIN = 40.0
 
 
-def render_svg(state: State) -> str:
-    t: Table = state.table  # type: ignore[attr-defined]
+def render_svg(state: HauLaState) -> str:
+    t = state.table
     lo, hi = _bounds(t)
     side_scale = min(PANEL / (hi[0] - lo[0]), PANEL / (hi[2] - lo[2]))
     top_scale = min(PANEL / (hi[0] - lo[0]), PANEL / (hi[1] - lo[1]))
@@ -68,7 +68,7 @@ def _bounds(t: Table) -> tuple[Arr, Arr]:
     return allp.min(axis=0) - 0.8, allp.max(axis=0) + 0.8
 
 
-def _title(state: State, t: Table) -> str:
+def _title(state: HauLaState, t: Table) -> str:
     heights = t.heights()
     hs = ", ".join(f"{t.names[s]} {heights[s]:.2f}" if heights[s] is not None else
                    f"{t.names[s]} -" for s in t.live_ranking())

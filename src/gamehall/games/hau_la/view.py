@@ -8,10 +8,10 @@ from typing import Any
 
 from rich.markup import escape
 
-from gamehall.core import State
 from gamehall.games.hau_la.notation import sides_text
 from gamehall.games.hau_la.placements import FIRST, KIND, ROT, SECOND
 from gamehall.games.hau_la.placements import SIDES as SIDES_STEP
+from gamehall.games.hau_la.rules import HauLaState
 from gamehall.games.hau_la.turns import EXTRAS, HAND, OVER, PLACING, Table
 
 COLOUR_STYLE = {"red": "bold red", "blue": "bold blue", "yellow": "bold yellow",
@@ -22,17 +22,17 @@ STEP_MOVES_WIDTH = 80
 """Longest list of choices the compact step status spells out."""
 
 
-def state_view(state: State, seat: int | None) -> dict[str, Any]:
+def state_view(state: HauLaState, seat: int | None) -> dict[str, Any]:
     """Hau La has no hidden information: everyone sees the whole table."""
     data = state.to_json()
     data["viewer"] = state.game.seat_names[seat] if seat is not None else None
-    data["expecting"] = state.expecting()  # type: ignore[attr-defined]
+    data["expecting"] = state.expecting()
     return data
 
 
-def outcome_text(state: State) -> str:
+def outcome_text(state: HauLaState) -> str:
     """Who won, and the height of the winning tag."""
-    t: Table = state.table  # type: ignore[attr-defined]
+    t = state.table
     if t.phase != OVER:
         return "game not finished"
     heights = t.heights()
@@ -42,12 +42,12 @@ def outcome_text(state: State) -> str:
     return f"{t.names[top]} wins{at}"
 
 
-def render_text(state: State, seat: int | None = None) -> str:
-    t: Table = state.table  # type: ignore[attr-defined]
+def render_text(state: HauLaState, seat: int | None = None) -> str:
+    t = state.table
     lines = [_headline(state, t), *_players(t), _hands_line(t), *_holes(t)]
     pending = _pending(t)
     if pending:
-        expecting = state.expecting()  # type: ignore[attr-defined]
+        expecting = state.expecting()
         lines.append(f"{pending} — now {escape(expecting)} ([bold]moves[/] lists them)")
     if t.events:
         lines.append("[dim]" + escape(" · ".join(t.events[-4:])) + "[/]")
@@ -55,18 +55,18 @@ def render_text(state: State, seat: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def render_step(state: State, seat: int | None = None) -> str | None:
+def render_step(state: HauLaState, seat: int | None = None) -> str | None:
     """One line between the steps of a placement already begun: what is chosen, what comes
     next and the choices (the building has not changed, so it is not drawn again). None at a
     placement's start, when the whole view is due."""
-    t: Table = state.table  # type: ignore[attr-defined]
+    t = state.table
     if t.phase not in PLACING or t.placements is None or t.chosen() == 0:
         return None
     moves = [state.action_to_string(a) for a in state.legal_actions()]
     listed = " ".join(moves)
     choices = (escape(listed) if len(listed) <= STEP_MOVES_WIDTH
                else f"{len(moves)} choices, [bold]moves[/] lists them")
-    expecting = state.expecting()  # type: ignore[attr-defined]
+    expecting = state.expecting()
     return (f"{_colour(t, t.names[t.placer])} — {_pending(t)} — now {escape(expecting)}: "
             f"{choices}  [dim]([bold]board[/] draws the building)[/]")
 
@@ -75,7 +75,7 @@ def _colour(t: Table, name: str) -> str:
     return f"[{COLOUR_STYLE.get(name, 'bold')}]{escape(name)}[/]"
 
 
-def _headline(state: State, t: Table) -> str:
+def _headline(state: HauLaState, t: Table) -> str:
     if t.phase == OVER:
         return "[bold]Hau La[/] — final position"  # the outcome: the caller's to say
     who = _colour(t, t.names[t.placer])

@@ -1,23 +1,16 @@
-"""Why an action cannot be played now, in words a player understands."""
+"""Why an action cannot be played now, in words a player understands; reading typed moves."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from gamehall.core import NotationError, normalise_notation
 from gamehall.games.haugaz.board import CAKE_BLACK, CAKE_WHITE, CHOOSE, COLOURS
+from gamehall.games.haugaz.notation import parse_action
+from gamehall.games.haugaz.rules import HaugazState
 
-if TYPE_CHECKING:
-    from gamehall.games.haugaz.rules import HaugazState
 
-
-def explain(state: HaugazState, action: object) -> str:
-    """The reason `action` is refused (or a generic line if it is in fact legal)."""
-    if state.over:
-        return "the game is over"
-    if not isinstance(action, int) or isinstance(action, bool):
-        return f"an action is a whole number, not {action!r}"
-    if not 0 <= action < state.lay.size:
-        return f"action {action} is not a Haugaz action"
+def explain_illegal(state: HaugazState, action: int) -> str:
+    """The reason the action number `action` (in range, the game going on) is refused (or a
+    generic line if it is in fact legal)."""
     if state.phase == CAKE_BLACK:
         return _cake_black(state, action)
     if state.phase == CAKE_WHITE:
@@ -27,6 +20,14 @@ def explain(state: HaugazState, action: object) -> str:
     if state.placed >= 0:
         return _awaiting_move(state, action)
     return _turn_start(state, action)
+
+
+def read_move(state: HaugazState, text: str) -> int:
+    """A typed move that is no legal move's notation: another spelling of one, or why not."""
+    action = parse_action(state.geo, state.height, normalise_notation(text))
+    if state.is_legal(action):
+        return action
+    raise NotationError(state.explain_illegal(action))
 
 
 def _cake_black(state: HaugazState, action: int) -> str:
@@ -79,7 +80,7 @@ def _bad_move(state: HaugazState, src: int, d: int) -> str | None:
     if state.height[target]:
         return f"{geo.names[target]} is occupied"
     for q in line[:h - 1]:
-        if state.game.blocking and state.height[q]:
+        if state.blocking and state.height[q]:
             return f"the way from {name} to {geo.names[target]} is blocked at {geo.names[q]}"
     return None
 

@@ -1,4 +1,5 @@
-"""`HaugazGame`: the game with its options, the factory of its states."""
+"""`HaugazGame`: the game with its options, the factory of its states, and the package's
+presentation (JSON form, views, refusals, drawing) wired into the contract."""
 
 from __future__ import annotations
 
@@ -6,11 +7,9 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from gamehall.core import Game, InvalidOptionError, Option, State
-from gamehall.games.haugaz.jsonform import state_from_json
+from gamehall.games.haugaz import explain, jsonform, svg, view
 from gamehall.games.haugaz.notation import layout
 from gamehall.games.haugaz.rules import HaugazState
-from gamehall.games.haugaz.svg import render_svg
-from gamehall.games.haugaz.view import render_text
 
 
 class HaugazGame(Game):
@@ -22,6 +21,7 @@ class HaugazGame(Game):
 
     name = "haugaz"
     title = "Haugaz"
+    web_board = "haugaz"
     OPTIONS: ClassVar[tuple[Option, ...]] = (
         Option("size", int, 8, "points per side of the board", min=5, max=19),
         Option("cake", bool, True, "two-stack cake rule: first places a black and a white stack, "
@@ -43,9 +43,6 @@ class HaugazGame(Game):
         if self.options["cake"] and int(self.options["cake_distance"]) > size - 1:
             raise InvalidOptionError(
                 f"option cake_distance must be at most {size - 1} on a {size}x{size} board")
-        self.blocking = bool(self.options["blocking"])
-        self.grow_flip = self.options["grow_colour"] == "flip"
-        self.place_only = self.options["stuck"] == "place_only"
 
     @property
     def seat_names(self) -> tuple[str, ...]:
@@ -67,14 +64,32 @@ class HaugazGame(Game):
         return HaugazState(self, seed)
 
     def state_from_json(self, data: Mapping[str, Any]) -> HaugazState:
-        return state_from_json(self, data)
+        return jsonform.state_from_json(self, data)
+
+    # --- presentation ------------------------------------------------------------------------
+    def state_to_json(self, state: State) -> dict[str, Any]:
+        return jsonform.state_to_json(_haugaz(state))
+
+    def state_view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return view.state_view(_haugaz(state), seat)
+
+    def outcome_text(self, state: State) -> str:
+        return view.outcome_text(_haugaz(state))
+
+    def explain_illegal(self, state: State, action: int) -> str:
+        return explain.explain_illegal(_haugaz(state), action)
+
+    def read_move(self, state: State, text: str) -> int:
+        return explain.read_move(_haugaz(state), text)
 
     def render_text(self, state: State, seat: int | None = None) -> str:
-        assert isinstance(state, HaugazState)
-        return render_text(state, seat)
+        return view.render_text(_haugaz(state), seat)
 
     def render_svg(self, state: State | None = None) -> str:
-        if state is None:
-            state = self.new_initial_state()
-        assert isinstance(state, HaugazState)
-        return render_svg(state)
+        return svg.render_svg(_haugaz(state if state is not None else self.new_initial_state()))
+
+
+def _haugaz(state: State) -> HaugazState:
+    """`state` as the Haugaz state it is (the contract passes states as `State`)."""
+    assert isinstance(state, HaugazState), f"not a Haugaz state: {state!r}"
+    return state

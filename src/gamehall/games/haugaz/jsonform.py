@@ -13,9 +13,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from gamehall.core import StateFormatError
+from gamehall.core import Game, StateFormatError
 from gamehall.games.haugaz.board import (
     BLACK,
     CAKE_BLACK,
@@ -25,10 +25,7 @@ from gamehall.games.haugaz.board import (
     PHASES,
     PLAY,
 )
-
-if TYPE_CHECKING:
-    from gamehall.games.haugaz.game import HaugazGame
-    from gamehall.games.haugaz.rules import HaugazState
+from gamehall.games.haugaz.rules import HaugazState
 
 
 def state_to_json(state: HaugazState) -> dict[str, Any]:
@@ -49,10 +46,10 @@ def state_to_json(state: HaugazState) -> dict[str, Any]:
     }
 
 
-def state_from_json(game: HaugazGame, data: Mapping[str, Any]) -> HaugazState:
+def state_from_json(game: Game, data: Mapping[str, Any]) -> HaugazState:
     """Read a position from `data`, or raise StateFormatError saying what is wrong."""
     game.check_json_header(data)
-    state = game.new_initial_state()
+    state = HaugazState(game)
     _read_stacks(state, data.get("stacks", {}))
     phase = data.get("phase", "play")
     if phase not in PHASES:
@@ -64,12 +61,8 @@ def state_from_json(game: HaugazGame, data: Mapping[str, Any]) -> HaugazState:
     _read_seat(state, data.get("black_seat"), cake)
     _read_setup_board(state)
     _read_turn(state, data)
-    state._legal = None
-    state._legal_set = None
-    state.over = False
-    if state.phase == PLAY and state.placed < 0:
-        state._start_turn()
-    elif state.phase == PLAY and not state.legal_actions():
+    state.refresh()
+    if state.phase == PLAY and state.placed >= 0 and not state.legal_actions():
         raise StateFormatError("the stack placed this turn leaves no move to make")
     return state
 

@@ -9,9 +9,9 @@ whole turn by itself).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from gamehall.core import TERMINAL, NotationError, State, normalise_notation
+from gamehall.core import TERMINAL, Game, State
 from gamehall.games.haugaz import scoring
 from gamehall.games.haugaz.board import (
     BLACK,
@@ -22,14 +22,8 @@ from gamehall.games.haugaz.board import (
     PLAY,
     WHITE,
 )
-from gamehall.games.haugaz.explain import explain
 from gamehall.games.haugaz.geometry import geometry
-from gamehall.games.haugaz.jsonform import state_to_json
-from gamehall.games.haugaz.notation import action_parts, action_text, layout, parse_action
-from gamehall.games.haugaz.view import outcome_text, state_view
-
-if TYPE_CHECKING:
-    from gamehall.games.haugaz.game import HaugazGame
+from gamehall.games.haugaz.notation import action_parts, action_text, layout
 
 
 class HaugazState(State):
@@ -37,11 +31,13 @@ class HaugazState(State):
     of the top piece, EMPTY for no stack) and `bits` (bit i = colour of the i-th piece from the
     bottom, 1 for white)."""
 
-    game: HaugazGame
-
-    def __init__(self, game: HaugazGame, seed: int | None = None) -> None:
+    def __init__(self, game: Game, seed: int | None = None) -> None:
         super().__init__(game, seed)
         size = int(game.options["size"])
+        self.blocking = bool(game.options["blocking"])
+        """A moving stack may not jump over other stacks."""
+        self.grow_flip = game.options["grow_colour"] == "flip"
+        self.place_only = game.options["stuck"] == "place_only"
         self.geo = geometry(size)
         self.lay = layout(size * size)
         n = size * size
@@ -77,7 +73,7 @@ class HaugazState(State):
             self._legal = self._compute_legal()
         return list(self._legal)
 
-    def is_legal(self, action: int) -> bool:
+    def _is_legal(self, action: int) -> bool:
         if self._legal_set is None:
             if self._legal is None:
                 self._legal = self._compute_legal()
@@ -123,35 +119,8 @@ class HaugazState(State):
     def action_parts(self, action: int) -> dict[str, Any]:
         return action_parts(self.geo, self.height, action)
 
-    def string_to_action(self, text: str) -> int:
-        wanted = normalise_notation(text)
-        if not wanted:
-            raise NotationError("type a move")
-        if self.over:
-            raise NotationError("the game is over")
-        action = parse_action(self.geo, self.height, wanted)
-        if not self.is_legal(action):
-            raise NotationError(self.explain_illegal(action))
-        return action
-
-    def explain_illegal(self, action: object) -> str:
-        return explain(self, action)
-
-    def to_json(self) -> dict[str, Any]:
-        return state_to_json(self)
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return state_view(self, seat)
-
-    def outcome_text(self) -> str:
-        return outcome_text(self)
-
     def clone(self) -> HaugazState:
-        other = object.__new__(HaugazState)
-        other.__dict__.update(self.__dict__)
-        other._history = list(self._history)
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        other = self._clone_base()
         other.height = list(self.height)
         other.owner = list(self.owner)
         other.bits = list(self.bits)
@@ -195,7 +164,7 @@ class HaugazState(State):
         """(action, source, target) of every legal move of `colour`'s stacks but `exclude`."""
         height, owner, jumps = self.height, self.owner, self.geo.jumps
         size = self.geo.size
-        blocking = self.game.blocking
+        blocking = self.blocking
         base_action = self.lay.move
         out: list[tuple[int, int, int]] = []
         for p, o in enumerate(owner):
@@ -214,7 +183,7 @@ class HaugazState(State):
         """The actions of `moves(colour, exclude)`, sorted — the fast path of move generation."""
         height, owner, jumps = self.height, self.owner, self.geo.jumps
         size = self.geo.size
-        blocking = self.game.blocking
+        blocking = self.blocking
         first = self.lay.move
         out: list[int] = []
         for p, o in enumerate(owner):
@@ -235,9 +204,9 @@ class HaugazState(State):
         yet, or under stuck=place_only)."""
         height = self.height
         empties = [p for p in range(len(height)) if not height[p]]
-        if not self.opened[colour] or self.game.place_only or not empties:
+        if not self.opened[colour] or self.place_only or not empties:
             return empties
-        needed = (self._points_every_move_needs(colour) if self.game.blocking
+        needed = (self._points_every_move_needs(colour) if self.blocking
                   else self._only_target(colour))
         if needed is None:
             return []
@@ -292,6 +261,15 @@ class HaugazState(State):
         return [*self.placements(self.to_move), lay.pass_]
 
     # --- changing the position -----------------------------------------------------------------
+    def refresh(self) -> None:
+        """After the position was written field by field (the JSON reader): forget the legal
+        actions, and at the start of a turn in play decide them, and the end, again."""
+        self._legal = None
+        self._legal_set = None
+        self.over = False
+        if self.phase == PLAY and self.placed < 0:
+            self._start_turn()
+
     def _put(self, point: int, colour: int) -> None:
         self.height[point] = 1
         self.owner[point] = colour
@@ -324,7 +302,7 @@ class HaugazState(State):
     def _grow(self, target: int, h: int) -> None:
         """Add one piece to every stack exactly `h` points from `target` on the eight lines."""
         height, owner, bits, lines = self.height, self.owner, self.bits, self.geo.lines
-        fixed = None if self.game.grow_flip else 1 - self.to_move
+        fixed = None if self.grow_flip else 1 - self.to_move
         base = target * 8
         for d in range(8):
             line = lines[base + d]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.markup import escape
 
@@ -16,9 +16,7 @@ from gamehall.games.haugaz.board import (
 )
 from gamehall.games.haugaz.geometry import column_letter
 from gamehall.games.haugaz.jsonform import state_to_json
-
-if TYPE_CHECKING:
-    from gamehall.games.haugaz.rules import HaugazState
+from gamehall.games.haugaz.rules import HaugazState
 
 _STYLE = {BLACK: "bold cyan", WHITE: "bold yellow"}
 _LETTER = {BLACK: "B", WHITE: "W"}

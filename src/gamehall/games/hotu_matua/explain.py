@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from gamehall.core import NotationError, normalise_notation
 from gamehall.games.hotu_matua.notation import (
     END,
-    NUM_ACTIONS,
     ROLL_BASE,
     SHIPS_PER_SEAT,
     parse_ship,
@@ -15,22 +12,13 @@ from gamehall.games.hotu_matua.notation import (
     split_step,
     split_step_text,
 )
-
-if TYPE_CHECKING:
-    from gamehall.games.hotu_matua.rules import HotuMatuaState
+from gamehall.games.hotu_matua.rules import HotuMatuaState
 
 
 def read_move(state: HotuMatuaState, text: str) -> int:
-    """The legal action written as `text`; NotationError saying why when there is none."""
+    """A typed move that is no legal move's notation: another spelling of a step, or why not."""
     wanted = normalise_notation(text)
-    if not wanted:
-        raise NotationError("type a move")
-    if state.is_terminal():
-        raise NotationError("the game is over")
     legal = state.legal_actions()
-    for action in legal:
-        if normalise_notation(state.action_to_string(action)) == wanted:
-            return action
     if state.is_chance_node():
         raise NotationError(f"{text.strip()} is not a roll (the dice are being rolled)")
     if wanted.startswith("roll"):
@@ -81,14 +69,8 @@ def why_not_step(state: HotuMatuaState, label: str, target: str) -> str:
     return f"{name}>{board.ids[goal]} cannot be played now"
 
 
-def explain_action(state: HotuMatuaState, action: object) -> str:
-    """Why the action integer `action` is illegal now."""
-    if state.is_terminal():
-        return "the game is over"
-    if not isinstance(action, int) or isinstance(action, bool):
-        return f"an action is a whole number, not {action!r}"
-    if not 0 <= action < NUM_ACTIONS:
-        return f"there is no action {action}"
+def explain_illegal(state: HotuMatuaState, action: int) -> str:
+    """Why the action number `action` (in range, the game going on) is illegal now."""
     if state.is_chance_node():
         return "the dice are being rolled"
     if action >= ROLL_BASE:

@@ -1,4 +1,5 @@
-"""`HotuMatuaGame`: the game with its options (board file or data, turn limit) and its facts."""
+"""`HotuMatuaGame`: the game with its options (board file or data, turn limit), its facts, and
+the package's presentation (JSON form, views, refusals, drawing) wired into the contract."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any, ClassVar
 
 from gamehall.core import Game, Option, State
 from gamehall.core.options import is_file_data
+from gamehall.games.hotu_matua import explain, jsonform, svg, view
 from gamehall.games.hotu_matua.board import Board, load_board
 from gamehall.games.hotu_matua.notation import NUM_ACTIONS
 from gamehall.games.hotu_matua.rules import BASE_DICE, MAX_EXTRA, HotuMatuaState
@@ -17,6 +19,7 @@ class HotuMatuaGame(Game):
 
     name: ClassVar[str] = "hotu_matua"
     title: ClassVar[str] = "Hotu Matua"
+    web_board: ClassVar[str | None] = "hotu_matua"
     has_chance: ClassVar[bool] = True
     OPTIONS: ClassVar[tuple[Option, ...]] = (
         Option("board", str, "", reads_files=True,
@@ -32,8 +35,6 @@ class HotuMatuaGame(Game):
         if is_file_data(self.options["board"]):  # one text per board, whatever was sent
             self.options["board"] = self.board.text
         self.turn_limit = int(self.options["turn_limit"])
-        self.adjacent: list[frozenset[int]] = [
-            frozenset(self.board.neighbours(f)) for f in range(self.board.num_fields)]
 
     def option_label(self, name: str) -> str:
         """A board given as data is shown by its name (cut short) and a piece of its digest."""
@@ -60,30 +61,40 @@ class HotuMatuaGame(Game):
         return 4
 
     def new_initial_state(self, seed: int | None = None) -> HotuMatuaState:
-        return HotuMatuaState(self, seed)
+        return HotuMatuaState(self, seed, self.board)
 
     def state_from_json(self, data: Mapping[str, Any]) -> HotuMatuaState:
-        from gamehall.games.hotu_matua.jsonform import state_from_json
+        return jsonform.state_from_json(self, data)
 
-        return state_from_json(self, data)
+    # --- presentation ------------------------------------------------------------------------
+    def state_to_json(self, state: State) -> dict[str, Any]:
+        return jsonform.state_to_json(_hotu(state))
+
+    def state_view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return view.state_view(_hotu(state), seat)
+
+    def outcome_text(self, state: State) -> str:
+        return view.outcome_text(_hotu(state))
+
+    def explain_illegal(self, state: State, action: int) -> str:
+        return explain.explain_illegal(_hotu(state), action)
+
+    def read_move(self, state: State, text: str) -> int:
+        return explain.read_move(_hotu(state), text)
 
     def render_text(self, state: State, seat: int | None = None) -> str:
-        from gamehall.games.hotu_matua.view import render_text
-
-        assert isinstance(state, HotuMatuaState)
-        return render_text(state, seat)
+        return view.render_text(_hotu(state), seat)
 
     def render_step(self, state: State, seat: int | None = None) -> str | None:
         """A compact status between the steps of one turn (terminal play): no map."""
-        from gamehall.games.hotu_matua.view import render_step
-
-        assert isinstance(state, HotuMatuaState)
-        return None if state.over or state.to_roll else render_step(state, seat)
+        own = _hotu(state)
+        return None if own.over or own.to_roll else view.render_step(own, seat)
 
     def render_svg(self, state: State | None = None) -> str:
-        from gamehall.games.hotu_matua.svg import render_svg
+        return svg.render_svg(_hotu(state if state is not None else self.new_initial_state()))
 
-        if state is None:
-            state = self.new_initial_state()
-        assert isinstance(state, HotuMatuaState)
-        return render_svg(state)
+
+def _hotu(state: State) -> HotuMatuaState:
+    """`state` as the Hotu Matua state it is (the contract passes states as `State`)."""
+    assert isinstance(state, HotuMatuaState), f"not a Hotu Matua state: {state!r}"
+    return state

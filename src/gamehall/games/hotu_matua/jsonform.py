@@ -17,15 +17,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from gamehall.core import StateFormatError
+from gamehall.core import Game, StateFormatError
+from gamehall.games.hotu_matua.board import Board
 from gamehall.games.hotu_matua.notation import SHIPS_PER_SEAT, parse_ship, ship_label
-
-if TYPE_CHECKING:
-    from gamehall.games.hotu_matua.board import Board
-    from gamehall.games.hotu_matua.game import HotuMatuaGame
-    from gamehall.games.hotu_matua.rules import HotuMatuaState
+from gamehall.games.hotu_matua.rules import BASE_DICE, MAX_EXTRA, HotuMatuaState
 
 SEATS = ("north", "south")
 
@@ -59,21 +56,20 @@ def state_to_json(state: HotuMatuaState) -> dict[str, Any]:
     }
 
 
-def state_from_json(game: HotuMatuaGame, data: Mapping[str, Any]) -> HotuMatuaState:
+def state_from_json(game: Game, data: Mapping[str, Any]) -> HotuMatuaState:
     """Rebuild a position, checking that it is one the rules allow."""
-    from gamehall.games.hotu_matua.rules import BASE_DICE, MAX_EXTRA, HotuMatuaState
-
     game.check_json_header(data)
-    board = game.board
+    fresh = HotuMatuaState(game)
+    board = fresh.board
     try:
         if data.get("board_digest", board.digest) != board.digest:
             raise StateFormatError("this position was saved on another board file "
                                    f"(board {data['board_digest']}, this game's is {board.digest})")
-        state = HotuMatuaState(game)
+        state = fresh
         state.player = _seat(data.get("to_move"), "to_move")
-        state.turn = _int(data.get("turn"), "turn", 0, game.turn_limit)
-        state.ships = _ships(game, data.get("ships"))
-        pearls = [_field(game, p, "pearls") for p in _list(data.get("pearls"), "pearls")]
+        state.turn = _int(data.get("turn"), "turn", 0, state.turn_limit)
+        state.ships = _ships(board, data.get("ships"))
+        pearls = [_field(board, p, "pearls") for p in _list(data.get("pearls"), "pearls")]
         if len(set(pearls)) != len(pearls) or not set(pearls) <= set(board.pearls):
             raise StateFormatError("'pearls' lists pearl fields of the board, each once")
         state.pearls = sorted(pearls)
@@ -94,7 +90,7 @@ def state_from_json(game: HotuMatuaGame, data: Mapping[str, Any]) -> HotuMatuaSt
         state.winner = None if winner is None else _seat(winner, "winner")
         if state.winner is not None and not state.over:
             raise StateFormatError("a position with a winner is over")
-        if not state.over and (state.turn >= game.turn_limit or max(state.owned) >= 3):
+        if not state.over and (state.turn >= state.turn_limit or max(state.owned) >= 3):
             raise StateFormatError("this position should be over (turn limit or three pearls)")
     except (KeyError, TypeError, ValueError) as exc:
         raise StateFormatError(f"malformed Hotu Matua position: {exc}") from exc
@@ -119,14 +115,14 @@ def _list(value: object, what: str) -> list[Any]:
     return value
 
 
-def _field(game: HotuMatuaGame, value: object, what: str) -> int:
+def _field(board: Board, value: object, what: str) -> int:
     try:
-        return game.board.field_index(str(value))
+        return board.field_index(str(value))
     except KeyError:
         raise StateFormatError(f"'{what}' names an unknown field {value!r}") from None
 
 
-def _ships(game: HotuMatuaGame, value: object) -> list[int]:
+def _ships(board: Board, value: object) -> list[int]:
     if not isinstance(value, Mapping):
         raise StateFormatError("'ships' maps N1-N4 and S1-S4 to fields")
     ships = [-1] * (2 * SHIPS_PER_SEAT)
@@ -134,7 +130,7 @@ def _ships(game: HotuMatuaGame, value: object) -> list[int]:
         who = parse_ship(str(label))
         if who is None:
             raise StateFormatError(f"no ship called {label!r} (ships are N1-N4 and S1-S4)")
-        ships[who[0] * SHIPS_PER_SEAT + who[1]] = _field(game, where, f"ships.{label}")
+        ships[who[0] * SHIPS_PER_SEAT + who[1]] = _field(board, where, f"ships.{label}")
     if -1 in ships:
         raise StateFormatError("'ships' must place all eight ships")
     if len(set(ships)) != len(ships):

@@ -9,11 +9,11 @@ when no die can be used any more.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from functools import cache
+from typing import Any
 
-from gamehall.core import CHANCE, TERMINAL, State
-from gamehall.games.hotu_matua.explain import explain_action, read_move
-from gamehall.games.hotu_matua.jsonform import state_to_json
+from gamehall.core import CHANCE, TERMINAL, Game, State
+from gamehall.games.hotu_matua.board import Board, load_board
 from gamehall.games.hotu_matua.notation import (
     END,
     ROLL_BASE,
@@ -28,11 +28,6 @@ from gamehall.games.hotu_matua.notation import (
     step_action,
     step_text,
 )
-from gamehall.games.hotu_matua.view import outcome_text, state_view
-
-if TYPE_CHECKING:
-    from gamehall.games.hotu_matua.board import Board
-    from gamehall.games.hotu_matua.game import HotuMatuaGame
 
 BASE_DICE = 5
 MAX_EXTRA = 3
@@ -41,15 +36,24 @@ _ROLLS = [roll_action(v) for v in range(1, 5)]
 _ROLL_OUTCOMES = [(a, 0.25) for a in _ROLLS]
 
 
+@cache
+def adjacency(board: Board) -> list[frozenset[int]]:
+    """Per field, the fields sharing a side with it (conquest chains ships by sides)."""
+    return [frozenset(board.neighbours(f)) for f in range(board.num_fields)]
+
+
 class HotuMatuaState(State):
     """A position. Ships 0-3 are north's (N1-N4), 4-7 south's (S1-S4); fields are board indices."""
 
-    game: HotuMatuaGame
-
-    def __init__(self, game: HotuMatuaGame, seed: int | None = None) -> None:
+    def __init__(self, game: Game, seed: int | None = None, board: Board | None = None) -> None:
+        """A new game of `game`; `board` is the board its option names (read here if None)."""
         super().__init__(game, seed)
-        board = game.board
+        if board is None:
+            board = load_board(str(game.options["board"]))
         self.board: Board = board
+        self.adjacent = adjacency(board)
+        self.turn_limit = int(game.options["turn_limit"])
+        """Turns in all after which the game ends (more pearls wins, else a draw)."""
         self.ships: list[int] = list(board.start[0]) + list(board.start[1])
         self.pearls: list[int] = sorted(board.pearls)
         """Pearls still on the board (their fields are blocked)."""
@@ -85,9 +89,7 @@ class HotuMatuaState(State):
                 self._legal = [a for a, _ in self.steps()] + [END]
         return list(self._legal)
 
-    def is_legal(self, action: int) -> bool:
-        if not isinstance(action, int) or isinstance(action, bool):
-            return False
+    def _is_legal(self, action: int) -> bool:
         self.legal_actions()
         assert self._legal is not None
         return action in self._legal
@@ -118,9 +120,6 @@ class HotuMatuaState(State):
         if self.winner is None:
             return [0.0, 0.0]
         return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
-
-    def outcome_text(self) -> str:
-        return outcome_text(self)
 
     def passing_on(self) -> int:
         """How many dice go to the opponent if the turn ends now."""
@@ -173,7 +172,7 @@ class HotuMatuaState(State):
         fleet = self.ships[base:base + SHIPS_PER_SEAT]
         if not self.chained(fleet):
             return
-        adjacent = self.game.adjacent
+        adjacent = self.adjacent
         near = {g for f in fleet for g in adjacent[f]}
         taken = [p for p in self.pearls if p in near]
         if not taken:
@@ -186,7 +185,7 @@ class HotuMatuaState(State):
 
     def chained(self, fleet: list[int]) -> bool:
         """True when the fields form one chain of fields sharing sides (corners do not count)."""
-        adjacent = self.game.adjacent
+        adjacent = self.adjacent
         todo = [fleet[0]]
         seen = {fleet[0]}
         while todo:
@@ -203,7 +202,7 @@ class HotuMatuaState(State):
         self.rolled = []
         self.unused = [0] * 5
         self.crossed = [set() for _ in range(SHIPS_PER_SEAT)]
-        if self.turn >= self.game.turn_limit:
+        if self.turn >= self.turn_limit:
             self.over = True
             self.to_roll = 0
             if self.owned[0] != self.owned[1]:
@@ -256,25 +255,9 @@ class HotuMatuaState(State):
             return None
         return self.board.ids[field], self.board.ids[self.board.other_end(line, field)]
 
-    def string_to_action(self, text: str) -> int:
-        return read_move(self, text)
-
-    def explain_illegal(self, action: object) -> str:
-        return explain_action(self, action)
-
-    # --- JSON and copies -------------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
-        return state_to_json(self)
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return state_view(self, seat)
-
+    # --- copies ------------------------------------------------------------------------------
     def clone(self) -> HotuMatuaState:
-        new = object.__new__(HotuMatuaState)
-        new.__dict__.update(self.__dict__)
-        new._history = list(self._history)
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
+        new = self._clone_base()
         new.ships = list(self.ships)
         new.pearls = list(self.pearls)
         new.owned = list(self.owned)

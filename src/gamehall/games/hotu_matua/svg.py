@@ -4,13 +4,10 @@ start fields, pearls, and the ships. The web page reuses it; people check the ma
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
+from gamehall.games.hotu_matua.board import Board, Point
 from gamehall.games.hotu_matua.notation import SHIPS_PER_SEAT, ship_label
-
-if TYPE_CHECKING:
-    from gamehall.games.hotu_matua.board import Board, Point
-    from gamehall.games.hotu_matua.rules import HotuMatuaState
+from gamehall.games.hotu_matua.rules import HotuMatuaState
 
 MARGIN = 24.0
 FOOTER = 46.0

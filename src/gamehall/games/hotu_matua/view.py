@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.markup import escape
 
+from gamehall.games.hotu_matua.board import Board
 from gamehall.games.hotu_matua.notation import END, SHIPS_PER_SEAT, ship_label, split_step
-
-if TYPE_CHECKING:
-    from gamehall.games.hotu_matua.board import Board
-    from gamehall.games.hotu_matua.rules import HotuMatuaState
+from gamehall.games.hotu_matua.rules import WIN_PEARLS, HotuMatuaState
 
 SEATS = ("north", "south")
 SHIP_STYLE = ("bold red", "bold bright_cyan")
@@ -53,7 +51,7 @@ def state_view(state: HotuMatuaState, seat: int | None) -> dict[str, Any]:
         "to_move": data["to_move"],
         "phase": "over" if state.over else ("roll" if state.to_roll else "move"),
         "turn": state.turn,
-        "turn_limit": state.game.turn_limit,
+        "turn_limit": state.turn_limit,
         "ships": [{"id": label, "seat": SEATS[label[0] == "S"], "field": field}
                   for label, field in data["ships"].items()],
         "pearls_left": data["pearls"],
@@ -73,8 +71,6 @@ def state_view(state: HotuMatuaState, seat: int | None) -> dict[str, Any]:
 
 def outcome_text(state: HotuMatuaState) -> str:
     """Who won and how (three pearls or the turn limit), or the draw, with the pearl count."""
-    from gamehall.games.hotu_matua.rules import WIN_PEARLS
-
     names = state.game.seat_names
     pearls = f"{state.owned[0]}-{state.owned[1]} in pearls"
     if state.winner is None:
@@ -196,7 +192,7 @@ def _list_view(state: HotuMatuaState) -> str:
 
 def _status(state: HotuMatuaState, seat: int | None) -> str:
     board = state.board
-    limit = state.game.turn_limit
+    limit = state.turn_limit
     names = state.game.seat_names
     lines = []
     pearls = " ".join(board.ids[p] for p in state.pearls) or "none"

@@ -12,19 +12,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from gamehall.core import GamehallError, StateFormatError
-from gamehall.games.hula.escape import escape_path
-from gamehall.games.hula.loops import double_loop_winner
-from gamehall.games.hula.notation import action_name, parse_action, parse_cell
+from gamehall.core import Game, GamehallError, StateFormatError
+from gamehall.games.hula.notation import (
+    SEATS,
+    STONE_NAMES,
+    action_name,
+    parse_action,
+    parse_cell,
+)
+from gamehall.games.hula.rules import HulaState
 
-if TYPE_CHECKING:
-    from gamehall.games.hula.game import HulaGame
-    from gamehall.games.hula.rules import HulaState
-
-STONE_NAMES = ("first", "second", "neutral")
-SEATS = ("first", "second")
 KEYS = {"game", "options", "board", "to_move", "swapped", "last_move", "winner"}
 
 
@@ -49,58 +48,38 @@ def state_to_json(state: HulaState) -> dict[str, Any]:
     }
 
 
-def state_from_json(game: HulaGame, data: Mapping[str, Any]) -> HulaState:
+def state_from_json(game: Game, data: Mapping[str, Any]) -> HulaState:
     """Rebuild a state from `state_to_json` output or a hand-written position; validate it."""
     game.check_json_header(data)
     unknown = sorted(set(data) - KEYS)
     if unknown:
         raise StateFormatError(f"unknown key {unknown[0]!r} in a Hula state "
                                f"(keys: {', '.join(sorted(KEYS))})")
-    state = game.new_initial_state()
-    geo = state.geo
-    masks = _read_board(game, data.get("board"))
+    state = HulaState(game)
+    masks = _read_board(state, data.get("board"))
     swapped = data.get("swapped", False)
     if not isinstance(swapped, bool):
         raise StateFormatError("'swapped' is true or false")
     placed = sum(m.bit_count() for m in masks)
-    if swapped and not game.pie:
+    if swapped and not state.pie:
         raise StateFormatError("'swapped' is true but the pie rule is off")
     if swapped and placed == 0:
         raise StateFormatError("'swapped' is true on an empty board: nothing to swap yet")
-    turn = placed % 2
     for colour in (0, 1):
         turns = (placed + 1 - colour) // 2
         if masks[colour].bit_count() > turns:
             raise StateFormatError(
                 f"{placed} stones in all, so the {STONE_NAMES[colour]} colour has placed "
                 f"{turns}, but it has {masks[colour].bit_count()} stones on the board")
-    state.stones = [masks[0], masks[1]]
-    state.neutral = masks[2]
-    state.turn = turn
-    state.swapped = swapped
-    for colour in (0, 1):
-        state.inner[colour] = _inner_groups(state, colour)
-    _settle_loops(state)
-    state._watch(0)
-    state._watch(1)
+    state.set_position((masks[0], masks[1]), masks[2], swapped)
     _check_to_move(state, data.get("to_move"))
     _check_winner(state, data.get("winner"))
     state.last_before = _read_last(state, data.get("last_move"))
-    if state.winner is not None:
-        state._legal = []
-        state.pie_pending = False
-    else:
-        state._legal = list(geo.cells_of(state.empty))
-        state._legal.sort()
-        state.pie_pending = game.pie and not swapped and placed <= 1
-        if state.pie_pending and placed == 1:
-            state.swap_open = True
-            state._legal.append(state.swap)
     return state
 
 
-def _read_board(game: HulaGame, board: object) -> list[int]:
-    geo = game.geo
+def _read_board(state: HulaState, board: object) -> list[int]:
+    geo = state.geo
     if not isinstance(board, Mapping):
         raise StateFormatError("'board' is an object mapping cells (like \"e5\") to "
                                "\"first\", \"second\" or \"neutral\"")
@@ -123,42 +102,6 @@ def _read_board(game: HulaGame, board: object) -> list[int]:
                                    "\"second\" or \"neutral\"")
         masks[STONE_NAMES.index(kind)] |= geo.bit[cell]
     return masks
-
-
-def _inner_groups(state: HulaState, colour: int) -> int:
-    """The stones of `colour` in groups holding an inner-ring cell, with the centre (see
-    `HulaState.inner`); such a group must not reach the edge (the neutral rule forbids it)."""
-    geo = state.geo
-    own = state.stones[colour]
-    dilate = geo.dilater()
-    group = own & geo.inner
-    while True:
-        grown = dilate(group) & own
-        if grown == group:
-            break
-        group = grown
-    if group & geo.edge:
-        raise StateFormatError(
-            f"the {STONE_NAMES[colour]} colour has a group joining the inner ring to the edge: "
-            "the neutral rule never allows that")
-    return group | geo.centre_bit
-
-
-def _settle_loops(state: HulaState) -> None:
-    """Find the escape paths, or the loops that already ended the game, and the winner."""
-    geo = state.geo
-    looped = []
-    for colour in (0, 1):
-        found = escape_path(geo, state.stones[colour] | state.neutral, state.empty)
-        if found is None:
-            looped.append(colour)
-        else:
-            state.paths[colour], state.esc[colour] = found
-    if len(looped) == 2:
-        state.double = True
-        state.winner = double_loop_winner(geo, state.stones[0], state.stones[1], state.neutral)
-    elif looped:
-        state.winner = looped[0]
 
 
 def _seat(value: object, key: str) -> int | None:

@@ -11,6 +11,10 @@ from gamehall.core import NotationError, normalise_notation
 from gamehall.games.hula.geometry import Geometry
 
 SWAP_WORD = "swap"
+SEATS = ("first", "second")
+"""The seats, by number."""
+STONE_NAMES = ("first", "second", "neutral")
+"""The stones by colour number (0, 1; 2 for neutral): colour = seat, unless swapped."""
 
 _CELL = re.compile(r"([a-z])(\d+)")
 

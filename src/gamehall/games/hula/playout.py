@@ -14,45 +14,45 @@ from __future__ import annotations
 
 import random
 from itertools import repeat
-from typing import TYPE_CHECKING
 
+from gamehall.games.hula.geometry import Geometry
 from gamehall.games.hula.loops import double_loop_winner
 
-if TYPE_CHECKING:
-    from gamehall.games.hula.geometry import Geometry
-    from gamehall.games.hula.rules import HulaState
+Finish = tuple[list[int], list[int], int, int, int, bool, bool]
+"""What `random_playout` settled: the actions played (the swap included), the stones per colour,
+the neutral stones, the winning colour, the colour to move, whether both closed a loop at once,
+and whether a swap was played."""
 
 
-def random_playout(state: HulaState, rng: random.Random) -> int:
-    """Play uniformly random legal moves to the end of the game; return how many were played.
+def random_playout(geo: Geometry, cells: list[int], swap_open: bool, first_stone: bool,
+                   turn: int, stones: list[int], inner: list[int], neutral: int, swap_action: int,
+                   rng: random.Random) -> Finish:
+    """Play uniformly random legal moves from a position to the end of the game.
 
+    The position: the legal actions `cells` (with `swap_action` last when `swap_open`: the pie
+    answer is due), `first_stone` when the pie rule is on and the board is empty, the colour to
+    move `turn`, and per colour its `stones` and `inner` groups (see `HulaState.inner`).
     The empty cells are ordered uniformly at random (sorted by independent uniform keys) and
     played in that order until the first loop. Where the pie answer is due, `swap` is drawn with
     the probability a uniform choice among the legal actions gives it, 1 / (empty cells + 1);
     it changes who owns which colour, not the order of the stones.
     """
-    if state.winner is not None:
-        return 0
-    geo = state.geo
-    cells = state._legal
     swap = None  # where in the history a swap goes, if one is drawn
-    if state.swap_open:
+    if swap_open:
         cells = cells[:-1]
         if rng.random() * (len(cells) + 1) < 1:
             swap = 0
     keys = list(map(type(rng).random, repeat(rng, len(geo.bit))))
     order = sorted(cells, key=keys.__getitem__)
-    if state.pie and state.placed == 0 and rng.random() * len(order) < 1:
+    if first_stone and rng.random() * len(order) < 1:
         swap = 1  # the answer to the first stone of `order`
-    a = state.turn  # the colour of moves 0, 2, 4, ... of `order`
+    a = turn  # the colour of moves 0, 2, 4, ... of `order`
     # The neutral rule of one colour depends on that colour's stones only (neutral stones connect
     # nothing), so each colour's stones are settled on their own.
     neutral_cells: set[int] = set()
-    sa, lost_a, inner_a = _settle(geo, order[0::2], state.stones[a], state.inner[a],
-                                  neutral_cells)
-    sb, lost_b, inner_b = _settle(geo, order[1::2], state.stones[a ^ 1], state.inner[a ^ 1],
-                                  neutral_cells)
-    neutral = state.neutral | lost_a | lost_b
+    sa, lost_a, inner_a = _settle(geo, order[0::2], stones[a], inner[a], neutral_cells)
+    sb, lost_b, inner_b = _settle(geo, order[1::2], stones[a ^ 1], inner[a ^ 1], neutral_cells)
+    neutral |= lost_a | lost_b
     end_a, end_b = _loop_times(geo, order, (sb ^ inner_b, inner_b), (sa ^ inner_a, inner_a),
                                neutral_cells)
     end = min(end_a, end_b)
@@ -65,24 +65,17 @@ def random_playout(state: HulaState, rng: random.Random) -> int:
             mb ^= geo.bit[c]
         else:
             ma ^= geo.bit[c]
-    if end_a == end_b:
+    double = end_a == end_b
+    if double:
         first, second = (ma, mb) if a == 0 else (mb, ma)
-        state.double = True
         winner = double_loop_winner(geo, first, second, mn, closing=order[end - 1])
     else:
         winner = a if end_a < end_b else a ^ 1
     moves = order[:end]
-    state.stones = [ma, mb] if a == 0 else [mb, ma]
-    state.neutral = mn
-    state.winner = winner
-    state.turn = a ^ (end & 1)
-    state._legal = []
-    state.swap_open = state.pie_pending = False
     if swap is not None:
-        state.swapped = True
-        moves.insert(swap, state.swap)
-    state._history.extend(moves)
-    return len(moves)
+        moves.insert(swap, swap_action)
+    return (moves, [ma, mb] if a == 0 else [mb, ma], mn, winner, a ^ (end & 1), double,
+            swap is not None)
 
 
 def _settle(geo: Geometry, stones: list[int], own: int, inner: int,

@@ -18,37 +18,27 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from gamehall.core import (
-    TERMINAL,
-    IllegalActionError,
-    NotationError,
-    State,
-    normalise_notation,
-)
+from gamehall.core import TERMINAL, Game, State, StateFormatError
 from gamehall.games.hula.escape import escape_path, escaper
+from gamehall.games.hula.geometry import geometry
 from gamehall.games.hula.loops import double_loop_winner
-from gamehall.games.hula.notation import action_name, action_parts, parse_action
-
-if TYPE_CHECKING:
-    from gamehall.games.hula.game import HulaGame
+from gamehall.games.hula.notation import STONE_NAMES, action_name, action_parts
+from gamehall.games.hula.observation import observation_planes
+from gamehall.games.hula.playout import random_playout
 
 
 class HulaState(State):
     """A Hula position: masks `stones[colour]` and `neutral`, the colour to move `turn`, and the
     bookkeeping that keeps moves cheap (see the module docstring)."""
 
-    game: HulaGame
-    _rng: random.Random | None
-
-    def __init__(self, game: HulaGame, seed: int | None = None) -> None:
-        self._seed = seed
+    def __init__(self, game: Game, seed: int | None = None) -> None:
         super().__init__(game, seed)
-        geo = self.geo = game.geo
+        geo = self.geo = geometry(int(game.options["size"]))
         self._bit = geo.bit
         self._mend = escaper(geo.size).mend
-        self.pie = game.pie
+        self.pie = bool(game.options["pie"])
         self.swap = geo.num_cells
         self.stones = [0, 0]
         self.neutral = 0
@@ -82,18 +72,6 @@ class HulaState(State):
         self.last_before: int | None = None
         """The last move before the history starts (a position read from JSON may give one)."""
         self._legal = [c for c in range(geo.num_cells) if c != geo.centre]
-
-    @property
-    def rng(self) -> random.Random:
-        """The state's own generator, made on first use (Hula has no chance; bots may use it)."""
-        rng = self._rng
-        if rng is None:
-            rng = self._rng = random.Random(self._seed)
-        return rng
-
-    @rng.setter
-    def rng(self, value: random.Random) -> None:
-        self._rng = value
 
     def copy(self, seed: int | None) -> HulaState:
         """A copy of this position with a fresh history and generator (for new states)."""
@@ -135,8 +113,8 @@ class HulaState(State):
     def legal_actions(self) -> list[int]:
         return self._legal[:]
 
-    def is_legal(self, action: int) -> bool:
-        if not isinstance(action, int) or self.winner is not None:
+    def _is_legal(self, action: int) -> bool:
+        if self.winner is not None:
             return False
         if action == self.swap:
             return self.swap_open
@@ -145,7 +123,7 @@ class HulaState(State):
     def apply_action(self, action: int) -> None:
         # The common case inline: a cell, after the pie answer, in a game going on. An action
         # found in the sorted legal actions is legal (the pie phase's answers go through
-        # `_apply_at`); anything else as the base class does it, through `is_legal`.
+        # `_apply_at`); anything else the base class checks and refuses.
         if type(action) is int:
             legal = self._legal
             i = bisect_left(legal, action)
@@ -165,10 +143,7 @@ class HulaState(State):
                 else:
                     self.stones[p] |= b
                 return
-        if not self.is_legal(action):
-            raise IllegalActionError(self.explain_illegal(action))
-        self._apply(action)
-        self._history.append(action)
+        super().apply_action(action)
 
     def _apply(self, action: int) -> None:
         self._apply_at(action, bisect_left(self._legal, action))
@@ -206,68 +181,23 @@ class HulaState(State):
     def action_parts(self, action: int) -> dict[str, Any]:
         return action_parts(self.geo, action)
 
-    def string_to_action(self, text: str) -> int:
-        if not normalise_notation(text):
-            raise NotationError("type a move")
-        if self.winner is not None:
-            raise NotationError("the game is over")
-        action = parse_action(self.geo, text)
-        if not self.is_legal(action):
-            raise NotationError(self.explain_illegal(action))
-        return action
-
-    def explain_illegal(self, action: object) -> str:
-        if self.winner is not None:
-            return "the game is over"
-        if not isinstance(action, int) or isinstance(action, bool):
-            return f"an action is a whole number, not {action!r}"
-        if action == self.swap:
-            if not self.pie:
-                return "the pie rule is off in this game: no swap"
-            if self.swapped:
-                return "the colours have already been swapped"
-            return "swap is only possible as the answer to the very first stone"
-        if not 0 <= action < self.swap:
-            return f"there is no action {action} in Hula of size {self.geo.size}"
-        name = self.geo.names[action]
-        if action == self.geo.centre:
-            return f"{name} is the centre: nothing is ever placed there"
-        return f"{name} is occupied"
-
-    def to_json(self) -> dict[str, Any]:
-        from gamehall.games.hula.jsonform import state_to_json
-
-        return state_to_json(self)
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        from gamehall.games.hula.view import state_view
-
-        return state_view(self, seat)
-
     def observation_tensor(self, seat: int) -> Any:
-        """The position as `seat` sees it, planes × cells (see `view.observation_tensor`)."""
-        from gamehall.games.hula.view import observation_tensor
-
-        return observation_tensor(self, seat)
-
-    def outcome_text(self) -> str:
-        from gamehall.games.hula.view import outcome_text
-
-        return outcome_text(self)
+        """The position as `seat` sees it, planes × cells (see `observation.py`). Colours are
+        read from the seat's side, so a swap does not change what "own" means to a network."""
+        colour = seat ^ self.swapped
+        stones = self.stones
+        return observation_planes(
+            self.geo.size, (stones[colour], stones[colour ^ 1], self.neutral, self.empty),
+            self.winner is None and self.current_player() == seat, self.swap_open)
 
     def clone(self) -> HulaState:
-        new = object.__new__(HulaState)
-        new.__dict__.update(self.__dict__)
-        new._history = self._history[:]
+        new = self._clone_base()
         new._legal = self._legal[:]
         new.stones = self.stones[:]
         new.inner = self.inner[:]
         new.esc = self.esc[:]
         new.watch = self.watch[:]
         new.paths = [self.paths[0][:], self.paths[1][:]]
-        if self._rng is not None:
-            new._rng = random.Random()
-            new._rng.setstate(self._rng.getstate())
         return new
 
     # --- seats and colours ------------------------------------------------------------------
@@ -363,8 +293,80 @@ class HulaState(State):
     def random_playout(self, rng: random.Random) -> int:
         """Play uniformly random legal moves to the end; return how many were played.
 
-        Same distribution as picking from `legal_actions()` each turn (the swap included).
+        Same distribution as picking from `legal_actions()` each turn (the swap included); the
+        whole game is settled at once (`playout.py`).
         """
-        from gamehall.games.hula.playout import random_playout
+        if self.winner is not None:
+            return 0
+        moves, self.stones, self.neutral, self.winner, self.turn, double, swapped = (
+            random_playout(self.geo, self._legal, self.swap_open, self.pie and self.placed == 0,
+                           self.turn, self.stones, self.inner, self.neutral, self.swap, rng))
+        if double:
+            self.double = True
+        if swapped:
+            self.swapped = True
+        self._legal = []
+        self.swap_open = self.pie_pending = False
+        self._history.extend(moves)
+        return len(moves)
 
-        return random_playout(self, rng)
+    # --- a position written as a whole (the JSON reader) ------------------------------------
+    def set_position(self, stones: tuple[int, int], neutral: int, swapped: bool) -> None:
+        """Make this fresh state the position with these stones (masks per colour and neutral)
+        and colours: the colour to move, the neutral bookkeeping, the escape paths or the loops
+        that ended the game, and the legal actions follow from them. StateFormatError when a
+        group joins the inner ring to the edge (the neutral rule never allows that)."""
+        geo = self.geo
+        self.stones = [stones[0], stones[1]]
+        self.neutral = neutral
+        placed = self.placed
+        self.turn = placed % 2
+        self.swapped = swapped
+        for colour in (0, 1):
+            self.inner[colour] = self._inner_groups(colour)
+        self._settle_loops()
+        self._watch(0)
+        self._watch(1)
+        if self.winner is not None:
+            self._legal = []
+            self.pie_pending = False
+        else:
+            self._legal = sorted(geo.cells_of(self.empty))
+            self.pie_pending = self.pie and not swapped and placed <= 1
+            if self.pie_pending and placed == 1:
+                self.swap_open = True
+                self._legal.append(self.swap)
+
+    def _inner_groups(self, colour: int) -> int:
+        """The stones of `colour` in groups holding an inner-ring cell, with the centre (see
+        `inner`); such a group must not reach the edge."""
+        geo = self.geo
+        own = self.stones[colour]
+        dilate = geo.dilater()
+        group = own & geo.inner
+        while True:
+            grown = dilate(group) & own
+            if grown == group:
+                break
+            group = grown
+        if group & geo.edge:
+            raise StateFormatError(
+                f"the {STONE_NAMES[colour]} colour has a group joining the inner ring to the "
+                "edge: the neutral rule never allows that")
+        return group | geo.centre_bit
+
+    def _settle_loops(self) -> None:
+        """Find the escape paths, or the loops that already ended the game, and the winner."""
+        geo = self.geo
+        looped = []
+        for colour in (0, 1):
+            found = escape_path(geo, self.stones[colour] | self.neutral, self.empty)
+            if found is None:
+                looped.append(colour)
+            else:
+                self.paths[colour], self.esc[colour] = found
+        if len(looped) == 2:
+            self.double = True
+            self.winner = double_loop_winner(geo, self.stones[0], self.stones[1], self.neutral)
+        elif looped:
+            self.winner = looped[0]

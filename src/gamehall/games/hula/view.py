@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.markup import escape
 
-from gamehall.games.hula.geometry import geometry
-from gamehall.games.hula.jsonform import SEATS, STONE_NAMES, state_to_json
+from gamehall.games.hula.jsonform import state_to_json
 from gamehall.games.hula.loops import Score, shortest_loop, shortest_loop_cells
-from gamehall.games.hula.notation import action_name
-
-if TYPE_CHECKING:
-    from gamehall.games.hula.rules import HulaState
+from gamehall.games.hula.notation import SEATS, STONE_NAMES, action_name
+from gamehall.games.hula.rules import HulaState
 
 GLYPHS = ("[bold red]●[/]", "[bold blue]○[/]", "[bold]◆[/]")
 COLOUR_WORDS = ("● red", "○ blue", "◆")
@@ -134,46 +130,3 @@ def _legend(state: HulaState, seat: int | None) -> list[str]:
         if state.swap_open:
             out.append("the answer [bold]swap[/] is allowed: take over the first stone and colour")
     return out
-
-
-# --- observation tensor (adapters) -------------------------------------------------------------
-
-OBSERVATION_PLANES = ("own", "other", "neutral", "empty", "to_move", "swap")
-"""The planes of `observation_tensor`, one value per cell each (cells in action order)."""
-
-
-def observation_tensor(state: HulaState, seat: int) -> Any:
-    """The position as `seat` sees it, for learning code: planes × cells, 0/1 float32.
-
-    Planes: stones of the seat's own colour, of the other colour, neutral stones, empty cells
-    (the centre is never empty), all ones when `seat` is to move, all ones when `swap` is legal.
-    Colours are read from the seat's side, so a swap does not change what "own" means to a
-    network. The bit masks become planes through one `unpackbits` and an index array per board.
-    """
-    import numpy as np
-
-    geo = state.geo
-    colour = seat ^ state.swapped
-    stones = state.stones
-    masks = (stones[colour], stones[colour ^ 1], state.neutral, state.empty)
-    width, where = _bit_positions(geo.size)
-    out = np.zeros((len(OBSERVATION_PLANES), len(geo.pos)), dtype=np.float32)
-    for plane, mask in enumerate(masks):
-        bits = np.unpackbits(np.frombuffer(mask.to_bytes(width, "little"), dtype=np.uint8),
-                             bitorder="little")
-        out[plane] = bits[where]
-    if state.winner is None and state.current_player() == seat:
-        out[4] = 1.0
-    if state.swap_open:
-        out[5] = 1.0
-    return out
-
-
-
-@cache
-def _bit_positions(size: int) -> tuple[int, Any]:
-    """Bytes that hold a board mask, and each cell's bit position (an index array)."""
-    import numpy as np
-
-    pos = geometry(size).pos
-    return max(pos) // 8 + 1, np.asarray(pos, dtype=np.intp)

@@ -67,22 +67,40 @@ export async function chooseNickname(nickname) {
   return data.nickname;
 }
 
-/** The nickname the stored token belongs to, or null (an unknown token is forgotten). */
-export async function whoAmI() {
-  if (!identity.token) return null;
-  try {
-    const data = await api("/api/session");
-    return data.nickname;
-  } catch (err) {
-    if (err.status === 401) identity.forget();
-    return null;
-  }
-}
-
 let gamesCache = null;
 
 /** GET /api/games, fetched once per page load. */
 export async function games() {
   if (!gamesCache) gamesCache = api("/api/games").catch((err) => { gamesCache = null; throw err; });
   return gamesCache;
+}
+
+/** {nickname, account} for the stored token, or null (an unknown token is forgotten). */
+export async function session() {
+  if (!identity.token) return null;
+  try {
+    return await api("/api/session");
+  } catch (err) {
+    if (err.status === 401) identity.forget();
+    return null;
+  }
+}
+
+/** Sign in with a password: this tab (and new tabs) become that player. */
+export async function signIn(nickname, password) {
+  const data = await api("/api/login", { method: "POST", body: { nickname, password } });
+  identity.set(data.nickname, data.token);
+  return data.nickname;
+}
+
+/** Sign out this browser, or (`everywhere`) every browser of the player. */
+export async function signOut(everywhere = false) {
+  await api(everywhere ? "/api/logout/all" : "/api/logout", { method: "POST", body: {} });
+  identity.forget();
+}
+
+/** Give the nickname a password, or change it (then `oldPassword` is needed). */
+export async function setPassword(password, oldPassword) {
+  const body = oldPassword ? { password, old_password: oldPassword } : { password };
+  return api("/api/account/password", { method: "POST", body });
 }

@@ -67,61 +67,69 @@ export function points(pts) {
   return pts.map(([x, y]) => `${fmt(x)},${fmt(y)}`).join(" ");
 }
 
-/** The SVG user-space point under a pointer event. */
+/** The SVG user-space point under a pointer event (`svg` an <svg>, or an element holding one). */
 export function svgPoint(svg, event) {
-  const pt = svg.createSVGPoint();
+  const root = svg && svg.tagName && svg.tagName.toLowerCase() === "svg" ? svg
+    : svg && svg.querySelector("svg");
+  if (!root) return { x: event.clientX, y: event.clientY };
+  const pt = root.createSVGPoint();
   pt.x = event.clientX;
   pt.y = event.clientY;
-  const m = svg.getScreenCTM();
+  const m = root.getScreenCTM();
   return m ? pt.matrixTransform(m.inverse()) : pt;
 }
 
 /**
- * Click, click-click and drag on SVG pieces, with pointer events (mouse, pen and touch alike).
+ * Click, click-click and drag on a board's pieces, with pointer events (mouse, pen and touch
+ * alike), listened to on `el`, an element that stays while the board inside it is redrawn.
  *
- * `opts.source(target)`: the draggable key for an element under the pointer, or null.
- * `opts.drop(key, event)`: the drop-target key under the pointer (or null).
- * `opts.onDrag(key, point)`: move a drag preview; `opts.onDrop(from, to)`: a finished drag;
- * `opts.onClick(target, key)`: a press and release without movement (the pressed element).
+ * What was pressed is read when the button goes down (`opts.source(target)`: a draggable key, or
+ * null; `opts.press(target)`: what a click means), so a press still counts when a new state
+ * redraws the board before the button comes up.
+ * `opts.drop(target)`: the drop-target key under the pointer (or null);
+ * `opts.onDragStart(key, point)`, `opts.onDrag(key, point)` (points in SVG units),
+ * `opts.onDragEnd(key)`, `opts.onDrop(from, to)`: a drag; `opts.onClick(pressed, key)`: a press
+ * and release without movement, with what `opts.press` said at the press.
  */
-export function pointerGestures(svg, opts) {
+export function pointerGestures(el, opts) {
   let press = null;
   const slop = 6;
 
-  svg.addEventListener("pointerdown", (ev) => {
+  el.addEventListener("pointerdown", (ev) => {
     if (ev.button !== 0) return;
     const key = opts.source ? opts.source(ev.target) : null;
     press = { x: ev.clientX, y: ev.clientY, key, dragging: false, id: ev.pointerId,
-              target: ev.target };
+              pressed: opts.press ? opts.press(ev.target) : ev.target,
+              start: svgPoint(el, ev) };
     if (key !== null && key !== undefined) {
-      try { svg.setPointerCapture(ev.pointerId); } catch (_) { /* not capturable */ }
+      try { el.setPointerCapture(ev.pointerId); } catch (_) { /* not capturable */ }
       ev.preventDefault();
     }
   });
-  svg.addEventListener("pointermove", (ev) => {
+  el.addEventListener("pointermove", (ev) => {
     if (!press || press.key === null || press.key === undefined) return;
     const far = Math.hypot(ev.clientX - press.x, ev.clientY - press.y) > slop;
     if (!press.dragging && far) {
       press.dragging = true;
-      opts.onDragStart && opts.onDragStart(press.key);
+      opts.onDragStart && opts.onDragStart(press.key, press.start);
     }
-    if (press.dragging && opts.onDrag) opts.onDrag(press.key, svgPoint(svg, ev), ev);
+    if (press.dragging && opts.onDrag) opts.onDrag(press.key, svgPoint(el, ev), ev);
   });
   const finish = (ev, cancelled) => {
     if (!press) return;
     const p = press;
     press = null;
-    try { svg.releasePointerCapture(p.id); } catch (_) { /* already released */ }
+    try { el.releasePointerCapture(p.id); } catch (_) { /* already released */ }
     if (p.dragging) {
       const target = cancelled ? null : dropTarget(ev, opts);
       opts.onDragEnd && opts.onDragEnd(p.key);
       if (target !== null && target !== undefined) opts.onDrop(p.key, target);
       return;
     }
-    if (!cancelled && opts.onClick) opts.onClick(p.target, p.key);
+    if (!cancelled && opts.onClick) opts.onClick(p.pressed, p.key);
   };
-  svg.addEventListener("pointerup", (ev) => finish(ev, false));
-  svg.addEventListener("pointercancel", (ev) => finish(ev, true));
+  el.addEventListener("pointerup", (ev) => finish(ev, false));
+  el.addEventListener("pointercancel", (ev) => finish(ev, true));
 }
 
 function dropTarget(ev, opts) {
@@ -138,4 +146,32 @@ function dropTarget(ev, opts) {
 export function dataOf(el, name) {
   const found = el && el.closest ? el.closest(`[data-${name}]`) : null;
   return found ? found.getAttribute(`data-${name}`) : null;
+}
+
+/**
+ * Keep one child of `layer` per item, by key, across redraws: `create(item)` makes the element
+ * of a new key, `update(el, item)` brings every one up to date, and the elements of keys no
+ * longer there are removed. Elements that stay are the same elements (a press on one survives
+ * a new state, and a move can be animated on it).
+ */
+export function keyed(layer, items, keyOf, create, update) {
+  const known = layer.__keyed || (layer.__keyed = new Map());
+  const seen = new Set();
+  for (const item of items) {
+    const key = keyOf(item);
+    seen.add(key);
+    let el = known.get(key);
+    if (!el) {
+      el = create(item);
+      known.set(key, el);
+      layer.append(el);
+    }
+    update(el, item);
+  }
+  for (const [key, el] of known) {
+    if (!seen.has(key)) {
+      el.remove();
+      known.delete(key);
+    }
+  }
 }

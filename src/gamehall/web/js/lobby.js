@@ -1,7 +1,8 @@
 // The lobby: pick a nickname, see the rooms (refreshed every 2 s), create a room with options.
 
 import { h, fill } from "./dom.js";
-import { api, chooseNickname, games } from "./api.js";
+import { api, chooseNickname, games, signIn } from "./api.js";
+import { playerLink } from "./links.js";
 
 const POLL_MS = 2000;
 
@@ -40,8 +41,11 @@ export function showLobby(root, ctx) {
 
   function drawNick() {
     if (nickname) {
-      fill(nickBox, h("p", {}, "Welcome, ", h("strong", {}, nickname),
-        ". Create a room or open one below; invite a friend by sending them the room's address."));
+      fill(nickBox, h("p", {}, "Welcome, ", playerLink(nickname),
+        ". Create a room or open one below; invite a friend by sending them the room's address."),
+      ctx.account ? null : h("p", { class: "small muted", "data-testid": "guest-note" },
+        "You play as a guest: ", h("a", { href: `#/player/${encodeURIComponent(nickname)}` },
+          "set a password"), " to keep your nickname, sign in from any browser and be rated."));
       return;
     }
     const input = h("input", {
@@ -62,7 +66,26 @@ export function showLobby(root, ctx) {
         ctx.toast(err.message, "error");
       }
     } }, input, h("button", { type: "submit", class: "primary" }, "Enter the hall"));
-    fill(nickBox, h("h2", {}, "Pick a nickname"), form);
+    fill(nickBox, h("h2", {}, "Pick a nickname"), form, signInForm());
+  }
+
+  /** Sign in to an account (a nickname with a password) from this browser. */
+  function signInForm() {
+    const name = h("input", { name: "login-nickname", placeholder: "nickname", maxlength: 20,
+      autocomplete: "username", required: true, "aria-label": "account nickname" });
+    const password = h("input", { type: "password", name: "login-password",
+      placeholder: "password", maxlength: 200, autocomplete: "current-password", required: true,
+      "aria-label": "password" });
+    return h("details", { class: "sign-in" }, h("summary", {}, "or sign in to your account"),
+      h("form", { class: "row", "data-testid": "sign-in", onsubmit: async (ev) => {
+        ev.preventDefault();
+        try {
+          await signIn(name.value.trim(), password.value);
+          ctx.refresh();
+        } catch (err) {
+          ctx.toast(err.message, "error");
+        }
+      } }, name, password, h("button", { type: "submit", class: "primary" }, "Sign in")));
   }
 
   async function drawCreate() {
@@ -84,6 +107,10 @@ export function showLobby(root, ctx) {
     drawOptions();
     createButton = h("button", { type: "submit", class: "primary", disabled: !nickname },
       "Create room");
+    const rated = h("select", { name: "rated", "aria-label": "rated or casual" },
+      h("option", { value: "" }, "rated if everyone has an account"),
+      h("option", { value: "true" }, "rated"),
+      h("option", { value: "false" }, "casual"));
     const form = h("form", { class: "create-form", onsubmit: async (ev) => {
       ev.preventDefault();
       if (!nickname) {
@@ -92,15 +119,15 @@ export function showLobby(root, ctx) {
       }
       const game = list.find((g) => g.name === select.value);
       try {
-        const room = await api("/api/rooms", {
-          method: "POST", body: { game: game.name, options: readOptions(optionsBox, game) },
-        });
+        const body = { game: game.name, options: readOptions(optionsBox, game) };
+        if (rated.value) body.rated = rated.value === "true";
+        const room = await api("/api/rooms", { method: "POST", body });
         location.hash = `#/room/${room.id}/join`;
       } catch (err) {
         ctx.toast(err.message, "error");
       }
     } },
-    h("div", { class: "row" }, h("label", {}, "Game ", select),
+    h("div", { class: "row" }, h("label", {}, "Game ", select), rated,
       createButton),
     optionsBox);
     fill(createBox, h("h2", {}, "New room"), form);
@@ -124,7 +151,7 @@ export function showLobby(root, ctx) {
 
   function roomRow(room) {
     const seats = room.seats.map((seat) => h("span", { class: "seat-chip" + (seat.player ? "" : " free") },
-      `${seat.name}: `, seat.player ? seat.player : "free"));
+      `${seat.name}: `, seat.player ? playerLink(seat.player) : "free"));
     const free = room.seats.some((seat) => !seat.player);
     const open = room.status !== "finished";
     const mine = !!nickname && room.seats.some((seat) => seat.player === nickname && !seat.bot);
@@ -132,6 +159,7 @@ export function showLobby(root, ctx) {
       h("td", {}, h("strong", {}, room.title), h("div", { class: "muted small" }, optionText(room))),
       h("td", { class: "seats" }, seats),
       h("td", {}, h("span", { class: `status ${room.status}` }, room.status),
+        h("span", { class: "tag" }, room.rated ? "rated" : "casual"),
         room.outcome ? h("div", { class: "small muted" }, room.outcome) : null),
       h("td", { class: "actions" },
         mine && open ? h("a", { class: "button primary", href: `#/room/${room.id}` }, "Back to it") : null,

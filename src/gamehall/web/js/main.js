@@ -1,8 +1,12 @@
-// The page: a header with the nickname, and either the lobby (#/) or a room (#/room/ID).
+// The page: a header with the nickname, and the lobby (#/), a room (#/room/ID), a profile
+// (#/player/NICK), a leaderboard (#/leaderboard/GAME) or the archive (#/archive?game=&player=).
 
 import { h, fill } from "./dom.js";
-import { identity, whoAmI } from "./api.js";
+import { games, identity, session } from "./api.js";
+import { showArchive } from "./archive.js";
+import { playerLink } from "./links.js";
 import { showLobby } from "./lobby.js";
+import { showLeaderboard, showProfile } from "./players.js";
 import { showRoom } from "./room.js";
 
 const app = document.getElementById("app");
@@ -17,13 +21,19 @@ export function toast(text, kind = "info") {
   setTimeout(() => el.remove(), kind === "error" ? 8000 : 4000);
 }
 
+const nav = () => [
+  h("a", { class: "nav", href: "#/leaderboard" }, "Leaderboards"), " ",
+  h("a", { class: "nav", href: "#/archive" }, "Games"), " ",
+];
+
 export function renderWho(nickname) {
   if (!nickname) {
-    fill(who, h("span", { class: "muted" }, "no nickname yet"));
+    fill(who, nav(), h("span", { class: "muted" }, "no nickname yet"));
     return;
   }
-  fill(who,
-    h("span", { class: "you", "data-testid": "me" }, nickname),
+  fill(who, nav(),
+    playerLink(nickname, { class: "you player-link", "data-testid": "me",
+      title: "your profile: ratings, games, password" }),
     " ",
     h("button", {
       class: "link", type: "button", title: "play under another nickname in this tab",
@@ -40,15 +50,35 @@ async function route() {
   if (current) current.destroy();
   current = null;
   const hash = location.hash || "#/";
-  const room = hash.match(/^#\/room\/([A-Za-z0-9_-]+)(\/join)?/);
-  const nickname = await whoAmI();
+  const me = await session();
+  const nickname = me ? me.nickname : null;
   renderWho(nickname);
+  const ctx = { nickname, account: !!(me && me.account), toast, renderWho, refresh: route };
+  const room = hash.match(/^#\/room\/([A-Za-z0-9_-]+)(\/join|\/replay)?/);
+  const player = hash.match(/^#\/player\/([^/?]+)/);
+  const board = hash.match(/^#\/leaderboard(?:\/([A-Za-z0-9_]+))?/);
+  const archive = hash.match(/^#\/archive(?:\?(.*))?/);
   if (room) {
-    current = showRoom(app, room[1], { nickname, toast, renderWho }, !!room[2]);
+    current = showRoom(app, room[1], ctx, room[2] === "/join", room[2] === "/replay");
+  } else if (player) {
+    current = showProfile(app, decodeURIComponent(player[1]), ctx);
+  } else if (board) {
+    current = showLeaderboard(app, board[1] || null, ctx);
+  } else if (archive) {
+    current = showArchive(app, archive[1] || "", ctx);
   } else {
-    current = showLobby(app, { nickname, toast, renderWho });
+    current = showLobby(app, ctx);
   }
+}
+
+/** The header's line of games, in the order of the lobby's game menu (from /api/games). */
+async function gamesLine() {
+  try {
+    document.getElementById("games-line").textContent = (await games()).map((g) => g.title)
+      .join(" · ");
+  } catch (_) { /* the lobby says the games could not be loaded */ }
 }
 
 window.addEventListener("hashchange", route);
 route();
+gamesLine();

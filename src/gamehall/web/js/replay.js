@@ -61,7 +61,7 @@ export class Replay {
     await this.hooks.show({
       type: "state", replay: true, room: st.room, game: st.game, title: st.title,
       options: st.options, status: "replay", version: -1, seat: null, seats: st.seats,
-      to_move: data.to_move, legal_moves: [], moves: st.moves.slice(0, step), view: data.view,
+      to_move: data.to_move, legal_moves: [], legal: [], moves: st.moves.slice(0, step), view: data.view,
       result: null, outcome: null,
     });
   }

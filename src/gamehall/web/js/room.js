@@ -2,24 +2,27 @@
 //
 // Everything a button does is a protocol message (join, bot, start, ...); typed slash commands go
 // to the server as chat text and take the same path there. The board gets the server's state
-// message and calls submit(notation) for a move.
+// message and calls submit(notation) for a move; the board contract is boards/shell.js's.
 
 import { h, fill } from "./dom.js";
 import { chooseNickname, games } from "./api.js";
 import { RoomConnection } from "./connection.js";
 import { loadBoard } from "./boards/index.js";
+import { mountBoard } from "./boards/shell.js";
+import { delta, playerLink } from "./links.js";
 import { optionField } from "./lobby.js";
 import { Replay } from "./replay.js";
 
 const BOT_LEVELS = ["random", "easy", "medium", "hard"];
 
-export function showRoom(root, roomId, ctx, autoJoin) {
+export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
   let nickname = ctx.nickname;
   let state = null;      // the latest state message
-  let board = null;      // the mounted board module instance
+  let board = null;      // the mounted board (shell.js's contract: update, refused, destroy)
   let boardGame = null;
   let boardReady = null;  // a promise of the board once its module has loaded
-  let pendingMove = null;
+  let pendingMove = null; // the id of this page's move the server has not answered yet
+  let moveCount = 0;
   let joinWanted = autoJoin && !!nickname;
   let replay = null;     // a Replay while stepping through the record
   let alive = true;
@@ -27,6 +30,7 @@ export function showRoom(root, roomId, ctx, autoJoin) {
   const title = h("h1", { class: "room-title" }, "Room");
   const statusLine = h("p", { class: "status-line", "data-testid": "status", "aria-live": "polite" });
   const link = h("span", { class: "conn", "data-testid": "connection" }, "connecting…");
+  const ratedTag = h("span", { class: "tag rated-tag", "data-testid": "rated" });
   const resultBox = h("div", { class: "result", "data-testid": "result", hidden: true });
   const boardHost = h("div", { class: "board-host", "data-testid": "board" });
   const replayBar = h("div", { class: "replay-bar", hidden: true, "data-testid": "replay-bar" });
@@ -51,7 +55,7 @@ export function showRoom(root, roomId, ctx, autoJoin) {
   fill(root, h("div", { class: "room" },
     h("section", { class: "play-area" },
       h("div", { class: "room-head" },
-        h("a", { href: "#/", class: "back" }, "← lobby"), title, link),
+        h("a", { href: "#/", class: "back" }, "← lobby"), title, ratedTag, link),
       statusLine, resultBox, boardHost, replayBar),
     h("aside", { class: "side" },
       h("section", { class: "card" }, h("h2", {}, "Seats"), seatsBox, adminBox, optionsBox),
@@ -59,7 +63,9 @@ export function showRoom(root, roomId, ctx, autoJoin) {
       h("section", { class: "card chat" }, h("h2", {}, "Chat"), chatLog, chatForm))));
 
   const conn = new RoomConnection(roomId, { onMessage, onStatus });
-  window.gamehall = { room: { conn, get state() { return state; }, get board() { return board; } } };
+  // for tools and tests: the connection, the latest state, the board, and a move as a board sends it
+  window.gamehall = { room: { conn, submit: (move) => submit(move), get state() { return state; },
+    get board() { return board; } } };
 
   function send(message) {
     if (conn.send(message)) return true;
@@ -83,12 +89,14 @@ export function showRoom(root, roomId, ctx, autoJoin) {
       case "state": onState(msg); break;
       case "chat": addLine("chat", msg.text, msg.from); break;
       case "info": addLine("info", msg.text); break;
-      case "error":
-        pendingMove = null;
+      case "error": {
+        const mine = pendingMove !== null && msg.id === pendingMove;
+        if (mine) pendingMove = null;
         addLine("error", msg.message);
         ctx.toast(msg.message, "error");
-        if (board && board.refused) board.refused(msg);
+        if (mine && board) board.refused(msg);
         break;
+      }
       case "welcome":
         if (msg.you === null && nickname) {
           addLine("info", "you are watching (the server does not know your nickname)");
@@ -119,6 +127,12 @@ export function showRoom(root, roomId, ctx, autoJoin) {
     drawMoves();
     drawStatus();
     drawResult();
+    ratedTag.textContent = msg.rated ? "rated" : "casual";
+    ratedTag.title = msg.rated ? "this game changes the players' ratings" : "this game is not rated";
+    if (first && autoReplay && msg.status !== "waiting" && msg.moves.length) {
+      history.replaceState(null, "", `#/room/${roomId}`);
+      startReplay();
+    }
     if (first && joinWanted) {
       joinWanted = false;
       history.replaceState(null, "", `#/room/${roomId}`);
@@ -130,17 +144,17 @@ export function showRoom(root, roomId, ctx, autoJoin) {
     await showBoard(msg);
   }
 
-  /** Draw a state on the board, loading the game's board module the first time (once, even
-   * when several states arrive while it loads; they are drawn in order). */
+  /** Draw a state on the board, loading the game's board module (the one /api/games names)
+   * the first time (once, even when several states arrive while it loads; they are drawn in
+   * order). */
   async function showBoard(boardState) {
     if (boardGame !== boardState.game) {
       boardGame = boardState.game;
       if (board) board.destroy();
       board = null;
-      boardReady = loadBoard(boardState.game).then((factory) => {
+      boardReady = boardModule(boardState.game).then(loadBoard).then((createBoard) => {
         if (!alive) return null;
-        fill(boardHost);
-        board = factory(boardHost, { submit, toast: ctx.toast });
+        board = mountBoard(boardHost, createBoard, { submit, toast: ctx.toast });
         return board;
       });
     }
@@ -149,10 +163,20 @@ export function showRoom(root, roomId, ctx, autoJoin) {
     ready.update(boardState);
   }
 
+  /** The address of `game`'s board module, from /api/games (null: the generic board). */
+  async function boardModule(game) {
+    try {
+      return (await games()).find((g) => g.name === game)?.board || null;
+    } catch (_) {
+      return null;
+    }
+  }
+
   function submit(move) {
     if (!state || replay) return;
     if (pendingMove) return;
-    if (send({ type: "move", move, version: state.version })) pendingMove = move;
+    const id = `move-${++moveCount}`;
+    if (send({ type: "move", move, version: state.version, id })) pendingMove = id;
   }
 
   // --- seats and administration --------------------------------------------------------------
@@ -169,7 +193,7 @@ export function showRoom(root, roomId, ctx, autoJoin) {
       const mine = state.seat === seat.index;
       const toMove = state.to_move === seat.index && state.status === "playing";
       const who = seat.player
-        ? h("span", { class: "occupant" }, seat.player, seat.bot ? h("span", { class: "tag" }, "bot") : null)
+        ? h("span", { class: "occupant" }, playerLink(seat.player), seat.bot ? h("span", { class: "tag" }, "bot") : null)
         : h("span", { class: "occupant free" }, "free");
       const buttons = [];
       if (!finished && !seat.player && nickname) {
@@ -219,6 +243,10 @@ export function showRoom(root, roomId, ctx, autoJoin) {
     const buttons = [];
     if (st !== "finished" && manager()) buttons.push(botLevel);
     if (st === "waiting" && manager()) {
+      buttons.push(h("button", { type: "button", "data-action": "rated",
+        title: "rated games change the players' ratings",
+        onclick: () => send({ type: "rated", value: !state.rated }) },
+      state.rated ? "Make casual" : "Make rated"));
       buttons.push(h("button", { type: "button", class: "primary", "data-action": "start",
         onclick: () => send({ type: "start" }) }, "Start"));
     }
@@ -312,7 +340,8 @@ export function showRoom(root, roomId, ctx, autoJoin) {
         statusLine.textContent = `Your move (${seatName(state.seat)}).`;
       } else {
         const seat = state.seats[state.to_move];
-        statusLine.textContent = `${seat.name} to move${seat.player ? ` (${seat.player})` : ""}.`;
+        fill(statusLine, `${seat.name} to move`,
+          seat.player ? [" (", playerLink(seat.player), ")"] : "", ".");
       }
     } else {
       statusLine.textContent = "Game over.";
@@ -327,16 +356,22 @@ export function showRoom(root, roomId, ctx, autoJoin) {
     }
     resultBox.hidden = false;
     const scores = (state.result || []).map((r, i) => h("li", {},
-      `${seatName(i)}${state.seats[i]?.player ? ` (${state.seats[i].player})` : ""}: ${r}`));
+      `${seatName(i)}`, state.seats[i]?.player ? [" (", playerLink(state.seats[i].player), ")"] : "",
+      `: ${r}`));
+    const changes = (state.rating_changes || []).map((c) => h("li", { "data-seat": c.seat },
+      playerLink(c.player), ` ${c.before} → ${c.after} `,
+      h("strong", {}, `(${delta(c.before, c.after)})`)));
     fill(resultBox, h("strong", {}, state.outcome || "The game is over."),
-      scores.length ? h("ul", { class: "returns" }, scores) : null);
+      scores.length ? h("ul", { class: "returns" }, scores) : null,
+      changes.length ? h("div", { class: "rating-changes", "data-testid": "rating-changes" },
+        h("span", { class: "small muted" }, "Ratings:"), h("ul", {}, changes)) : null);
   }
 
   // --- chat ----------------------------------------------------------------------------------
   function addLine(kind, text, from) {
     const atBottom = chatLog.scrollTop + chatLog.clientHeight >= chatLog.scrollHeight - 20;
     chatLog.append(h("div", { class: `line ${kind}` },
-      from ? h("span", { class: "from" }, `${from}: `) : null,
+      from ? h("span", { class: "from" }, playerLink(from), ": ") : null,
       h("span", { class: "text" }, text)));
     while (chatLog.childElementCount > 300) chatLog.firstElementChild.remove();
     if (atBottom) chatLog.scrollTop = chatLog.scrollHeight;

@@ -9,36 +9,38 @@
 import * as THREE from "../../vendor/three.module.js";
 import { OrbitControls } from "../../vendor/OrbitControls.js";
 import { h, fill } from "../dom.js";
-import { myTurn } from "./index.js";
 import { touches } from "./hau_la_touch.js";
 
 const TAG_COLOURS = { red: 0xd33a2c, blue: 0x2f62d0, yellow: 0xf2c200, orange: 0xf07a12 };
 const KIND_COLOURS = { BJ: 0xe9d7ad, SJ: 0xcdb8e8, BE: 0xa9dcc8, SE: 0xf3bea4 };
 const KIND_NAMES = { BJ: "big joint", SJ: "small joint", BE: "big end", SE: "small end" };
 
-/** The legal moves of the current step, sorted by what the player does with them. */
-export function classify(legal, step) {
-  const out = { kinds: [], extras: [], holes: [], choices: [], tags: [], other: [] };
-  for (const m of legal) {
-    if (/^(BJ|SJ|BE|SE)$/.test(m)) out.kinds.push(m);
-    else if (m.startsWith("take ")) out.extras.push(m);
-    else if (m.startsWith("tag ")) out.tags.push(m);
-    else if (/^r\d+$/.test(m) || /^[ud]{1,2}$/.test(m)) out.choices.push(m);
-    else if (step === "first" || step === "second" || /^(g\d+|\d+[a-z])$/.test(m)) out.holes.push(m);
-    else out.other.push(m);
-  }
+/** The legal entries of the current step, sorted by what the player does with them. */
+export function classify(entries) {
+  const out = { kinds: [], extras: [], holes: [], choices: [], tags: [] };
+  const by = { piece: out.kinds, take: out.extras, hole: out.holes, rotation: out.choices,
+    sides: out.choices, tag: out.tags };
+  for (const entry of entries) (by[entry.kind] || out.choices).push(entry);
   return out;
 }
 
-/** The ghost (a preview shape from the view) that shows the choice `m` of the current step. */
-export function ghostFor(pending, m) {
+/** The ghost (a preview shape from the view) that shows the choice `entry` of the current step:
+ * the chosen piece at the tag step, else the ghost of that rotation or those sides. */
+export function ghostFor(pending, entry) {
   const ghosts = (pending && pending.ghosts) || [];
   if (!ghosts.length) return null;
   if (pending.step === "tag") return ghosts[0];
-  return ghosts.find((g) => g.choice === m)
-    || ghosts.find((g) => g.choice.startsWith(`${m} `))
-    || ghosts.find((g) => g.choice.endsWith(` ${m}`))
-    || null;
+  if (!entry) return null;
+  if (entry.kind === "rotation") return ghosts.find((g) => g.rotation === entry.degrees) || null;
+  return ghosts.find((g) => g.sides === entry.sides) || null;
+}
+
+/** A step's choice as a button says it. */
+function choiceLabel(entry) {
+  if (entry.kind === "tag") return `${entry.cell} ${entry.face}`;
+  if (entry.kind === "take") return `take ${KIND_NAMES[entry.piece] || entry.piece}`;
+  if (entry.kind === "piece") return KIND_NAMES[entry.piece] || entry.piece;
+  return entry.move;
 }
 
 function vec(p) {
@@ -272,11 +274,13 @@ function webglAvailable() {
   }
 }
 
-export function createBoard(host, { submit }) {
+/** The game's part of the board (see shell.js): the 3D view takes the pointer itself. */
+export function createBoard(ui) {
   const viewBox = h("div", { class: "haula-view", "data-testid": "haula-view" });
   const overlay = h("div", { class: "overlay" }, "drag to turn · wheel to zoom");
-  const steps = h("div", { class: "haula-steps", "data-testid": "haula-steps" });
-  fill(host, h("div", { class: "haula" }, h("div", {}, viewBox), steps));
+  ui.panel.classList.add("haula-steps");
+  ui.panel.setAttribute("data-testid", "haula-steps");
+  fill(ui.main, viewBox);
   let scene = null;
   if (webglAvailable()) {
     scene = new Scene3D(viewBox, (key) => pick(key));
@@ -285,33 +289,32 @@ export function createBoard(host, { submit }) {
     fill(viewBox, h("p", { class: "error" }, "The 3D view needs WebGL, which this browser does not "
       + "offer: choose holes by name below."));
   }
-  let current = null;
-  let chosen = null;   // a previewed choice (side/rotation or tag) awaiting confirmation
+  let chosen = null;   // a previewed choice (side/rotation or tag, an entry) awaiting confirmation
+  let o = classify([]);
+  let warning = null;
 
-  function offer() {
-    const mine = current && myTurn(current);
-    return classify(mine ? current.legal_moves : [], current?.view?.pending?.step);
-  }
+  const choose = (entry) => {
+    chosen = entry;
+    ui.redraw();
+  };
 
   function pick(key) {
-    const o = offer();
-    if (o.holes.includes(key)) {
+    const hole = o.holes.find((e) => e.move === key);
+    const tag = o.tags.find((e) => e.move === key);
+    if (hole) {
       chosen = null;
-      submit(key);
-    } else if (o.tags.includes(key)) {
-      chosen = key;
-      draw();
+      ui.submit(hole);
+    } else if (tag) {
+      choose(tag);
     }
   }
 
   function preview() {
-    const view = current.view;
-    const pending = view.pending;
-    if (!myTurn(current) || !pending) return { ghost: null };
-    const o = offer();
+    const pending = ui.state.view.pending;
+    if (!ui.mine || !pending) return { ghost: null };
     if (o.tags.length) {
       const ghost = ghostFor(pending, null);
-      const tag = chosen ? (ghost?.tags || []).find((t) => t.choice === chosen) : null;
+      const tag = chosen ? (ghost?.tags || []).find((x) => x.choice === chosen.move) : null;
       return { ghost, tagPosition: tag ? tag.position : null };
     }
     if (o.choices.length && chosen) return { ghost: ghostFor(pending, chosen) };
@@ -319,46 +322,43 @@ export function createBoard(host, { submit }) {
   }
 
   function draw() {
-    const view = current.view;
-    const o = offer();
-    if (chosen && !o.choices.includes(chosen) && !o.tags.includes(chosen)) chosen = null;
+    const view = ui.state.view;
+    o = classify(ui.offer.entries);
+    if (chosen && ![...o.choices, ...o.tags].some((e) => e.move === chosen.move)) chosen = null;
     const { ghost, tagPosition } = preview();
     const mover = view.to_move;
-    let warning = null;
+    warning = null;
     if (ghost) {
-      const found = ghost.touches !== undefined
+      warning = ghost.touches !== undefined
         ? (ghost.touches ? ["this preview touches the building"] : [])
         : touches(view, { points: ghost.points, tagPosition });
-      warning = found;
     }
-    if (scene) {
-      scene.setBuilding(view);
-      const spots = [];
-      if (o.holes.length) {
-        for (const name of o.holes) {
-          const info = findHole(view, name);
-          if (info) spots.push({ key: name, position: info.position, label: name });
-        }
-      } else if (o.tags.length && ghost) {
-        for (const t of ghost.tags || []) {
-          if (o.tags.includes(t.choice)) {
-            spots.push({ key: t.choice, position: t.position, label: t.choice.replace(/^tag /, ""),
-              colour: TAG_COLOURS[mover], radius: 0.3, faint: t.choice !== chosen });
-          }
+    if (!scene) return;
+    scene.setBuilding(view);
+    const spots = [];
+    if (o.holes.length) {
+      for (const entry of o.holes) {
+        const info = findHole(view, entry.cell);
+        if (info) spots.push({ key: entry.move, position: info.position, label: entry.cell });
+      }
+    } else if (o.tags.length && ghost) {
+      for (const x of ghost.tags || []) {
+        const entry = o.tags.find((e) => e.move === x.choice);
+        if (entry) {
+          spots.push({ key: entry.move, position: x.position, label: choiceLabel(entry),
+            colour: TAG_COLOURS[mover], radius: 0.3, faint: !chosen || entry.move !== chosen.move });
         }
       }
-      scene.setPickables(spots, chosen);
-      const pieceTouches = !!warning && warning.some((w) => !w.startsWith("your tag"));
-      scene.setGhost(ghost, { touching: pieceTouches, tagPosition, tagColour: mover });
-      scene.render();
     }
-    drawSteps(o, warning);
+    scene.setPickables(spots, chosen ? chosen.move : null);
+    const pieceTouches = !!warning && warning.some((w) => !w.startsWith("your tag"));
+    scene.setGhost(ghost, { touching: pieceTouches, tagPosition, tagColour: mover });
+    scene.render();
   }
 
-  function drawSteps(o, warning) {
-    const view = current.view;
+  function panel() {
+    const view = ui.state.view;
     const pending = view.pending || {};
-    const mine = myTurn(current);
     const heights = view.heights || {};
     const ranking = (view.ranking || []).map((name) => h("li", { "data-rank": name },
       h("span", { class: "swatch", style: `background:#${(TAG_COLOURS[name] || 0x888888).toString(16).padStart(6, "0")}` }),
@@ -376,15 +376,15 @@ export function createBoard(host, { submit }) {
     if (view.phase !== "over" && view.to_move) {
       parts.push(h("p", { class: "small" }, `${view.to_move}${playerOf(view.to_move)}: ${view.expecting || ""}`));
     }
-    if (mine) parts.push(stepControls(o, pending, warning));
+    if (ui.mine) parts.push(stepControls(pending));
     if (view.events && view.events.length) {
       parts.push(h("details", {}, h("summary", { class: "small" }, "What happened"),
         h("ul", { class: "small" }, view.events.slice(-6).map((e) => h("li", {}, e)))));
     }
-    fill(steps, parts);
+    return parts;
   }
 
-  function stepControls(o, pending, warning) {
+  function stepControls(pending) {
     const box = h("div", { class: "step-box", "data-step": pending.step || "" });
     const chosenSoFar = [pending.kind && KIND_NAMES[pending.kind], pending.first && `from ${pending.first}`,
       pending.second && `to ${pending.second}`, pending.rotation !== null && pending.rotation !== undefined
@@ -392,33 +392,33 @@ export function createBoard(host, { submit }) {
     if (chosenSoFar.length) box.append(h("p", { class: "small" }, `Chosen: ${chosenSoFar.join(", ")}`));
     if (o.kinds.length || o.extras.length) {
       box.append(h("p", { class: "hint" }, o.extras.length ? "Take your first-turn piece:" : "Choose a piece:"),
-        h("div", { class: "choices" }, [...o.kinds, ...o.extras].map((m) => h("button", {
-          type: "button", "data-move": m, onclick: () => submit(m),
-        }, m.startsWith("take ") ? `take ${KIND_NAMES[m.slice(5)] || m.slice(5)}` : KIND_NAMES[m] || m))));
+        h("div", { class: "choices" }, [...o.kinds, ...o.extras].map((e) => h("button", {
+          type: "button", "data-move": e.move, onclick: () => ui.submit(e),
+        }, choiceLabel(e)))));
     }
     if (o.holes.length) {
       box.append(h("p", { class: "hint" }, pending.step === "second"
         ? "Click the hole for the other plug (lit in the 3D view)."
         : "Click a lit hole in the 3D view for the plug."),
       h("details", {}, h("summary", { class: "small" }, "or choose by name"),
-        h("div", { class: "choices" }, o.holes.map((m) => h("button", { type: "button", "data-hole": m,
-          onclick: () => submit(m) }, m)))));
+        h("div", { class: "choices" }, o.holes.map((e) => h("button", { type: "button", "data-hole": e.cell,
+          onclick: () => ui.submit(e) }, e.cell)))));
     }
     if (o.choices.length) {
       box.append(h("p", { class: "hint" }, pending.step === "rotation"
         ? "Choose the rotation (previewed in the view), then confirm."
         : "Choose the plug side(s) (u: upper face, d: lower face), then confirm."),
-      h("div", { class: "choices" }, o.choices.map((m) => h("button", {
-        type: "button", "data-choice": m, class: m === chosen ? "chosen" : "",
-        onclick: () => { chosen = m; draw(); },
-      }, m))));
+      h("div", { class: "choices" }, o.choices.map((e) => h("button", {
+        type: "button", "data-choice": e.move, class: chosen && e.move === chosen.move ? "chosen" : "",
+        onclick: () => choose(e),
+      }, choiceLabel(e)))));
     }
     if (o.tags.length) {
       box.append(h("p", { class: "hint" }, "Click a ghost tag in the 3D view (or below), then confirm."),
-        h("div", { class: "choices" }, o.tags.map((m) => h("button", {
-          type: "button", "data-choice": m, class: m === chosen ? "chosen" : "",
-          onclick: () => { chosen = m; draw(); },
-        }, m.replace(/^tag /, "")))));
+        h("div", { class: "choices" }, o.tags.map((e) => h("button", {
+          type: "button", "data-choice": e.move, class: chosen && e.move === chosen.move ? "chosen" : "",
+          onclick: () => choose(e),
+        }, choiceLabel(e)))));
     }
     if (warning) {
       box.append(warning.length
@@ -428,33 +428,33 @@ export function createBoard(host, { submit }) {
         : h("p", { class: "no-touch", "data-testid": "no-touch" }, "This preview touches nothing."));
     }
     if (chosen) {
+      const entry = chosen;
       box.append(h("button", { type: "button", class: "primary", "data-action": "confirm",
-        onclick: () => { const m = chosen; chosen = null; submit(m); } }, `Confirm ${chosen}`));
+        onclick: () => { chosen = null; ui.submit(entry); } }, `Confirm ${entry.move}`));
     }
     return box;
   }
 
   function playerOf(seatName) {
-    const seat = current.seats.find((x) => x.name === seatName);
+    const seat = ui.state.seats.find((x) => x.name === seatName);
     return seat && seat.player ? ` (${seat.player})` : "";
   }
 
   return {
-    update(state) {
-      const sameStep = current && current.version === state.version;
-      current = state;
-      if (!sameStep) chosen = null;
-      draw();
-    },
-    refused() {
+    layout: "haula",
+    gestures: false,
+    draw,
+    panel,
+    reset() {
       chosen = null;
-      if (current) draw();
     },
-    /** Client coordinates of a hole or ghost tag in the 3D view (for tests and tooling). */
-    screenOf(key) {
-      if (!scene) return null;
-      const spot = scene.pickables.find((p) => p.key === key);
-      return spot ? scene.screen(spot.position) : null;
+    tools: {
+      /** Client coordinates of a hole or ghost tag (by its move) in the 3D view, for tests. */
+      screenOf(key) {
+        if (!scene) return null;
+        const spot = scene.pickables.find((x) => x.key === key);
+        return spot ? scene.screen(spot.position) : null;
+      },
     },
     destroy() {
       if (scene) scene.destroy();

@@ -1,12 +1,12 @@
 // Hotu Matua: the sea drawn from the board data in the view (field polygons, the number of each
 // line as 1-4 dots on it, sails on the start fields, pearls), the ships, the rolled dice with the
-// used ones greyed; click a ship, then a field it can reach; an end-turn button.
+// used ones greyed; click a ship (or drag it), then a field it can reach; an end-turn button.
 //
 // The board file is portrait (north at the top); on a wide screen it is turned a quarter so that
-// north is on the left and the map fills the width.
+// north is on the left and the map fills the width. The map is drawn once per turn of the
+// screen; the ships keep their elements and move.
 
-import { h, s, fill, svgRoot, points, fmt, dataOf } from "../dom.js";
-import { myTurn, wordButtons } from "./index.js";
+import { h, s, fill, svgRoot, points, fmt, keyed } from "../dom.js";
 
 const PAD = 14;
 export const SIDE_COLOURS = { north: "#c0392b", south: "#138a7d" };
@@ -74,33 +74,27 @@ export function diceState(dice) {
   });
 }
 
-/** The map as SVG. */
-export function renderHotuMatua(view, { landscape = false, mine = false, selected = null } = {}) {
-  const geo = geometry(view.board, landscape);
+/** Key of the line between two fields, either way round. */
+function lineKey(a, b) {
+  return [a, b].sort().join("|");
+}
+
+/** What stays: fields, their numbers, sails, line dots; layers for pearls, trails and ships. */
+function skeleton(board, landscape) {
+  const geo = geometry(board, landscape);
   const svg = svgRoot(geo.width, geo.height, { "data-game": "hotu_matua", role: "img",
     "aria-label": "Hotu Matua map" });
-  const steps = mine ? view.steps || [] : [];
-  const targets = new Set(steps.filter((st) => st.ship === selected).map((st) => st.to));
-  const hotLines = new Set(steps.filter((st) => !selected || st.ship === selected)
-    .map((st) => [st.from, st.to].sort().join("|")));
   const startOf = new Map();
-  for (const [side, ids] of Object.entries(view.board.start || {})) ids.forEach((id) => startOf.set(id, side));
-
+  for (const [side, ids] of Object.entries(board.start || {})) ids.forEach((id) => startOf.set(id, side));
   const fieldsLayer = s("g", { class: "fields" });
+  const labels = s("g", { class: "labels" });
   let k = 0;
   for (const f of geo.fields.values()) {
     const side = startOf.get(f.id);
-    const cls = `field${k++ % 2 ? " alt" : ""}${side ? ` start-${side}` : ""}${targets.has(f.id) ? " target" : ""}`;
-    fieldsLayer.append(s("polygon", { points: points(f.poly), class: cls, "data-field": f.id }));
-  }
-  svg.append(fieldsLayer);
-
-  const labels = s("g", { class: "labels" });
-  for (const f of geo.fields.values()) {
+    fieldsLayer.append(s("polygon", { points: points(f.poly), "data-cell": f.id,
+      class: `field${k++ % 2 ? " alt" : ""}${side ? ` start-${side}` : ""}` }));
     labels.append(s("text", { x: fmt(f.centre[0]), y: fmt(f.centre[1] + 25), class: "field-id" }, f.id));
   }
-  svg.append(labels);
-
   const sails = s("g", { class: "sails" });
   for (const [id, side] of startOf) {
     const f = geo.fields.get(id);
@@ -109,9 +103,8 @@ export function renderHotuMatua(view, { landscape = false, mine = false, selecte
     sails.append(s("path", { class: "sail", "data-sail": side, fill: SIDE_COLOURS[side],
       d: `M ${fmt(x + 14)} ${fmt(y - 22)} L ${fmt(x + 14)} ${fmt(y - 6)} L ${fmt(x + 26)} ${fmt(y - 8)} Z` }));
   }
-  svg.append(sails);
-
   const dots = s("g", { class: "line-numbers" });
+  const lines = new Map();
   for (const line of geo.lines) {
     if (!line.edge) continue;
     const [[x0, y0], [x1, y1]] = line.edge;
@@ -120,100 +113,59 @@ export function renderHotuMatua(view, { landscape = false, mine = false, selecte
     const uy = (y1 - y0) / len;
     const mx = (x0 + x1) / 2;
     const my = (y0 + y1) / 2;
-    const hot = hotLines.has([...line.fields].sort().join("|"));
     const g = s("g", { "data-line": line.fields.join("-"), "data-number": line.number });
     for (let i = 0; i < line.number; i++) {
       const off = (i - (line.number - 1) / 2) * 6;
-      g.append(s("circle", { cx: fmt(mx + ux * off), cy: fmt(my + uy * off), r: hot ? 2.6 : 2.1,
-        class: `line-dot${hot ? " hot" : ""}` }));
+      g.append(s("circle", { cx: fmt(mx + ux * off), cy: fmt(my + uy * off), r: 2.1, class: "line-dot" }));
     }
+    lines.set(lineKey(...line.fields), g);
     dots.append(g);
   }
-  svg.append(dots);
-
   const pearls = s("g", { class: "pearls" });
-  for (const id of view.pearls_left || []) {
-    const f = geo.fields.get(id);
-    if (f) pearls.append(s("circle", { cx: fmt(f.centre[0]), cy: fmt(f.centre[1]), r: 10, class: "pearl",
-      "data-pearl": id }));
-  }
-  svg.append(pearls);
-
   const trails = s("g", { class: "trails" });
-  for (const [ship, crossings] of Object.entries(view.crossed || {})) {
-    for (const c of crossings) {
-      const [a, b] = c.split("-").map((id) => geo.fields.get(id));
-      if (a && b) {
-        trails.append(s("line", { x1: fmt(a.centre[0]), y1: fmt(a.centre[1]), x2: fmt(b.centre[0]),
-          y2: fmt(b.centre[1]), class: "crossed", "data-ship": ship }));
-      }
-    }
-  }
-  svg.append(trails);
-
-  const movable = new Set(steps.map((st) => st.ship));
   const ships = s("g", { class: "ships" });
-  for (const ship of view.ships || []) {
-    const f = geo.fields.get(ship.field);
-    if (!f) continue;
-    const [x, y] = f.centre;
-    ships.append(s("g", {
-      class: `ship ${ship.seat}${movable.has(ship.id) ? " movable" : ""}${selected === ship.id ? " selected" : ""}`,
-      "data-ship": ship.id, "data-field": ship.field, transform: `translate(${fmt(x)},${fmt(y)})`,
-    },
-    s("path", { class: "hull", d: "M -21 -4 L 21 -4 L 14 11 L -14 11 Z" }),
-    s("path", { class: "hull", d: "M -1 -4 L -1 -22 L 13 -7 Z", opacity: 0.85 }),
-    s("text", { x: 0, y: 8 }, ship.id)));
-  }
-  svg.append(ships);
-  return svg;
+  svg.append(fieldsLayer, labels, sails, dots, pearls, trails, ships);
+  return { board, landscape, geo, svg, lines, pearls, trails, ships };
 }
 
-export function createBoard(host, { submit }) {
-  const main = h("div", { class: "board-main" });
-  const panel = h("div", { class: "board-panel" });
-  fill(host, h("div", { class: "board-wrap" }, main, panel));
-  let current = null;
-  let selected = null;
-  let landscape = null;
+function shipShape(ship) {
+  return s("g", { class: `ship ${ship.seat}`, "data-ship": ship.id },
+    s("path", { class: "hull", d: "M -21 -4 L 21 -4 L 14 11 L -14 11 Z" }),
+    s("path", { class: "hull", d: "M -1 -4 L -1 -22 L 13 -7 Z", opacity: 0.85 }),
+    s("text", { x: 0, y: 8 }, ship.id));
+}
 
-  const wide = () => main.clientWidth > 560;
+/** Draw the view's pearls, trails and ships on the map, moving each ship's element. */
+function drawView(map, view) {
+  const { fields } = map.geo;
+  fill(map.pearls, (view.pearls_left || []).map((id) => fields.get(id)).filter(Boolean)
+    .map((f) => s("circle", { cx: fmt(f.centre[0]), cy: fmt(f.centre[1]), r: 10, class: "pearl",
+      "data-pearl": f.id })));
+  fill(map.trails, Object.entries(view.crossed || {}).map(([ship, crossings]) => crossings.map((c) => {
+    const [a, b] = c.split("-").map((id) => fields.get(id));
+    return a && b ? s("line", { x1: fmt(a.centre[0]), y1: fmt(a.centre[1]), x2: fmt(b.centre[0]),
+      y2: fmt(b.centre[1]), class: "crossed", "data-ship": ship }) : null;
+  })));
+  const ships = (view.ships || []).filter((ship) => fields.has(ship.field));
+  keyed(map.ships, ships, (ship) => ship.id, shipShape, (g, ship) => {
+    const [x, y] = fields.get(ship.field).centre;
+    g.setAttribute("data-at", ship.field);
+    g.setAttribute("data-field", ship.field);
+    g.setAttribute("transform", `translate(${fmt(x)},${fmt(y)})`);
+  });
+}
+
+/** The game's part of the board (see shell.js): picking a ship and its field are the shell's. */
+export function createBoard(ui) {
+  let map = null;
+  const wide = () => ui.main.clientWidth > 560;
   const resize = new ResizeObserver(() => {
-    if (current && wide() !== landscape) draw();
+    if (map && wide() !== map.landscape) ui.redraw();
   });
-  resize.observe(main);
+  resize.observe(ui.main);
 
-  main.addEventListener("click", (ev) => {
-    if (!current || !myTurn(current)) return;
-    const steps = current.view.steps || [];
-    const ship = dataOf(ev.target, "ship");
-    const field = dataOf(ev.target, "field");
-    if (ship && steps.some((st) => st.ship === ship)) {
-      selected = selected === ship ? null : ship;
-      draw();
-      return;
-    }
-    const step = steps.find((st) => st.ship === selected && st.to === field);
-    if (step) {
-      selected = null;
-      submit(step.move);
-      return;
-    }
-    if (selected) {
-      selected = null;
-      draw();
-    }
-  });
-
-  function draw() {
-    landscape = wide();
-    const mine = myTurn(current);
-    if (selected && !(current.view.steps || []).some((st) => st.ship === selected)) selected = null;
-    fill(main, renderHotuMatua(current.view, { landscape, mine, selected }));
-    drawPanel(mine);
-  }
-
-  function drawPanel(mine) {
+  function panel() {
+    const { state: current, mine } = ui;
     const v = current.view;
     const dice = diceState(v.dice || {});
     const owned = v.pearls_owned || {};
@@ -224,11 +176,12 @@ export function createBoard(host, { submit }) {
       (owned[seat.name] ?? 0) === 1 ? "" : "s"));
     let hint = null;
     if (mine) {
-      hint = selected
-        ? `Click a lit field for ${selected}, or another ship.`
+      const ship = ui.selected !== null ? [...ui.offer.moves.get(ui.selected).values()][0].piece : null;
+      hint = ship
+        ? `Click a lit field for ${ship}, or another ship.`
         : "Click one of your lit ships, then a field it can reach; End turn when done.";
     }
-    fill(panel,
+    return [
       h("ul", { class: "legend" }, rows),
       h("p", { class: "small" }, `Turn ${v.turn + 1} of ${v.turn_limit}${v.to_move ? ` · ${v.to_move} to play` : ""}`),
       dice.length ? h("div", {}, h("div", { class: "small" }, "Dice rolled:"),
@@ -237,21 +190,34 @@ export function createBoard(host, { submit }) {
             title: d.used ? "used" : "not used yet" }, String(d.value))))) : null,
       v.dice && v.dice.passing_on ? h("p", { class: "small" },
         `Unused dice now would give the opponent ${v.dice.passing_on} more.`) : null,
-      mine ? h("div", { class: "buttons" }, wordButtons(["end"], current.legal_moves, submit,
-        { end: "End turn" })) : null,
+      ui.buttons({ end: "End turn" }),
       hint ? h("p", { class: "hint" }, hint) : null,
-      h("p", { class: "small muted" }, v.board?.name ? `Board: ${v.board.name}` : ""));
+      h("p", { class: "small muted" }, v.board?.name ? `Board: ${v.board.name}` : ""),
+    ];
   }
 
   return {
-    update(state) {
-      current = state;
-      if (!myTurn(state)) selected = null;
-      draw();
+    draw() {
+      const view = ui.state.view;
+      const landscape = wide();
+      const key = `${landscape}|${JSON.stringify(view.board)}`;
+      if (!map || map.key !== key) {
+        map = { ...skeleton(view.board, landscape), key };
+        fill(ui.main, map.svg);
+      }
+      drawView(map, view);
     },
-    refused() {
-      selected = null;
-      if (current) draw();
+    panel,
+    /** The numbers of the lines the offered steps cross (the picked-up ship's, or every ship's). */
+    mark() {
+      const hot = new Set();
+      for (const [from, targets] of ui.offer.moves) {
+        if (ui.selected !== null && from !== ui.selected) continue;
+        for (const to of targets.keys()) hot.add(lineKey(from, to));
+      }
+      for (const [key, g] of map.lines) {
+        for (const dot of g.children) dot.classList.toggle("hot", hot.has(key));
+      }
     },
     destroy() {
       resize.disconnect();

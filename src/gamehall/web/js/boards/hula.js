@@ -1,9 +1,9 @@
 // Hula: the hex-hex board as SVG, rows lettered from the bottom and cells numbered from the left
 // (e6); click a legal cell to place, a swap button while the pie rule allows it, the winner's
-// loop drawn at the end.
+// loop drawn at the end. The board's elements stay from state to state: only what changed is
+// drawn again.
 
-import { h, s, fill, svgRoot, points, fmt, dataOf } from "../dom.js";
-import { myTurn, wordButtons } from "./index.js";
+import { h, s, fill, svgRoot, points, fmt } from "../dom.js";
 
 const R = 20;                       // hex radius (centre to corner)
 const W = Math.sqrt(3) * R;         // hex width
@@ -37,57 +37,69 @@ function hexPoints(x, y, r) {
   return points(pts);
 }
 
-/** The board as an SVG element, for a view and the legal moves this page may click. */
-export function renderHula(view, { legal = [], mine = false } = {}) {
+/** The board's elements that stay while the stones change: one group per cell (its hex and
+ * what stands on it), the row letters, and layers for the marks and the winning loop. */
+function skeleton(view) {
   const geo = layout(view.row_lengths);
   const svg = svgRoot(geo.width, geo.height, { "data-game": "hula", role: "img",
     "aria-label": "Hula board" });
-  const legalSet = new Set(mine ? legal : []);
-  const board = view.board || {};
+  const cells = new Map();
   const cellsLayer = s("g", { class: "cells" });
   for (const c of geo.cells) {
-    const centre = c.name === view.centre;
-    const stone = board[c.name];
-    const g = s("g", {
-      class: `cell${centre ? " centre" : ""}${legalSet.has(c.name) ? " legal" : ""}`
-        + `${c.name === view.last_move ? " last" : ""}`,
-      "data-cell": c.name, "data-stone": stone || (centre ? "centre" : "empty"),
-    }, s("polygon", { points: hexPoints(c.x, c.y, R - 0.8) }));
-    if (centre) {
-      g.append(s("circle", { cx: fmt(c.x), cy: fmt(c.y), r: R * 0.45, class: "centre-mark" }),
-        s("circle", { cx: fmt(c.x), cy: fmt(c.y), r: R * 0.12, class: "centre-dot" }));
-    } else if (stone) {
-      g.append(stoneShape(stone, c.x, c.y));
-    } else {
-      g.append(s("text", { x: fmt(c.x), y: fmt(c.y + 3.5), class: "cell-label" }, c.name));
-    }
-    if (c.name === view.last_move) {
-      g.append(s("circle", { cx: fmt(c.x), cy: fmt(c.y), r: R * 0.78, class: "last-ring" }));
-    }
+    const content = s("g");
+    const g = s("g", { class: `cell${c.name === view.centre ? " centre" : ""}`, "data-cell": c.name },
+      s("polygon", { points: hexPoints(c.x, c.y, R - 0.8) }), content);
+    cells.set(c.name, { g, content, c });
     cellsLayer.append(g);
   }
-  svg.append(cellsLayer);
-  // row letters at both ends of every row
   const labels = s("g", { class: "row-labels" });
   view.row_lengths.forEach((len, r) => {
-    const first = geo.byName.get(`${String.fromCharCode(97 + r)}1`);
-    const last = geo.byName.get(`${String.fromCharCode(97 + r)}${len}`);
     const letter = String.fromCharCode(97 + r);
+    const first = geo.byName.get(`${letter}1`);
+    const last = geo.byName.get(`${letter}${len}`);
     labels.append(s("text", { x: fmt(first.x - W * 0.95), y: fmt(first.y + 4) }, letter),
       s("text", { x: fmt(last.x + W * 0.95), y: fmt(last.y + 4) }, letter));
   });
-  svg.append(labels);
-  if (view.loop && view.loop.length) {
-    const pts = view.loop.map((n) => geo.byName.get(n)).filter(Boolean).map((c) => [c.x, c.y]);
-    const winner = view.winner && view.colours ? view.colours[view.winner] : "first";
-    svg.append(s("polygon", { points: points(pts), class: "loop-under" }),
-      s("polygon", { points: points(pts), class: "loop", "data-testid": "loop",
-        stroke: STONE_COLOURS[winner] || "#222" }));
-    for (const [x, y] of pts) {
-      svg.append(s("circle", { cx: fmt(x), cy: fmt(y), r: R * 0.3, class: "loop-dot" }));
-    }
+  const marks = s("g", { class: "marks" });
+  const loop = s("g", { class: "loop-layer" });
+  svg.append(cellsLayer, labels, marks, loop);
+  return { key: `${view.row_lengths.join(",")}|${view.centre}`, geo, svg, cells, marks, loop };
+}
+
+/** What stands on a cell: the centre mark, a stone, or the cell's name. */
+function cellContent(c, stone, centre) {
+  if (centre) {
+    return [s("circle", { cx: fmt(c.x), cy: fmt(c.y), r: R * 0.45, class: "centre-mark" }),
+      s("circle", { cx: fmt(c.x), cy: fmt(c.y), r: R * 0.12, class: "centre-dot" })];
   }
-  return svg;
+  if (stone) return [stoneShape(stone, c.x, c.y)];
+  return [s("text", { x: fmt(c.x), y: fmt(c.y + 3.5), class: "cell-label" }, c.name)];
+}
+
+/** Draw `view` on the board's elements, in place: only cells whose stone changed are redrawn. */
+function drawView(board, view) {
+  const stones = view.board || {};
+  for (const [name, { g, content, c }] of board.cells) {
+    const centre = name === view.centre;
+    const stone = stones[name] || (centre ? "centre" : "empty");
+    if (g.getAttribute("data-stone") !== stone) {
+      g.setAttribute("data-stone", stone);
+      fill(content, cellContent(c, stones[name], centre));
+    }
+    g.classList.toggle("last", name === view.last_move);
+  }
+  const last = board.geo.byName.get(view.last_move);
+  fill(board.marks, last
+    ? s("circle", { cx: fmt(last.x), cy: fmt(last.y), r: R * 0.78, class: "last-ring" }) : null);
+  fill(board.loop);
+  if (view.loop && view.loop.length) {
+    const pts = view.loop.map((n) => board.geo.byName.get(n)).filter(Boolean).map((c) => [c.x, c.y]);
+    const winner = view.winner && view.colours ? view.colours[view.winner] : "first";
+    board.loop.append(s("polygon", { points: points(pts), class: "loop-under" }),
+      s("polygon", { points: points(pts), class: "loop", "data-testid": "loop",
+        stroke: STONE_COLOURS[winner] || "#222" }),
+      pts.map(([x, y]) => s("circle", { cx: fmt(x), cy: fmt(y), r: R * 0.3, class: "loop-dot" })));
+  }
 }
 
 function stoneShape(stone, x, y) {
@@ -102,24 +114,22 @@ function stoneShape(stone, x, y) {
     fill: STONE_COLOURS[stone] });
 }
 
-export function createBoard(host, { submit }) {
-  const main = h("div", { class: "board-main" });
-  const panel = h("div", { class: "board-panel" });
-  fill(host, h("div", { class: "board-wrap" }, main, panel));
-  let current = null;
-
-  main.addEventListener("click", (ev) => {
-    if (!current || !myTurn(current)) return;
-    const cell = dataOf(ev.target, "cell");
-    if (cell && current.legal_moves.includes(cell)) submit(cell);
-  });
-
+/** The game's part of the board (see shell.js): clicks on cells are the shell's. */
+export function createBoard(ui) {
+  let board = null;
   return {
-    update(state) {
-      current = state;
+    draw() {
+      const view = ui.state.view;
+      const key = `${view.row_lengths.join(",")}|${view.centre}`;
+      if (!board || board.key !== key) {
+        board = skeleton(view);
+        fill(ui.main, board.svg);
+      }
+      drawView(board, view);
+    },
+    panel() {
+      const { state, mine } = ui;
       const view = state.view;
-      const mine = myTurn(state);
-      fill(main, renderHula(view, { legal: state.legal_moves, mine }));
       const legend = ["first", "second"].map((seatName) => {
         const colour = view.colours ? view.colours[seatName] : seatName;
         const seat = state.seats.find((x) => x.name === seatName);
@@ -127,17 +137,16 @@ export function createBoard(host, { submit }) {
           ` ${seatName}${seat && seat.player ? ` (${seat.player})` : ""} plays the ${colour} colour`
           + `${view.you === seatName ? " — you" : ""}`);
       });
-      fill(panel,
+      return [
         h("ul", { class: "legend" }, legend,
           h("li", {}, h("span", { class: "swatch", style: `background:${STONE_COLOURS.neutral}` }),
             " neutral stone")),
         view.last_move ? h("p", { class: "small" }, `Last move: ${view.last_move}`) : null,
-        mine ? h("div", { class: "buttons" }, wordButtons(["swap"], state.legal_moves, submit,
-          { swap: "Swap (take over the first stone)" })) : null,
+        ui.buttons({ swap: "Swap (take over the first stone)" }),
         mine ? h("p", { class: "hint" }, "Click an empty cell to place a stone.") : null,
         view.loop && view.loop.length
-          ? h("p", { class: "small" }, `Winning loop: ${view.loop.length} stones`) : null);
+          ? h("p", { class: "small" }, `Winning loop: ${view.loop.length} stones`) : null,
+      ];
     },
-    destroy() {},
   };
 }

@@ -1,0 +1,267 @@
+// The board shell: what every game's board does the same way, written once — the set-up, the
+// moves this page is offered (the state's structured `legal` entries: a board never reads
+// notation), picking a piece up and putting it down (click, click, or drag), lighting the legal
+// places and targets, a refused move, and the tear-down. A game's board module holds only what
+// is particular to its game.
+//
+// What room.js uses, and all it uses (`mountBoard` returns it):
+//   update(state)    draw a state message: a live one, or a replayed one (`replay: true`, no legal)
+//   refused(error)   the server refused this page's move (its `error` message): drop what was
+//                    picked up and draw the position again
+//   destroy()        tear down (listeners, observers, WebGL)
+// plus whatever the board adds for tools (`tools`: Hau La's `screenOf`, used by the tests).
+//
+// A board module (the `board` URL of its game in /api/games) exports `createBoard(ui)`, called
+// once, returning the game's part:
+//   draw()          draw ui.state into ui.main, updating elements in place where it can
+//   panel()         the side panel's nodes for ui.state (made anew for every state and when a
+//                   piece is picked up or put down)
+//   mark()          optional: the board's own lighting, after the shell's (also when a piece is
+//                   picked up or put down)
+//   reset()         optional: forget the board's own half-made choice (a new position, a refusal)
+//   target(entry)   optional: the place a moving entry goes to (default its `to`)
+//   gestures        false where the board takes the pointer itself (Hau La's 3D view)
+//   layout          optional class of the board's wrap, for its CSS
+//   destroy()       optional; tools: optional methods for tools
+//
+// Board elements speak to the shell through two attributes: data-cell="X" on a place (a cell,
+// point, square or field; anything a piece may be put on) and data-at="X" on a piece standing
+// on X. The shell sets the classes `legal` (a click there plays: a placement, a flip),
+// `movable` (a piece that may move), `selected` (the piece picked up) and `target` (where the
+// picked-up piece may go).
+
+import { h, fill, fmt, dataOf, pointerGestures } from "../dom.js";
+
+const LIT = ["legal", "movable", "selected", "target"];
+
+/** Whether this page may move now in `state`. */
+export function myTurn(state) {
+  return !!state && !state.replay && state.status === "playing" && state.seat !== null
+    && state.to_move === state.seat && (state.legal || []).length > 0;
+}
+
+/**
+ * The legal entries this page may play, sorted by how they are played: `places` (cell -> the
+ * entry a click on it plays), `moves` (from -> target -> entry), `words` (neither: buttons).
+ */
+export function offerOf(state, target = (entry) => entry.to) {
+  const entries = myTurn(state) ? state.legal : [];
+  const places = new Map();
+  const moves = new Map();
+  const words = [];
+  for (const entry of entries) {
+    if (entry.from !== undefined) {
+      if (!moves.has(entry.from)) moves.set(entry.from, new Map());
+      const to = target(entry);
+      if (to !== undefined && to !== null) moves.get(entry.from).set(to, entry);
+    } else if (entry.cell !== undefined) {
+      places.set(entry.cell, entry);
+    } else {
+      words.push(entry);
+    }
+  }
+  return { entries, places, moves, words };
+}
+
+/**
+ * The moves of the latest turn, from the end of the move list: the last seat's moves in a row,
+ * each with the chance outcomes that follow it (a flip and the tile it turned up; a placement
+ * and the move after it).
+ */
+export function lastTurn(moves) {
+  let i = moves.length - 1;
+  while (i >= 0 && moves[i].seat === null) i--;
+  if (i < 0) return [];
+  const seat = moves[i].seat;
+  let start = i;
+  for (let k = i - 1; k >= 0; k--) {
+    if (moves[k].seat === seat) start = k;
+    else if (moves[k].seat !== null) break;
+  }
+  return moves.slice(start);
+}
+
+/** The moves `state` adds to `previous` (none on the first state, or after a jump back). */
+function freshMoves(previous, state) {
+  if (!previous || !!previous.replay !== !!state.replay) return [];
+  const before = previous.moves || [];
+  const now = state.moves || [];
+  return now.length > before.length ? now.slice(before.length) : [];
+}
+
+/** Mount the board `createBoard` makes in `host`; returns the contract room.js uses. */
+export function mountBoard(host, createBoard, { submit, toast }) {
+  const main = h("div", { class: "board-main" });
+  const panel = h("div", { class: "board-panel" });
+  const wrap = h("div", { class: "board-wrap" }, main, panel);
+  fill(host, wrap);
+  let ghost = null;
+
+  const ui = {
+    main, panel, toast,
+    state: null,        // the state message drawn
+    mine: false,        // whether this page may move now
+    offer: offerOf(null),
+    selected: null,     // the cell of the piece picked up
+    turn: [],           // the latest turn's moves (entries of state.moves): for marks
+    fresh: [],          // the moves this state added to the previous one: for animations
+    /** Play a legal entry (or a notation the board got from the view). */
+    submit(entry) {
+      ui.selected = null;
+      submit(typeof entry === "string" ? entry : entry.move);
+    },
+    /** Pick up the piece on `cell` (null: put it down), light its targets, say so in the panel. */
+    select(cell) {
+      ui.selected = cell;
+      light();
+      fill(panel, game.panel ? game.panel() : null);
+    },
+    /** Draw the current state again (after a change of the board's own). */
+    redraw() {
+      if (ui.state) render();
+    },
+    /** Buttons for the offered moves that are neither a place nor a piece (pass, swap, ...);
+     * `labels` by kind: a text, or a function of the entry. */
+    buttons(labels = {}) {
+      const words = ui.offer.words;
+      if (!words.length) return null;
+      return h("div", { class: "buttons" }, words.map((entry) => {
+        const label = labels[entry.kind];
+        return h("button", { type: "button", class: "primary", "data-move": entry.move,
+          onclick: () => ui.submit(entry) },
+        (typeof label === "function" ? label(entry) : label) || entry.move);
+      }));
+    },
+  };
+
+  const game = createBoard(ui);
+  const target = game.target || ((entry) => entry.to);
+  if (game.layout) wrap.classList.add(game.layout);
+
+  function render() {
+    game.draw();
+    fill(panel, game.panel ? game.panel() : null);
+    light();
+  }
+
+  /** Elements carrying data-`name`, by its value. */
+  function index(name) {
+    const out = new Map();
+    for (const el of main.querySelectorAll(`[data-${name}]`)) {
+      const key = el.getAttribute(`data-${name}`);
+      if (!out.has(key)) out.set(key, []);
+      out.get(key).push(el);
+    }
+    return out;
+  }
+
+  function light() {
+    for (const el of main.querySelectorAll(LIT.map((c) => `.${c}`).join(","))) {
+      el.classList.remove(...LIT);
+    }
+    const o = ui.offer;
+    if (ui.selected !== null && !o.moves.has(ui.selected)) ui.selected = null;
+    const cells = index("cell");
+    const at = index("at");
+    const add = (map, key, cls) => (map.get(key) || []).forEach((el) => el.classList.add(cls));
+    for (const cell of o.places.keys()) {
+      add(cells, cell, "legal");
+      add(at, cell, "legal");
+    }
+    for (const from of o.moves.keys()) add(at, from, "movable");
+    if (ui.selected !== null) {
+      add(at, ui.selected, "selected");
+      for (const to of o.moves.get(ui.selected).keys()) {
+        add(cells, to, "target");
+        add(at, to, "target");
+      }
+    }
+    if (game.mark) game.mark();
+  }
+
+  /** What a click on `el` means: the piece there (data-at) and the place (data-cell, else the
+   * piece's place). Read when the button goes down, so a redraw before it comes up is harmless. */
+  function pressed(el) {
+    const at = dataOf(el, "at");
+    return { at, cell: dataOf(el, "cell") ?? at };
+  }
+
+  function click({ at, cell }) {
+    if (!ui.mine) return;
+    const o = ui.offer;
+    const entry = ui.selected !== null ? o.moves.get(ui.selected)?.get(cell) : null;
+    if (entry) ui.submit(entry);
+    else if (at !== null && o.moves.has(at)) ui.select(at === ui.selected ? null : at);
+    else if (cell !== null && o.places.has(cell)) ui.submit(o.places.get(cell));
+    else if (ui.selected !== null) ui.select(null);
+  }
+
+  function drop(from, to) {
+    const entry = ui.offer.moves.get(from)?.get(to);
+    if (entry) ui.submit(entry);
+    else ui.select(null);
+  }
+
+  function startGhost(from, start) {
+    const piece = main.querySelector(`[data-at="${CSS.escape(from)}"]`);
+    const svg = piece && piece.ownerSVGElement;
+    if (!svg) return;
+    ghost = { el: piece.cloneNode(true), start, base: piece.getAttribute("transform") || "" };
+    ghost.el.removeAttribute("data-at");
+    ghost.el.classList.remove(...LIT);
+    ghost.el.classList.add("ghost");
+    svg.append(ghost.el);
+  }
+
+  if (game.gestures !== false) {
+    pointerGestures(main, {
+      source: (el) => {
+        const at = dataOf(el, "at");
+        return ui.mine && at !== null && ui.offer.moves.has(at) ? at : null;
+      },
+      press: pressed,
+      drop: (el) => dataOf(el, "cell") ?? dataOf(el, "at"),
+      onDragStart: (from, start) => {
+        ui.select(from);
+        startGhost(from, start);
+      },
+      onDrag: (_from, pt) => {
+        if (!ghost) return;
+        const dx = fmt(pt.x - ghost.start.x);
+        const dy = fmt(pt.y - ghost.start.y);
+        ghost.el.setAttribute("transform", `translate(${dx},${dy}) ${ghost.base}`);
+      },
+      onDragEnd: () => {
+        if (ghost) ghost.el.remove();
+        ghost = null;
+      },
+      onDrop: drop,
+      onClick: click,
+    });
+  }
+
+  return {
+    update(state) {
+      const previous = ui.state;
+      ui.state = state;
+      ui.mine = myTurn(state);
+      ui.offer = offerOf(state, target);
+      ui.turn = lastTurn(state.moves || []);
+      ui.fresh = freshMoves(previous, state);
+      if (!ui.mine) ui.selected = null;
+      if (!previous || previous.version !== state.version || !!previous.replay !== !!state.replay) {
+        if (game.reset) game.reset();
+      }
+      render();
+    },
+    refused() {
+      ui.selected = null;
+      if (game.reset) game.reset();
+      ui.redraw();
+    },
+    destroy() {
+      if (game.destroy) game.destroy();
+    },
+    ...(game.tools || {}),
+  };
+}

@@ -1,0 +1,150 @@
+// Players: a link for every nickname the hall shows, the profile page (ratings per game, latest
+// games, and for one's own profile the account: password, signing out) and the leaderboards.
+
+import { h, fill } from "./dom.js";
+import { api, games, setPassword, signOut } from "./api.js";
+import { gameLine } from "./archive.js";
+import { playerLink } from "./links.js";
+
+export function showProfile(root, nickname, ctx) {
+  let alive = true;
+  const box = h("div", { class: "profile", "data-testid": "profile" },
+    h("p", { class: "muted" }, "Loading…"));
+  fill(root, box);
+  load();
+
+  async function load() {
+    let data;
+    let titles = {};
+    try {
+      data = await api(`/api/players/${encodeURIComponent(nickname)}`);
+      titles = Object.fromEntries((await games()).map((g) => [g.name, g.title]));
+    } catch (err) {
+      if (alive) fill(box, h("p", { class: "error" }, err.message));
+      return;
+    }
+    if (!alive) return;
+    const mine = ctx.nickname && ctx.nickname.toLowerCase() === data.nickname.toLowerCase();
+    const kind = data.bot ? `a bot (${data.bot})` : (data.account ? "an account" : "a guest");
+    const ratings = Object.entries(data.ratings);
+    fill(box,
+      h("section", { class: "card" },
+        h("h1", { "data-testid": "profile-name" }, data.nickname),
+        h("p", { class: "muted" }, `${kind}, here since ${day(data.since)}`),
+        ratings.length
+          ? h("table", { class: "ratings", "data-testid": "ratings" },
+            h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Rating"),
+              h("th", {}, "Games"), h("th", {}, ""))),
+            h("tbody", {}, ratings.map(([game, r]) => h("tr", { "data-game": game },
+              h("td", {}, h("a", { href: `#/leaderboard/${game}` }, titles[game] || game)),
+              h("td", { class: "rating", "data-rating": r.rating },
+                `${r.rating}`, h("span", { class: "muted small" }, ` ±${r.deviation}`)),
+              h("td", {}, String(r.games)),
+              h("td", { class: "small muted" }, r.provisional ? "provisional" : "")))))
+          : h("p", { class: "muted" }, "No rated games yet.")),
+      mine && !data.bot ? accountCard(data, ctx) : null,
+      h("section", { class: "card" },
+        h("div", { class: "row spread" }, h("h2", {}, "Latest games"),
+          h("a", { href: `#/archive?player=${encodeURIComponent(data.nickname)}` }, "all games")),
+        data.recent.length
+          ? h("ul", { class: "game-list", "data-testid": "recent" },
+            data.recent.map((g) => gameLine({ ...g, title: titles[g.game] || g.game }, g)))
+          : h("p", { class: "muted" }, "No finished games yet.")));
+  }
+
+  return { destroy() { alive = false; } };
+}
+
+/** One's own account: protect the nickname with a password, change it, sign out. */
+function accountCard(data, ctx) {
+  const password = h("input", { type: "password", name: "password", autocomplete: "new-password",
+    minlength: 8, maxlength: 200, required: true, "aria-label": "new password",
+    placeholder: data.account ? "new password" : "password (8 characters or more)" });
+  const old = h("input", { type: "password", name: "old_password",
+    autocomplete: "current-password", maxlength: 200, required: true,
+    "aria-label": "current password", placeholder: "current password" });
+  const form = h("form", { class: "row account-form", onsubmit: async (ev) => {
+    ev.preventDefault();
+    try {
+      await setPassword(password.value, data.account ? old.value : null);
+      ctx.toast(data.account ? "password changed; other browsers are signed out"
+        : "your nickname is yours now: sign in with it from any browser");
+      ctx.refresh();
+    } catch (err) {
+      ctx.toast(err.message, "error");
+    }
+  } },
+  data.account ? old : null, password,
+  h("button", { type: "submit", class: "primary" },
+    data.account ? "Change password" : "Set password"));
+  const out = (everywhere) => async () => {
+    try {
+      await signOut(everywhere);
+      location.hash = "#/";
+      ctx.refresh();
+    } catch (err) {
+      ctx.toast(err.message, "error");
+    }
+  };
+  return h("section", { class: "card", "data-testid": "account" },
+    h("h2", {}, "Your account"),
+    h("p", { class: "small muted" }, data.account
+      ? "Signed in. Changing the password signs out every other browser."
+      : "You are a guest: only this browser knows you. Set a password (8 characters or more) "
+        + "to keep your nickname and sign in from anywhere."),
+    form,
+    data.account ? h("div", { class: "row" },
+      h("button", { type: "button", "data-action": "sign-out", onclick: out(false) }, "Sign out"),
+      h("button", { type: "button", "data-action": "sign-out-all", onclick: out(true) },
+        "Sign out everywhere")) : null);
+}
+
+export function showLeaderboard(root, game, ctx) {
+  let alive = true;
+  const box = h("div", { class: "leaderboard", "data-testid": "leaderboard" });
+  fill(root, box);
+  draw(0);
+
+  async function draw(offset) {
+    let list;
+    let data = null;
+    try {
+      list = await games();
+      const name = game || list[0].name;
+      data = await api(`/api/leaderboard/${encodeURIComponent(name)}?offset=${offset}`);
+    } catch (err) {
+      if (alive) fill(box, h("p", { class: "error" }, err.message));
+      return;
+    }
+    if (!alive) return;
+    const pick = h("select", { "aria-label": "game", onchange: () => {
+      location.hash = `#/leaderboard/${pick.value}`;
+    } }, list.map((g) => h("option", { value: g.name, selected: g.name === data.game }, g.title)));
+    fill(box, h("section", { class: "card" },
+      h("div", { class: "row spread" }, h("h1", {}, `${data.title} leaderboard`), pick),
+      h("p", { class: "small muted" }, "Ordered by rating − 3 × deviation (the rating a player "
+        + "is very likely above). Bots are rated too."),
+      data.players.length
+        ? h("table", { class: "ratings" },
+          h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"),
+            h("th", {}, "Rating"), h("th", {}, "Games"))),
+          h("tbody", {}, data.players.map((p) => h("tr", { "data-player": p.nickname },
+            h("td", {}, String(p.rank)),
+            h("td", {}, playerLink(p.nickname), p.bot ? h("span", { class: "tag" }, "bot") : null),
+            h("td", { class: "rating", "data-rating": p.rating }, `${p.rating}`,
+              h("span", { class: "muted small" }, ` ±${p.deviation}`)),
+            h("td", {}, String(p.games))))))
+        : h("p", { class: "muted" }, "Nobody has played a rated game of it yet."),
+      h("div", { class: "row" },
+        offset > 0 ? h("button", { type: "button", onclick: () => draw(Math.max(0, offset - 50)) },
+          "better") : null,
+        data.next_offset !== null ? h("button", { type: "button",
+          onclick: () => draw(data.next_offset) }, "more") : null)));
+  }
+
+  return { destroy() { alive = false; } };
+}
+
+function day(stamp) {
+  return stamp ? stamp.slice(0, 10) : "?";
+}

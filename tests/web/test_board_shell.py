@@ -1,0 +1,79 @@
+"""The board shell in the browser: the page takes each game's board module from /api/games (a game
+without one is played on the generic board), a press survives a state that arrives before the
+button comes up, and a refused move reaches the board through the contract (`refused`)."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.web.conftest import Pages
+from tests.web.helpers import (
+    centre,
+    create_room,
+    enter,
+    moves_shown,
+    record_renders,
+    start_against_bot,
+    state,
+    wait_my_turn,
+    wait_version_above,
+)
+
+
+def test_a_game_without_a_board_module_is_played_on_the_generic_board(pages: Pages) -> None:
+    page = pages.new()
+    expect(page.locator("#games-line")).to_contain_text("Test Line")  # from /api/games
+    enter(page)
+    create_room(page, "testline")
+    start_against_bot(page)
+    st = wait_my_turn(page)
+    buttons = page.locator(".generic-board [data-move]")
+    expect(buttons).to_have_count(len(st["legal"]))
+    move = buttons.first.get_attribute("data-move")
+    buttons.first.click()
+    wait_version_above(page, st["version"])
+    assert move in moves_shown(page)
+
+
+def test_a_press_counts_when_a_state_arrives_before_the_release(pages: Pages) -> None:
+    """Press on a legal cell, let a new state be drawn while the button is down, release: the
+    move is played (the press is read when the button goes down)."""
+    page = pages.new()
+    enter(page)
+    create_room(page, "hula", size=5)
+    start_against_bot(page)
+    st = wait_my_turn(page)
+    record_renders(page)
+    cell = page.locator("[data-game=hula] .cell.legal").nth(3)
+    name = cell.get_attribute("data-cell")
+    x, y = centre(page, f"[data-game=hula] .cell[data-cell={name}] polygon")
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.evaluate("window.gamehall.room.conn.send({type: 'sync'})")
+    page.wait_for_function(f"() => window.__renders.some((r) => r.version === {st['version']})")
+    page.mouse.up()
+    wait_version_above(page, st["version"])
+    assert name in moves_shown(page)
+
+
+def test_a_refused_move_reaches_the_board_and_drops_the_picked_up_piece(pages: Pages) -> None:
+    page = pages.new()
+    enter(page)
+    create_room(page, "haugaz", size=6, cake=False)
+    start_against_bot(page)
+    st = wait_my_turn(page)
+    while not any(e["kind"] == "move" for e in st["legal"]):
+        assert st["status"] == "playing", st["outcome"]
+        point = next(e["cell"] for e in st["legal"] if e["kind"] == "place")
+        page.click(f".point[data-cell={point}] .hit", force=True)
+        wait_version_above(page, st["version"])
+        st = wait_my_turn(page)
+    move = next(e for e in st["legal"] if e["kind"] == "move")
+    page.click(f".stack[data-at={move['from']}]")
+    expect(page.locator(".stack.selected")).to_have_count(1)
+    expect(page.locator(".point.target")).not_to_have_count(0)
+    page.evaluate("window.gamehall.room.submit('a1-f6')")  # no such move: the server refuses it
+    expect(page.locator(".toast.error")).to_contain_text("a1")
+    expect(page.locator(".stack.selected")).to_have_count(0)
+    expect(page.locator(".point.target")).to_have_count(0)
+    assert state(page)["version"] == st["version"]
