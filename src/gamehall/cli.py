@@ -297,6 +297,9 @@ def serve(
              "included) or full (also a power loss; one fsync per commit batch).")] = "normal",
     log_level: Annotated[str, typer.Option(
         help="critical, error, warning, info, debug or trace.")] = "info",
+    absent_seconds: Annotated[float, typer.Option(
+        help="In an untimed game, seconds the player to move may be away before the others may "
+             "claim the game or hand the seat to a bot.", min=1)] = 180.0,
     boards: Annotated[Path | None, typer.Option(
         help="A folder of board files (NAME.json) the hall offers besides each game's own "
              "board, read and checked at start-up; clients choose them by NAME.")] = None,
@@ -362,7 +365,7 @@ def serve(
                                             for o in allow_origin or ()),
                         waiting_room_seconds=waiting_room_seconds, chat_keep=chat_keep,
                         token_idle_days=token_idle_days, argon2_time_cost=argon2_time_cost,
-                        argon2_memory_kib=argon2_memory_kib)
+                        argon2_memory_kib=argon2_memory_kib, absent_seconds=absent_seconds)
     run(host, port, db, settings, log_level, say=typer.echo)
 
 

@@ -40,11 +40,12 @@ class Server:
     It logs at warning level (HH_LOG=debug in the environment shows every frame)."""
 
     def __init__(self, db_url: str, log_path: Path, *extra: str,
-                 module: str = "gamehall") -> None:
+                 module: str = "gamehall", env: dict[str, str] | None = None) -> None:
         self.db_url = db_url
         self.module = module
         """What runs: ``python -m MODULE serve …`` (tests.server.gated wraps the storage)."""
         self.extra = extra
+        self.env = env or {}
         self.log_path = log_path
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
@@ -62,7 +63,7 @@ class Server:
                "--db", self.db_url, "--plugin", "tests.server.games", "--bot-delay", "0",
                "--log-level", os.environ.get("HH_LOG", "warning"), *OPEN_LIMITS, *self.extra]
         log = self.log_path.open("ab")
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        env = {**os.environ, "PYTHONPATH": str(ROOT), **self.env}
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -99,8 +100,10 @@ class Server:
         assert r.status_code == 200, r.text
         return str(r.json()["token"])
 
-    def create_room(self, token: str, game: str, **options: Any) -> str:
-        r = httpx.post(f"{self.http}/api/rooms", json={"game": game, "options": options},
+    def create_room(self, token: str, game: str, clock: str | None = None,
+                    **options: Any) -> str:
+        r = httpx.post(f"{self.http}/api/rooms",
+                       json={"game": game, "options": options, "clock": clock},
                        headers={"Authorization": f"Bearer {token}"})
         assert r.status_code == 201, r.text
         return str(r.json()["id"])

@@ -254,3 +254,18 @@ def test_the_halls_sign_in_limits_count_pairs_nicknames_and_addresses() -> None:
     for n in range(100):  # one nickname from everywhere: a hundred an hour
         limits.sign_in_failed("dora", f"172.16.{n // 250}.{n % 250}")
     assert limits.sign_in_blocked("dora", "192.168.1.1") is not None
+
+
+def test_tokens_in_memory_stay_bounded(tmp_path: Path) -> None:
+    async def body(acc: Accounts, clock: Clock, store: SqlStorage) -> None:
+        acc.max_seen = 10
+        tokens = []
+        for n in range(30):
+            tokens.append((await acc.new_guest(f"p{n}"))[1])
+            clock.t += RECHECK_SECONDS
+        assert len(acc._seen) <= 10
+        for n, token in enumerate(tokens):  # the forgotten ones are read back from storage
+            player = await acc.identify(token)
+            assert player is not None and player.nickname == f"p{n}"
+
+    _run(tmp_path, body)

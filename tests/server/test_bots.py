@@ -34,6 +34,23 @@ def test_a_bot_spec_stays_within_the_limits() -> None:
         bot_spec("hard", BotLimits(max_seconds=1.0))
 
 
+def test_the_reference_bot_stays_within_the_limits() -> None:
+    limits = BotLimits(max_seconds=2.0, max_simulations=1000)
+    assert bot_spec("uct:1000", limits) == "uct:1000"
+    assert bot_spec("uct", limits) == "uct"
+    for spec, small in (("uct:1001", limits), ("uct", BotLimits(max_simulations=999))):
+        with pytest.raises(RoomError) as info:
+            bot_spec(spec, small)
+        assert info.value.code == "bad_bot" and "at most" in info.value.message
+    with pytest.raises(RoomError) as info:
+        bot_spec("uct:fast", limits)
+    assert info.value.code == "bad_bot"
+    # the worker caps the thinking time of every MCTS-family bot to the limits' seconds
+    from gamehall.ai import MCTSBot, make_bot
+
+    assert isinstance(make_bot("uct:10", 0), MCTSBot)
+
+
 def test_a_job_past_its_deadline_is_cut_off_and_the_worker_replaced() -> None:
     async def scenario() -> None:
         pool = BotPool(1, ("tests.server.games",), BotLimits(max_seconds=0.2))

@@ -58,8 +58,11 @@ def test_chat_commands_read_like_the_classic_boards() -> None:
     assert parse_command("/option size=7").args == {"key": "size", "value": "7"}
     assert parse_command("/option pie off").args == {"key": "pie", "value": "off"}
     assert parse_command("/option").kind == "options"
-    for kind in ("start", "resign", "who", "help", "spectate", "leave"):
+    for kind in ("start", "resign", "who", "help", "spectate", "leave", "claim", "rematch"):
         assert parse_command(f"/{kind}").kind == kind
+    assert parse_command("/clock 5+3").args == {"control": "5+3"}
+    assert parse_command("/clock 0.5 + 2").args == {"control": "0.5 + 2"}
+    assert parse_command("/clock").kind == "clocks"
     for bad, expected in (("/fly", "unknown_command"), ("/", "unknown_command"),
                           ("/join a b", "bad_message"), ("/option size=", "bad_message"),
                           ("/bot a b c", "bad_message")):
@@ -67,5 +70,6 @@ def test_chat_commands_read_like_the_classic_boards() -> None:
             parse_command(bad)
         assert info.value.code == expected, bad
     assert all(c in help_text() for c in ("/join", "/leave", "/start", "/bot", "/option",
-                                          "/spectate", "/resign", "/who", "/help"))
+                                          "/spectate", "/resign", "/who", "/help", "/clock",
+                                          "/claim", "/rematch"))
 

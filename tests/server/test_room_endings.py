@@ -206,8 +206,11 @@ def test_a_rematch_starts_once_every_person_who_played_asks() -> None:
     assert r.ask_rematch(1) is False
     assert r.ask_rematch(1) is False, "asking twice is asking once"
     assert [s["rematch"] for s in r.seats_json(set())] == [True, False, False]
-    assert r.ask_rematch(2) is True
+    assert r.ask_rematch(2) is True and r.rematch_agreed()
+    assert r.seats[1] is not None
+    r.seats[1].account = True
     seats = r.rematch_seats()
+    assert seats[2] is not None and seats[2].account, "an account stays an account"
     assert [s.nickname if s else None for s in seats] == ["random bot", "p1", "p2"]
     assert all(s is not None and not s.rematch and not s.out for s in seats)
     r.rematch = "r9"

@@ -137,7 +137,7 @@ def test_clocks_rematch_links_and_the_last_sign_of_life_round_trip(
         old.start()
         old.settle_clock(1000.0)
         old.rematch, new.rematch_of = new.id, old.id
-        await store.save_rooms([old, new])
+        await store.save_rooms([(old, []), (new, [])])
         back = await store.load_room(old.id)
         assert back is not None and back.clock == old.clock and back.clock is not None
         assert back.time_control == old.time_control and back.rematch == new.id
@@ -216,3 +216,20 @@ def test_a_whole_game_through_a_server_on_postgresql(pg_url: str, tmp_path: Path
         assert rec["status"] == "finished"
     finally:
         server.stop()
+
+
+def test_lookups_of_text_no_player_can_have_find_nothing(db_url: str) -> None:
+    """A NUL in a nickname or archive cursor (PostgreSQL refuses it in text) matches nobody."""
+    from gamehall.server.storage import UnknownPlayer
+
+    async def scenario() -> None:
+        store = SqlStorage(db_url)
+        await store.open()
+        assert await store.account("ann\x00") is None
+        assert await store.profile("\x00", 5) is None
+        with pytest.raises(UnknownPlayer):
+            await store.finished_games(None, "a\x00", None, 5)
+        assert await store.finished_games(None, None, "\x00~x", 5) == ([], None)
+        await store.close()
+
+    asyncio.run(scenario())

@@ -118,11 +118,11 @@ def test_rooms_saved_together_are_refused_together(db_url: str, test_games: None
         assert await store.claim_room(old.id, 4) == 3
         old.rematch, new.rematch_of = new.id, old.id
         with pytest.raises(Fenced):
-            await store.save_rooms([old, new], [3, 1])
+            await store.save_rooms([(old, []), (new, [])], [3, 1])
         assert await store.load_room(new.id) is None
         back = await store.load_room(old.id)
         assert back is not None and back.rematch is None
-        await store.save_rooms([old, new], [4, 1])
+        await store.save_rooms([(old, []), (new, [])], [4, 1])
         back = await store.load_room(old.id)
         assert back is not None and back.rematch == new.id
         assert await store.room_fence(new.id) == 1

@@ -6,8 +6,10 @@ from gamehall.ai.factory import bot_kinds, make_bot, register_bot
 from gamehall.ai.levels import LEVELS, make_mcts, parse_level
 from gamehall.ai.mcts import MCTSBot, SearchStats
 from gamehall.ai.random_bot import RandomBot
+from gamehall.ai.reference import UCTBot, make_uct, parse_uct
 
 register_bot("mcts", make_mcts)
+register_bot("uct", make_uct)
 
 __all__ = [
     "LEVELS",
@@ -17,10 +19,13 @@ __all__ = [
     "RandomBot",
     "RandomRollout",
     "SearchStats",
+    "UCTBot",
     "bot_kinds",
     "make_bot",
     "make_mcts",
+    "make_uct",
     "parse_level",
+    "parse_uct",
     "register_bot",
     "register_evaluator",
 ]

@@ -192,8 +192,11 @@ class Accounts:
 
     def __init__(self, store: AccountStore, clock: Callable[[], float],
                  policy: TokenPolicy | None = None, passwords: Passwords | None = None,
-                 limiter: SignInLimiter | None = None) -> None:
+                 limiter: SignInLimiter | None = None, max_seen: int = 20000) -> None:
         self.store, self.clock = store, clock
+        self.max_seen = max_seen
+        """Tokens kept in memory; past it, those not checked for a minute are forgotten (they
+        would be read from storage again anyway)."""
         self.policy = policy or TokenPolicy()
         self.passwords = passwords or Passwords()
         self.limiter = limiter
@@ -210,7 +213,15 @@ class Accounts:
 
     def remember(self, token: str, player: Player) -> None:
         now = self.clock()
-        self._seen[token_hash(token)] = _Seen(player, now, now)
+        self._keep(token_hash(token), _Seen(player, now, now))
+
+    def _keep(self, key: str, seen: _Seen) -> _Seen:
+        if len(self._seen) >= self.max_seen:
+            now = self.clock()
+            for old in [k for k, s in self._seen.items() if now - s.checked >= RECHECK_SECONDS]:
+                del self._seen[old]
+        self._seen[key] = seen
+        return seen
 
     async def identify(self, token: str | None) -> Player | None:
         """The player a token belongs to, or None (unknown, revoked, or unused for too long).
@@ -226,7 +237,7 @@ class Accounts:
                 self._seen.pop(key, None)
                 return None
             player = Player(owner.player_id, owner.nickname, owner.account)
-            seen = self._seen[key] = _Seen(player, owner.last_used, now)
+            seen = self._keep(key, _Seen(player, owner.last_used, now))
         if self.policy.expired(seen.last_used, now):
             self._seen.pop(key, None)
             await self.store.revoke_token(key)

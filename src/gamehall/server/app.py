@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import time
 from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from pathlib import Path
@@ -28,6 +27,7 @@ from gamehall.core.registry import game_class, list_games
 from gamehall.server import protocol as proto
 from gamehall.server.accounts import MAX_PASSWORD, RateLimited, SignInLimiter
 from gamehall.server.bots import BotLimits, BotPool
+from gamehall.server.clocks import wall_time
 from gamehall.server.guards import (
     BodyLimit,
     ConnectionCounts,
@@ -55,6 +55,7 @@ PROTOCOL_URL = "/api/protocol"
 _STATUS = {"not_identified": 401, "unknown_room": 404, "not_seated": 403, "not_your_seat": 403,
            "bad_json": 400, "bad_message": 400, "unknown_type": 400, "unknown_command": 400,
            "bad_nickname": 400, "bad_game": 400, "bad_option": 400, "bad_bot": 400,
+           "bad_clock": 400,
            "too_large": 413, "bad_step": 400, "storage_error": 503, "bad_login": 401,
            "weak_password": 400, "unknown_player": 404, "rate_limited": 429}
 
@@ -66,6 +67,9 @@ class SessionIn(BaseModel):
 class RoomIn(BaseModel):
     game: str = Field(max_length=64, examples=["hula"])
     options: dict[str, str | int | bool] = Field(default_factory=dict, examples=[{"size": 6}])
+    clock: str | None = Field(default=None, max_length=16, examples=["5+3", "0.5+0", "2d"],
+                              description="time control: minutes+seconds per move, days per "
+                                          "move, or null for an untimed game")
     rated: bool | None = Field(default=None, description="rated or casual; absent: rated when "
                                "every person seated at the start has an account")
 
@@ -106,7 +110,7 @@ def address_of(conn: Request | WebSocket) -> str:
 
 def create_app(db_url: str, settings: Settings | None = None, storage: Storage | None = None,
                pubsub: PubSub | None = None, web_dir: Path = WEB_DIR,
-               clock: Callable[[], float] = time.time,
+               clock: Callable[[], float] = wall_time,
                sign_ins: SignInLimiter | None = None) -> FastAPI:
     """The hall as an ASGI app; storage is opened (and migrated) when the app starts. The browser
     page is served at ``/`` from `web_dir` when it holds an index.html. `clock` is the hall's
@@ -252,8 +256,9 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
         assert player is not None
         address = address_of(request)
         _check_rate(door.rates.room_wait(visitor_key(player, address), address))
-        room = await hall.create_room(player, body.game, body.options, body.rated)
-        return room.summary()
+        room = await hall.create_room(player, body.game, body.options, body.rated,
+                                      body.clock)
+        return room.summary(None, hall.clock())
 
     @app.get("/api/rooms/{room_id}", summary="The room as the caller sees it (a state message)")
     async def room(room_id: str, request: Request) -> Response:
@@ -271,8 +276,9 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
         return await replay_step(await hall.get_room(room_id), step, replays)
 
     @app.post("/api/rooms/{room_id}/{kind}",
-              summary="Any room action: join, leave, spectate, start, bot, option, resign, "
-                      "move, chat, who, help (body: the WebSocket message's fields)")
+              summary="Any room action: join, leave, spectate, start, bot, option, clock, "
+                      "resign, claim, rematch, move, chat, who, help (body: the WebSocket "
+                      "message's fields)")
     async def act(room_id: str, kind: str, request: Request,
                   body: Annotated[dict[str, Any] | None, Body()] = None) -> dict[str, Any]:
         player = await who(request, required=False)

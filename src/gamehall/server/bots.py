@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gamehall.ai import bot_kinds, make_bot, parse_level
+from gamehall.ai import bot_kinds, make_bot, parse_level, parse_uct
 from gamehall.core import GamehallError, State
 from gamehall.server.rooms import RoomError
 
@@ -67,6 +67,8 @@ def bot_spec(level: str | None, limits: BotLimits | None = None) -> str:
     kind, _, budget = word.partition(":")
     if kind == "mcts":
         check_budget(budget or None, limits or BotLimits())
+    elif kind == "uct":  # the fixed reference: a number of simulations, no time of its own
+        check_budget(str(parse_uct(budget or None)), limits or BotLimits())
     return word
 
 

@@ -26,13 +26,17 @@ HELP: tuple[tuple[str, str], ...] = (
     ("/start", "start the game once every seat is filled"),
     ("/bot [level] [seat]", "seat a server bot: random, easy, medium or hard"),
     ("/option key=value", "change a game option before the start (/option alone lists them)"),
+    ("/clock [control]", "choose the clock before the start: 5+3 (minutes + seconds a move), "
+                         "0.5+0, 2d (days a move) or off; alone: the clocks now"),
     ("/resign", "give up the game"),
+    ("/claim", "win against a player who has been away too long (untimed games)"),
+    ("/rematch", "after the end: play again, seats moved on by one, once every player asks"),
     ("/rated [on|off]", "make the game rated or casual before the start (alone: which it is)"),
     ("/who", "who sits where, and who watches"),
     ("/help", "this list"),
 )
 
-_NO_ARGS = {"spectate", "start", "resign", "who", "help"}
+_NO_ARGS = {"spectate", "start", "resign", "claim", "rematch", "who", "help"}
 
 
 def help_text() -> str:
@@ -54,6 +58,13 @@ def parse_command(line: str, ref: str | int | None = None) -> Request:
         return _bot(args, ref)
     if name == "option":
         return _option(line, args, ref)
+    if name == "clock":
+        if not args:
+            return Request("clocks", {}, ref)
+        control = " ".join(args)
+        if len(control) > MAX_FIELD:
+            raise ProtocolError(BAD_MESSAGE, "that clock is too long", ref)
+        return Request("clock", {"control": control}, ref)
     if name == "rated":
         return _rated(args, ref)
     raise ProtocolError(UNKNOWN_COMMAND, f"no command /{name[:30]} (see /help)", ref)

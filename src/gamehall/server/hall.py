@@ -17,7 +17,6 @@ import logging
 import random
 import re
 import secrets
-import time
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -37,16 +36,18 @@ from gamehall.server.accounts import (
 )
 from gamehall.server.boards import MAX_BOARD_BYTES, Boards
 from gamehall.server.bots import BotPool, bot_spec
+from gamehall.server.clocks import ClockError, parse_control, wall_time
 from gamehall.server.commands import help_text, parse_command
 from gamehall.server.limiter import Limiter, SignInLimits
 from gamehall.server.protocol import ProtocolError, Request
 from gamehall.server.pubsub import PubSub
 from gamehall.server.rooms import FINISHED, PLAYING, WAITING, Move, Room, RoomError, now
 from gamehall.server.storage import ChatLine, NicknameTaken, Storage
+from gamehall.server.timers import Deadlines, Presence, absence, next_deadline
 
 log = logging.getLogger("gamehall.server")
 
-MANAGING = {"option", "bot", "start", "rated"}
+MANAGING = {"option", "bot", "start", "rated", "clock"}
 """Requests that set up the table (see `Hall._check_may_manage`)."""
 
 SYSTEM_RANDOM = random.SystemRandom()
@@ -54,6 +55,13 @@ SYSTEM_RANDOM = random.SystemRandom()
 
 NICKNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,19}")
 """ASCII only, as the large game servers do: no lookalikes (``ａｎｎ``, Cyrillic ``аnn``)."""
+
+TICK = 0.1
+"""Seconds between the hall's looks at its deadlines (flags falling, absent players)."""
+HEARTBEAT = 2.0
+"""Seconds between the hall's stored signs of life: after a crash, running clocks are charged
+up to the last one and not for the downtime (so a crash may give a player back up to this much,
+and never costs them anything)."""
 
 
 __all__ = ["Hall", "Player", "Settings", "token_hash"]
@@ -90,6 +98,9 @@ class Settings:
     argon2_time_cost: int = 3
     argon2_memory_kib: int = 65536
     """Password hashing cost (argon2id; the defaults are RFC 9106's low-memory profile)."""
+    absent_seconds: float = 180.0
+    """In an untimed game, how long the person to move may be away (no connection) before the
+    others may claim the game or hand the seat to a bot."""
     address_factor: float = 5.0
     """One address (all its visitors together) may send this many times `rate` and `burst`."""
     flood_strikes: int = 100
@@ -116,17 +127,24 @@ class Hall:
     """Everything the HTTP and WebSocket layers ask for."""
 
     def __init__(self, storage: Storage, pubsub: PubSub, bots: BotPool,
-                 settings: Settings, clock: Callable[[], float] = time.time,
+                 settings: Settings, clock: Callable[[], float] = wall_time,
                  sign_ins: SignInLimiter | None = None) -> None:
         self.storage, self.pubsub, self.bots, self.settings = storage, pubsub, bots, settings
         self.clock = clock
-        """The hall's one time source (seconds since the epoch); tests pass their own."""
+        """The hall's one time source (seconds since the epoch): clocks, absence, signs of life
+        and token life read it; tests pass their own (or install one, see `clocks.wall_time`)."""
         self.limiter = Limiter()
         """The hall's rate limits (the `limits` library)."""
         self.accounts = Accounts(
             storage, clock, TokenPolicy(settings.token_idle_days),
             Passwords(settings.argon2_time_cost, settings.argon2_memory_kib),
             sign_ins or SignInLimits(self.limiter))
+        self._deadlines = Deadlines()
+        self._presence = Presence(clock())
+        self._alive_before: float | None = None
+        self._alive_at: float | None = None
+        """The last sign of life stored (GET /api/health shows it)."""
+        self._ticker: asyncio.Task[None] | None = None
         self.boards = Boards.load(settings.boards_dir or None, settings.max_board_bytes)
         self.rooms: dict[str, Room] = {}
         self._locks: dict[str, asyncio.Lock] = {}
@@ -146,24 +164,49 @@ class Hall:
 
     # --- lifecycle -------------------------------------------------------------------------------
     async def start(self) -> None:
-        """Load every game being played and let bots whose turn it is play on. Waiting rooms
-        are loaded when someone asks for one, and dropped once idle (`expire_idle_rooms`)."""
+        """Load every game being played and let bots whose turn it is play on; running clocks
+        resume, charged for the time before the last sign of life and not for the downtime.
+        Waiting rooms are loaded when someone asks for one, and dropped once idle
+        (`expire_idle_rooms`)."""
         self._watcher = asyncio.create_task(self._watch_loop(), name="gamehall-loop-lag")
-        self._expirer = asyncio.create_task(self._expire_loop(), name="gamehall-expire")
+        self._presence = Presence(self.clock())
+        self._alive_before = await self.storage.last_alive()
         for room_id in await self.storage.active_room_ids(include_waiting=False):
             room = await self.storage.load_room(room_id)
             if room is None:
                 continue
-            self._install(room)
-            if room.status == PLAYING and room.state is not None and room.state.is_chance_node():
-                async with self._lock(room.id):
-                    draft = room.draft()
-                    await self._commit(room, draft, draft.resolve_chance(SYSTEM_RANDOM))
+            await self._resume(room)
             self._schedule_bot(self.rooms[room.id])
+        await self._mark_alive()
+        self._ticker = asyncio.create_task(self._tick_loop(), name="gamehall-deadlines")
+        self._expirer = asyncio.create_task(self._expire_loop(), name="gamehall-expire")
         gc.freeze()  # what start-up loaded stays: keep it out of every later collection
+
+    async def _resume(self, room: Room) -> None:
+        """Make a room just loaded from storage live, before anyone can reach it (so without its
+        lock): draw a pending chance outcome and resume a clock the previous server left
+        running (each a committed change), and note its deadlines."""
+        pending = room.status == PLAYING and room.state is not None \
+            and room.state.is_chance_node()
+        clock = room.clock
+        stale = clock is not None and clock.since is not None and clock.since < self._presence.since
+        if not (pending or stale):
+            self._install(room)
+        else:
+            draft = room.draft()
+            if draft.clock is not None and stale:
+                draft.clock.resume(self.clock(), self._alive_before)
+            await self._commit(room, draft, draft.resolve_chance(SYSTEM_RANDOM))
+        self._plan(self.rooms[room.id])
 
     async def stop(self) -> None:
         self._closing = True
+        if self._ticker is not None:
+            self._ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._ticker
+            with contextlib.suppress(Exception):
+                await self._mark_alive()
         for task in (self._watcher, self._expirer):
             if task is not None:
                 task.cancel()
@@ -191,6 +234,71 @@ class Hall:
             lock = self._locks[room_id] = asyncio.Lock()
         return lock
 
+    async def _tick_loop(self) -> None:
+        """Act on deadlines as they come (a flag falls, an absent player becomes claimable) and
+        store a sign of life every `HEARTBEAT` seconds."""
+        beat = self.clock()
+        while True:
+            await asyncio.sleep(TICK)
+            t = self.clock()
+            for room_id in self._deadlines.due(t):
+                try:
+                    await self._on_deadline(room_id)
+                except Exception:
+                    log.exception("deadline of room %s failed", room_id)
+            if t - beat >= HEARTBEAT or t < beat:
+                beat = t
+                try:
+                    await self._mark_alive()
+                except Exception:
+                    log.exception("could not store the hall's sign of life")
+
+    async def _mark_alive(self) -> None:
+        t = self.clock()
+        await self.storage.mark_alive(t)
+        self._alive_at = t
+
+    async def _on_deadline(self, room_id: str) -> None:
+        async with self._lock(room_id):
+            live = self.rooms.get(room_id)
+            if live is None:
+                return
+            if await self._settle_time(live) is live:
+                self._touch(room_id)  # an absent player became claimable: everyone sees it
+                await self.pubsub.publish(room_id, {"event": "state"})
+                self._plan(live)
+        now_live = self.rooms.get(room_id)
+        if now_live is not None:
+            self._schedule_bot(now_live)
+
+    async def _settle_time(self, live: Room) -> Room:
+        """If the running seat's time is up, it drops out now, a change committed like any other
+        (under the room's lock, before every change): the room as it is then."""
+        t = self.clock()
+        if not live.time_is_up(t):
+            return live
+        draft = live.draft()
+        seat = draft.time_out(t)
+        await self._commit(live, draft, [])
+        text = draft.outcome if draft.status == FINISHED else \
+            f"{draft.game.seat_names[seat]} ran out of time: a bot plays the seat on, and it " \
+            "ranks last"
+        await self.pubsub.publish(live.id, {"event": "message",
+                                            "message": proto.info(text or "time is up")})
+        return self.rooms.get(live.id, draft)
+
+    def _plan(self, room: Room) -> None:
+        """Note the room's next deadline (after every change and every presence change)."""
+        online = set(self._online.get(room.id, ()))
+        self._presence.turn(room.id, room.to_move(), self.clock())
+        self._deadlines.set(room.id, next_deadline(room, online, self._presence,
+                                                   self.settings.absent_seconds, self.clock()))
+
+    def absence(self, room: Room) -> dict[str, Any] | None:
+        """The state's ``absent`` object for the room now."""
+        return absence(room, set(self._online.get(room.id, ())), self._presence,
+                       self.settings.absent_seconds, self.clock())
+
     async def _watch_loop(self) -> None:
         """Measure how late the event loop wakes up (its lag): the hall's own responsiveness."""
         loop = asyncio.get_running_loop()
@@ -216,6 +324,8 @@ class Hall:
                          "timeouts": self.bots.stats.timeouts,
                          "worker_restarts": self.bots.stats.restarts},
             "storage": dict(getattr(self.storage, "stats", {})),
+            "clocks": {"time": self.clock(), "alive_at": self._alive_at,
+                       "deadlines": len(self._deadlines)},
         }
 
     # --- identity --------------------------------------------------------------------------------
@@ -253,7 +363,7 @@ class Hall:
 
     # --- rooms -----------------------------------------------------------------------------------
     async def create_room(self, player: Player, game: str, options: dict[str, Any],
-                          rated: bool | None = None) -> Room:
+                          rated: bool | None = None, clock: str | None = None) -> Room:
         """A new waiting room. One visitor's creations happen one at a time, so the count of
         their waiting rooms and the new room's commit cannot interleave (the limit holds)."""
         async with self._one_at_a_time(player.id):
@@ -261,7 +371,7 @@ class Hall:
             if waiting >= self.settings.max_waiting_rooms:
                 raise RoomError("too_many_rooms", f"you already have {waiting} rooms waiting "
                                                   "for players; start or use one of them")
-            return await self._new_room(player, game, options, rated)
+            return await self._new_room(player, game, options, rated, clock)
 
     @contextlib.asynccontextmanager
     async def _one_at_a_time(self, player_id: int) -> AsyncIterator[None]:
@@ -280,15 +390,20 @@ class Hall:
                 del self._visitor_locks[player_id]
 
     async def _new_room(self, player: Player, game: str, options: dict[str, Any],
-                        rated: bool | None) -> Room:
+                        rated: bool | None, clock: str | None) -> Room:
         try:
             cls = game_class(game)
         except GamehallError as exc:
             raise RoomError("bad_game", str(exc)) from None
         checked = self.boards.check(cls, options)
         try:
+            control = parse_control(clock)
+        except ClockError as exc:
+            raise RoomError("bad_clock", str(exc)) from None
+        try:
             room = Room(id=secrets.token_urlsafe(6), game_name=cls.name, options=checked,
-                        created_by=player.nickname, seed=secrets.randbits(63), rated=rated)
+                        created_by=player.nickname, seed=secrets.randbits(63), rated=rated,
+                        time_control=control)
         except GamehallError as exc:
             raise RoomError("bad_option", str(exc)) from None
         await self.storage.save_room(room)
@@ -303,10 +418,10 @@ class Hall:
             raise RoomError("unknown_room", "no such room")
         async with self._load_lock:
             room = self.rooms.get(room_id) or await self.storage.load_room(room_id)
+            if room is not None and room.id not in self.rooms:
+                await self._resume(room)
         if room is None:
             raise RoomError("unknown_room", f"no room {room_id[:32]!r}")
-        if room.id not in self.rooms:
-            self._install(room)
         return self.rooms[room.id]
 
     async def list_rooms(self, status: str | None, limit: int) -> list[dict[str, Any]]:
@@ -315,9 +430,9 @@ class Hall:
         for stored in await self.storage.list_rooms(status, limit):
             live = self.rooms.get(stored.id)
             if live is not None and (status is None or live.status == status):
-                out.append(live.summary(set(self._online.get(live.id, ()))))
+                out.append(live.summary(set(self._online.get(live.id, ())), self.clock()))
             else:
-                out.append(stored.summary())
+                out.append(stored.summary(None, self.clock()))
         return out
 
     # --- rendering -------------------------------------------------------------------------------
@@ -333,7 +448,7 @@ class Hall:
         if head is None:
             online = set(self._online.get(room.id, ()))
             head = cached[1][seat] = room.render_head(seat, online)
-        return room.render(seat, set(), moves_from, head)
+        return room.render(seat, set(), moves_from, head, self.clock(), self.absence(room))
 
     def seat_for(self, room: Room, player: Player | None) -> int | None:
         return room.seat_of(player.id) if player is not None else None
@@ -355,8 +470,17 @@ class Hall:
         online[player.id] += 1
         self._watchers.setdefault(room.id, Counter())[player.nickname] += 1
         if online[player.id] == 1 and room.seat_of(player.id) is not None:
-            self._touch(room.id)
+            self._presence_changed(room.id, player)
             await self.pubsub.publish(room.id, {"event": "state"})
+
+    def _presence_changed(self, room_id: str, player: Player) -> None:
+        """A seated person came or went: they were seen now, and the room's absence (and so
+        its deadline) may have changed."""
+        self._presence.seen(room_id, player.id, self.clock())
+        self._touch(room_id)
+        live = self.rooms.get(room_id)
+        if live is not None:
+            self._plan(live)
 
     async def disconnected(self, room: Room, player: Player | None) -> None:
         watchers = self._watchers.get(room.id, Counter())
@@ -369,7 +493,7 @@ class Hall:
             if online[player.id] <= 0:
                 del online[player.id]
                 if room.seat_of(player.id) is not None:
-                    self._touch(room.id)
+                    self._presence_changed(room.id, player)
                     await self.pubsub.publish(room.id, {"event": "state"})
         self._maybe_evict(room.id)
 
@@ -384,6 +508,8 @@ class Hall:
         for table in (self.rooms, self._locks, self._online, self._watchers, self._chat,
                       self._render):
             table.pop(room_id, None)
+        self._presence.forget(room_id)
+        self._deadlines.set(room_id, None)
 
     async def _expire_loop(self) -> None:
         """Drop idle waiting rooms now and then (a quarter of their lifetime, at most a minute
@@ -435,6 +561,8 @@ class Hall:
         if req.kind == "options":
             opts = ", ".join(f"{k}={v}" for k, v in room.game.shown_options().items()) or "none"
             return [proto.info(f"options: {opts}", req.ref)]
+        if req.kind == "clocks":
+            return [proto.info(self._clocks_text(room), req.ref)]
         if req.kind == "sync":
             return [{"type": "sync"}]
         if req.kind == "identify":
@@ -450,16 +578,21 @@ class Hall:
             return []
         async with self._lock(room.id):
             live = await self.get_room(room.id)
+            if live.seat_of(player.id) is not None:
+                self._presence.seen(room.id, player.id, self.clock())
+            live = await self._settle_time(live)
             draft = live.draft()
             change = self._change(draft, player, req)
             if change is not None:
-                await self._commit(live, draft, change[1])
+                rematch = self._rematch_room(draft) if draft.rematch_agreed() else None
+                await self._commit(live, draft, change[1], rematch)
         if change is not None and change[0]:
             message = proto.info(change[0])
             await self.pubsub.publish(room.id, {"event": "message", "message": message})
-        now_live = self.rooms.get(room.id)
-        if now_live is not None:
-            self._schedule_bot(now_live)
+        for room_id in (room.id, self.rooms[room.id].rematch if room.id in self.rooms else None):
+            now_live = self.rooms.get(room_id) if room_id is not None else None
+            if now_live is not None:
+                self._schedule_bot(now_live)
         self._maybe_evict(room.id)
         return []
 
@@ -489,8 +622,33 @@ class Hall:
             notice = f"{player.nickname} freed the seat of {names[seat]}"
         elif req.kind == "bot":
             spec = bot_spec(a.get("level"), self.bots.limits)
-            seat = room.set_bot(spec, f"{spec} bot", a.get("seat"))
-            notice = f"{player.nickname} seated a {spec} bot as {names[seat]}"
+            target = self._person_for_bot(room, a.get("seat"))
+            if target is not None:
+                if target != room.to_move():
+                    room.set_bot(spec, f"{spec} bot", target)  # refused: a person holds it
+                if target != self._claimable(room):
+                    raise RoomError("not_absent", self._not_absent(room))
+                room.hand_to_bot(player.id, target, spec, f"{spec} bot")
+                notice = f"{player.nickname} handed the absent {names[target]} to a {spec} bot"
+            else:
+                seat = room.set_bot(spec, f"{spec} bot", a.get("seat"))
+                notice = f"{player.nickname} seated a {spec} bot as {names[seat]}"
+        elif req.kind == "clock":
+            control = room.set_clock(a.get("control"))
+            notice = (f"{player.nickname} set the clock to {control.text}" if control
+                      else f"{player.nickname} made the game untimed")
+        elif req.kind == "claim":
+            away = self._claimable(room)
+            room.claim(player.id, away, self._not_absent(room) if away is None else "")
+            assert away is not None
+            notice = (f"{player.nickname} claimed the game: {room.outcome}"
+                      if room.status == FINISHED else
+                      f"{player.nickname} claimed against the absent {names[away]}: a bot plays "
+                      "the seat on, and it ranks last")
+        elif req.kind == "rematch":
+            notice = (f"{player.nickname} agreed: the rematch starts" if room.ask_rematch(player.id)
+                      else f"{player.nickname} asks for a rematch (/rematch or the Rematch "
+                           "button)")
         elif req.kind == "option":
             ((key, value),) = self.boards.check(type(room.game), {a["key"]: a["value"]}).items()
             notice = f"{player.nickname} set {key}={room.set_option(key, value)}"
@@ -516,26 +674,89 @@ class Hall:
             raise RoomError("not_seated", "take a seat first (/join): only the players and the "
                                           "room's creator set up the table")
 
-    async def _commit(self, live: Room, draft: Room, moves: list[Move]) -> None:
+    def _person_for_bot(self, room: Room, ref: str | int | None) -> int | None:
+        """In a running game, the person's seat a ``bot`` request would take: the named one, or
+        with none named and no seat free, the seat to move (only an absent player's may be)."""
+        if room.status != PLAYING:
+            return None
+        if ref is not None:
+            seat = room.seat_index(ref)
+        elif any(occ is None for occ in room.seats):
+            return None
+        else:
+            to_move = room.to_move()
+            seat = to_move if to_move is not None else 0
+        occ = room.seats[seat]
+        return seat if occ is not None and occ.plays() else None
+
+    def _claimable(self, room: Room) -> int | None:
+        """The seat of the absent person to move, once the others may claim against it."""
+        away = self.absence(room)
+        return away["seat"] if away is not None and away["claim_in_ms"] == 0 else None
+
+    def _not_absent(self, room: Room) -> str:
+        away = self.absence(room)
+        if away is None:
+            return "the player to move is here (or it is a bot's turn): nothing to claim"
+        wait = -(-away["claim_in_ms"] // 1000)
+        return f"{away['player']} may still come back: you may claim in {wait} s"
+
+    def _clocks_text(self, room: Room) -> str:
+        clock = room.clock_json(self.clock())
+        if clock is None:
+            return f"no clock: untimed (an absent player may be claimed against after " \
+                   f"{self.settings.absent_seconds:g} s)"
+        times = ", ".join(
+            f"{name} {_shown(ms)}{' (running)' if clock['running'] == i else ''}"
+            for i, (name, ms) in enumerate(zip(room.game.seat_names, clock["remaining_ms"],
+                                               strict=True)))
+        return f"clock {clock['control']}: {times}"
+
+    @staticmethod
+    def _rematch_room(room: Room) -> tuple[Room, list[Move]]:
+        """Every person who played asked: the same game with the same players, clock and
+        rated-or-casual, seats moved on by one, started; `room` (a draft) now points to it."""
+        new = Room(id=secrets.token_urlsafe(6), game_name=room.game_name,
+                   options=dict(room.options), created_by=room.created_by,
+                   seed=secrets.randbits(63), seats=room.rematch_seats(),
+                   rematch_of=room.id, time_control=room.time_control, rated=room.rated)
+        moves: list[Move] = []
+        if all(occ is not None for occ in new.seats):
+            new.start()
+            moves = new.resolve_chance(SYSTEM_RANDOM)
+        room.rematch = new.id
+        return new, moves
+
+    async def _commit(self, live: Room, draft: Room, moves: list[Move],
+                      also: tuple[Room, list[Move]] | None = None) -> None:
         """Store `draft` (the live room with a change applied) and its new moves, then make it
-        the room and tell every connection. On failure the room is reloaded from storage (the
-        commit may have happened after all) and every connection is sent it again.
+        the room and tell every connection. `also` is a new room committed in the same
+        transaction (a rematch) and made live with it. On failure the room is reloaded from
+        storage (the commit may have happened after all) and every connection is sent it again.
 
         The commit that ends a game also records who played it and, for a rated game, every
         seat's new rating, in the same transaction (so neither exists without the other)."""
+        t = self.clock()
+        draft.settle_clock(t)
         ending = draft.status == FINISHED and draft.ended_at is None
         if ending:
-            draft.ended_at = stamp(self.clock())
+            draft.ended_at = stamp(t)
         try:
-            changes = await self.storage.save_room(draft, moves, finished=ending)
-            if ending:
-                draft.rating_changes = changes
+            if also is None:
+                changes = await self.storage.save_room(draft, moves, finished=ending)
+                if ending:
+                    draft.rating_changes = changes
+            else:  # a rematch: the new room starts, the old one had ended before
+                also[0].settle_clock(t)
+                await self.storage.save_rooms([also, (draft, moves)])
         except Exception:
             log.exception("could not store room %s; reloading it", live.id)
             await self._restore(live)
             raise RoomError("storage_error", "the server could not save that; try again") \
                 from None
-        self._install(draft)
+        for made in ([also[0]] if also is not None else []) + [draft]:
+            self._install(made)
+            self._plan(made)
         await self.pubsub.publish(draft.id, {"event": "state"})
 
     async def _restore(self, live: Room) -> None:
@@ -620,6 +841,16 @@ class Hall:
         finally:
             self._bot_tasks.pop(room_id, None)
             self._maybe_evict(room_id)
+
+
+def _shown(ms: int) -> str:
+    """Time left as people read it: 4:05, 1:02:03, or 2d 3h."""
+    secs = ms // 1000
+    if secs >= 86_400:
+        return f"{secs // 86_400}d {secs % 86_400 // 3600}h"
+    if secs >= 3600:
+        return f"{secs // 3600}:{secs % 3600 // 60:02d}:{secs % 60:02d}"
+    return f"{secs // 60}:{secs % 60:02d}"
 
 
 def rated_text(room: Room) -> str:

@@ -520,10 +520,14 @@ class Room:
         if mine == seat:
             raise RoomError("not_absent", "you are here yourself")
 
-    def claim(self, player_id: int, seat: int) -> None:
-        """Claim the game against the absent seat to move (the hall checks the absence)."""
+    def claim(self, player_id: int, seat: int | None, why_not: str = "nobody is absent") -> None:
+        """Claim the game against the absent seat to move; the hall finds that seat (None when
+        nobody may be claimed against yet, and `why_not` says why)."""
         if self.clock is not None or self.time_control is not None:
             raise RoomError("clock_decides", "in a timed game the clock decides: no claims")
+        if seat is None:
+            self._require(PLAYING)
+            raise RoomError("not_absent", why_not)
         self._check_claimant(player_id, seat)
         self.drop_out(seat, "claim")
 
@@ -550,6 +554,12 @@ class Room:
             self.rev += 1
         return all(o.rematch for o in self.seats if o is not None and o.player_id is not None)
 
+    def rematch_agreed(self) -> bool:
+        """Every person who played asked for a rematch, and it has not been made yet."""
+        people = [o for o in self.seats if o is not None and o.player_id is not None]
+        return self.status == FINISHED and self.rematch is None and bool(people) \
+            and all(o.rematch for o in people)
+
     def rematch_seats(self) -> list[Occupant | None]:
         """The same players (people and bots) one seat further on: the first seat's occupant
         takes the second seat, …, the last one's the first."""
@@ -557,7 +567,8 @@ class Room:
         seats: list[Occupant | None] = [None] * n
         for i, occ in enumerate(self.seats):
             if occ is not None:
-                seats[(i + 1) % n] = Occupant(occ.nickname, occ.player_id, occ.bot)
+                seats[(i + 1) % n] = Occupant(occ.nickname, occ.player_id, occ.bot,
+                                              account=occ.account)
         return seats
 
     # --- what clients see -------------------------------------------------------------------

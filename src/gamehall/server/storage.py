@@ -162,13 +162,13 @@ class Storage(ABC):
     async def room_fence(self, room_id: str) -> int | None:
         """The room's stored fence (None: no such room)."""
 
-    async def save_rooms(self, rooms: Sequence[Room],
+    async def save_rooms(self, rooms: Sequence[tuple[Room, Sequence[Move]]],
                          fences: Sequence[int | None] = ()) -> None:
-        """Commit several rooms' metadata together (a rematch: the new room and the old one
-        that now points to it), each with its fence (as `save_room`). Storages that can should
-        do it in one transaction."""
-        for room, fence in zip(rooms, list(fences) or [None] * len(rooms), strict=True):
-            await self.save_room(room, fence=fence)
+        """Commit several rooms with their new moves together (a rematch: the new room and the
+        old one that now points to it), each with its fence (as `save_room`). Storages that can
+        should do it in one transaction."""
+        for (room, moves), fence in zip(rooms, list(fences) or [None] * len(rooms), strict=True):
+            await self.save_room(room, moves, fence=fence)
 
     async def mark_alive(self, at: float) -> None:  # noqa: B027 - optional for test storages
         """Note that the hall was running at hall time `at` (its clocks' last sign of life)."""
@@ -347,6 +347,13 @@ def _room_values(room: Room) -> dict[str, Any]:
         "rated": room.rated,
         "ended_at": room.ended_at,
     }
+
+
+def _action_rows(room: Room, new_moves: Sequence[Move]) -> list[dict[str, Any]]:
+    """The action rows of the room's last `len(new_moves)` moves."""
+    first = room.version - len(new_moves)
+    return [{"room_id": room.id, "idx": first + i, "seat": m.seat, "action": m.action,
+             "move": m.move} for i, m in enumerate(new_moves)]
 
 
 def _room_from_row(row: Any) -> Room:
@@ -600,6 +607,9 @@ class SqlStorage(Storage):
         await self._write(_Write(fn=delete))
 
     async def account(self, nickname: str) -> AccountRow | None:
+        if not _searchable(nickname):
+            return None
+
         def select(conn: Connection) -> AccountRow | None:
             row = conn.execute(sa.select(players.c.id, players.c.nickname,
                                          players.c.password_hash, players.c.bot)
@@ -634,9 +644,7 @@ class SqlStorage(Storage):
                         finished: bool = False,
                         fence: int | None = None) -> list[dict[str, Any]] | None:
         values = _room_values(room)
-        first = room.version - len(new_moves)
-        rows = [{"room_id": room.id, "idx": first + i, "seat": m.seat, "action": m.action,
-                 "move": m.move} for i, m in enumerate(new_moves)]
+        rows = _action_rows(room, new_moves)
         if not finished or room.status != FINISHED:
             await self._write(_Write(room=values, actions=rows, fence=fence))
             return None
@@ -661,10 +669,11 @@ class SqlStorage(Storage):
 
         return await self._read(select)
 
-    async def save_rooms(self, rooms: Sequence[Room],
+    async def save_rooms(self, rooms: Sequence[tuple[Room, Sequence[Move]]],
                          fences: Sequence[int | None] = ()) -> None:
-        await self._write(_Write(more_rooms=[_room_values(r) for r in rooms],
-                                 more_fences=list(fences) or [None] * len(rooms)))
+        await self._write(_Write(more_rooms=[_room_values(r) for r, _ in rooms],
+                                 more_fences=list(fences) or [None] * len(rooms),
+                                 actions=[a for r, m in rooms for a in _action_rows(r, m)]))
 
     async def mark_alive(self, at: float) -> None:
         def upsert(conn: Connection) -> None:
@@ -787,6 +796,9 @@ class SqlStorage(Storage):
 
     # --- profiles, leaderboards, the archive ----------------------------------------------------
     async def profile(self, nickname: str, recent: int) -> dict[str, Any] | None:
+        if not _searchable(nickname):
+            return None
+
         def select(conn: Connection) -> dict[str, Any] | None:
             who = conn.execute(sa.select(players).where(
                 players.c.nickname_key == nickname.lower())).first()
@@ -824,6 +836,8 @@ class SqlStorage(Storage):
         def select(conn: Connection) -> tuple[list[dict[str, Any]], str | None]:
             ids: list[int] | None = None
             if player is not None:
+                if not _searchable(player):
+                    raise UnknownPlayer(player)
                 pid = conn.execute(sa.select(players.c.id).where(
                     players.c.nickname_key == player.lower())).scalar()
                 if pid is None:
@@ -841,10 +855,16 @@ class SqlStorage(Storage):
 
 def _cursor(text: str | None) -> tuple[str, str] | None:
     """An archive cursor (`ended_at~room`) read back; a malformed one starts from the top."""
-    if not text or "~" not in text:
+    if not text or "~" not in text or not _searchable(text):
         return None
     ended, _, room = text.rpartition("~")
     return ended, room
+
+
+def _searchable(text: str) -> bool:
+    """Whether a client's text can be looked up at all (PostgreSQL refuses NUL characters in
+    text, so such a nickname matches nobody rather than failing the query)."""
+    return "\x00" not in text
 
 
 def _rating(row: Any) -> rating_model.Rating:

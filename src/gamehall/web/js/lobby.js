@@ -2,6 +2,7 @@
 
 import { h, fill } from "./dom.js";
 import { api, chooseNickname, games, signIn } from "./api.js";
+import { Clocks } from "./clock.js";
 import { playerLink } from "./links.js";
 
 const POLL_MS = 2000;
@@ -12,6 +13,8 @@ export function showLobby(root, ctx) {
   let alive = true;
   let filter = "";
   let createButton = null;
+  let rowClocks = [];  // one Clocks per listed room, ticked together
+  const ticker = setInterval(() => rowClocks.forEach((c) => c.paint()), 250);
 
   const nickBox = h("section", { class: "card nick", "aria-label": "nickname" });
   const createBox = h("section", { class: "card create", "aria-label": "new room" });
@@ -107,6 +110,8 @@ export function showLobby(root, ctx) {
     drawOptions();
     createButton = h("button", { type: "submit", class: "primary", disabled: !nickname },
       "Create room");
+    const clockBox = clockField("");
+    const clockInput = clockBox.querySelector("input");
     const rated = h("select", { name: "rated", "aria-label": "rated or casual" },
       h("option", { value: "" }, "rated if everyone has an account"),
       h("option", { value: "true" }, "rated"),
@@ -119,7 +124,8 @@ export function showLobby(root, ctx) {
       }
       const game = list.find((g) => g.name === select.value);
       try {
-        const body = { game: game.name, options: readOptions(optionsBox, game) };
+        const body = { game: game.name, options: readOptions(optionsBox, game),
+          clock: clockInput.value.trim() || null };
         if (rated.value) body.rated = rated.value === "true";
         const room = await api("/api/rooms", { method: "POST", body });
         location.hash = `#/room/${room.id}/join`;
@@ -129,6 +135,8 @@ export function showLobby(root, ctx) {
     } },
     h("div", { class: "row" }, h("label", {}, "Game ", select), rated,
       createButton),
+    h("div", { class: "option" }, h("label", { for: "opt-clock" }, "clock"), clockBox,
+      h("span", { class: "doc" }, CLOCK_DOC)),
     optionsBox);
     fill(createBox, h("h2", {}, "New room"), form);
   }
@@ -140,6 +148,7 @@ export function showLobby(root, ctx) {
       const q = filter ? `?status=${filter}` : "";
       const rooms = await api(`/api/rooms${q}`);
       if (!alive) return;
+      rowClocks = [];
       fill(listBody, rooms.map(roomRow));
       empty.hidden = rooms.length > 0;
       listBox.classList.remove("stale");
@@ -150,8 +159,11 @@ export function showLobby(root, ctx) {
   }
 
   function roomRow(room) {
+    const clocks = new Clocks();
+    clocks.set(room.status === "waiting" ? null : room.clock);
+    rowClocks.push(clocks);
     const seats = room.seats.map((seat) => h("span", { class: "seat-chip" + (seat.player ? "" : " free") },
-      `${seat.name}: `, seat.player ? playerLink(seat.player) : "free"));
+      `${seat.name}: `, seat.player ? playerLink(seat.player) : "free", clocks.span(seat.index)));
     const free = room.seats.some((seat) => !seat.player);
     const open = room.status !== "finished";
     const mine = !!nickname && room.seats.some((seat) => seat.player === nickname && !seat.bot);
@@ -173,13 +185,27 @@ export function showLobby(root, ctx) {
     destroy() {
       alive = false;
       clearTimeout(timer);
+      clearInterval(ticker);
     },
   };
 }
 
 function optionText(room) {
   const parts = Object.entries(room.options || {}).map(([k, v]) => `${k} ${v === "" ? "default" : v}`);
+  if (room.clock) parts.unshift(`clock ${room.clock.control}`);
   return parts.join(", ");
+}
+
+export const CLOCK_DOC = "empty for untimed; 5+3 is five minutes each and three seconds a move, "
+  + "0.5+0 half a minute, 2d two days a move";
+
+/** The time-control field (a text input with the usual choices offered). */
+export function clockField(value) {
+  const choices = ["1+0", "3+2", "5+3", "10+5", "30+20", "1d", "3d"];
+  return h("span", {},
+    h("input", { type: "text", id: "opt-clock", name: "clock", value, maxlength: 16,
+      placeholder: "untimed", list: "clock-choices", autocomplete: "off" }),
+    h("datalist", { id: "clock-choices" }, choices.map((c) => h("option", { value: c }))));
 }
 
 /** A form field for one option description from GET /api/games. */

@@ -10,8 +10,9 @@ import { RoomConnection } from "./connection.js";
 import { loadBoard } from "./boards/index.js";
 import { mountBoard } from "./boards/shell.js";
 import { delta, playerLink } from "./links.js";
-import { optionField } from "./lobby.js";
+import { CLOCK_DOC, clockField, optionField } from "./lobby.js";
 import { Replay } from "./replay.js";
+import { Clocks, turnTitle } from "./clock.js";
 
 const BOT_LEVELS = ["random", "easy", "medium", "hard"];
 
@@ -26,6 +27,8 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
   let joinWanted = autoJoin && !!nickname;
   let replay = null;     // a Replay while stepping through the record
   let alive = true;
+  const clocks = new Clocks();
+  clocks.start();
 
   const title = h("h1", { class: "room-title" }, "Room");
   const statusLine = h("p", { class: "status-line", "data-testid": "status", "aria-live": "polite" });
@@ -120,7 +123,8 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
     state = msg;
     pendingMove = null;
     title.textContent = `${msg.title} · room ${msg.room}`;
-    document.title = `${msg.title} · gamehall`;
+    document.title = turnTitle(msg);
+    clocks.set(msg.clock);
     drawSeats();
     drawAdmin();
     drawOptions();
@@ -140,8 +144,15 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
         send({ type: "join" });
       }
     }
+    followRematch(msg);
     if (replay) return;  // the board shows the replayed position until the replay is closed
     await showBoard(msg);
+  }
+
+  /** Both players asked: go to the new room (watchers and a player who never asked get a link). */
+  function followRematch(msg) {
+    const mine = msg.seat !== null && msg.seats[msg.seat];
+    if (msg.rematch && mine && mine.rematch) location.hash = `#/room/${msg.rematch}`;
   }
 
   /** Draw a state on the board, loading the game's board module (the one /api/games names)
@@ -219,6 +230,10 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
       who,
       mine ? h("span", { class: "tag you" }, "you") : null,
       toMove ? h("span", { class: "tag turn" }, "to move") : null,
+      seat.out ? h("span", { class: "tag out", title: "a bot plays this seat; it ranks last" },
+        seat.out === "time" ? "out of time" : "away: out") : null,
+      finished && seat.rematch ? h("span", { class: "tag" }, "rematch?") : null,
+      clocks.span(seat.index),
       h("span", { class: "seat-buttons" }, buttons));
     })));
     if (!nickname) {
@@ -259,6 +274,14 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
           }
         } }, "Leave seat"));
     }
+    const away = state.absent;
+    if (st === "playing" && seated && away && away.claim_in_ms === 0 && away.seat !== state.seat) {
+      buttons.push(h("button", { type: "button", class: "primary", "data-action": "claim",
+        onclick: () => send({ type: "claim" }) }, "Claim the game"));
+      buttons.push(h("button", { type: "button", "data-action": "take-over",
+        onclick: () => send({ type: "bot", seat: away.seat, level: botLevel.value }) },
+      `Give ${away.player}'s seat to a bot`));
+    }
     if (st === "playing" && seated) {
       buttons.push(h("button", { type: "button", class: "danger", "data-action": "resign",
         onclick: () => {
@@ -278,15 +301,21 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
 
   async function drawOptions() {
     const entries = Object.entries(state.options || {});
-    if (!entries.length) {
-      fill(optionsBox);
-      return;
-    }
+    const control = state.clock ? state.clock.control : "";
     if (state.status !== "waiting" || !manager()) {
-      fill(optionsBox, h("p", { class: "small muted" },
-        entries.map(([k, v]) => `${k} ${v === "" ? "default" : v}`).join(" · ")));
+      const shown = entries.map(([k, v]) => `${k} ${v === "" ? "default" : v}`);
+      shown.unshift(control ? `clock ${control}` : "untimed");
+      fill(optionsBox, h("p", { class: "small muted", "data-testid": "room-options" },
+        shown.join(" · ")));
       return;
     }
+    const clockBox = clockField(control);
+    const clockInput = clockBox.querySelector("input");
+    clockInput.addEventListener("change", () => {
+      send({ type: "clock", control: clockInput.value.trim() || null });
+    });
+    const clockRow = h("div", { class: "option" }, h("label", { for: "opt-clock" }, "clock"),
+      clockBox, h("span", { class: "doc" }, CLOCK_DOC));
     let spec = [];
     try {
       spec = (await games()).find((g) => g.name === state.game)?.options || [];
@@ -301,7 +330,7 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
       });
       return field;
     });
-    fill(optionsBox, h("details", {}, h("summary", {}, "Options"), fields));
+    fill(optionsBox, h("details", {}, h("summary", {}, "Options"), clockRow, fields));
   }
 
   // --- moves, status, result -----------------------------------------------------------------
@@ -334,7 +363,15 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
         ? `Waiting for players (${free.join(", ")}): sit down, seat a bot, then Start.`
         : "Every seat is taken: press Start (or type /start).";
     } else if (st === "playing") {
-      if (state.to_move === null || state.to_move === undefined) {
+      const away = state.absent;
+      const mySeat = state.seat !== null ? state.seats[state.seat] : null;
+      if (mySeat && mySeat.out) {
+        statusLine.textContent = "You are out of this game: a bot plays your seat.";
+      } else if (away && away.seat !== state.seat) {
+        statusLine.textContent = away.claim_in_ms > 0
+          ? `${away.player} is away; if they are not back in ${Math.ceil(away.claim_in_ms / 1000)} s, you may claim the game.`
+          : `${away.player} has been away too long: claim the game or give the seat to a bot.`;
+      } else if (state.to_move === null || state.to_move === undefined) {
         statusLine.textContent = "Chance is drawing…";
       } else if (state.to_move === state.seat) {
         statusLine.textContent = `Your move (${seatName(state.seat)}).`;
@@ -364,7 +401,26 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
     fill(resultBox, h("strong", {}, state.outcome || "The game is over."),
       scores.length ? h("ul", { class: "returns" }, scores) : null,
       changes.length ? h("div", { class: "rating-changes", "data-testid": "rating-changes" },
-        h("span", { class: "small muted" }, "Ratings:"), h("ul", {}, changes)) : null);
+        h("span", { class: "small muted" }, "Ratings:"), h("ul", {}, changes)) : null,
+      rematchBox());
+  }
+
+  /** After the end: ask for a rematch, see who asked, or follow the link to it. */
+  function rematchBox() {
+    if (state.rematch) {
+      return h("p", {}, h("a", { class: "button primary", href: `#/room/${state.rematch}`,
+        "data-action": "to-rematch" }, "Go to the rematch"));
+    }
+    const mine = state.seat !== null ? state.seats[state.seat] : null;
+    if (!mine || mine.bot) {
+      return state.rematch_of ? h("p", { class: "small muted" }, "This game is a rematch.") : null;
+    }
+    const waiting = state.seats.filter((x) => x.player && !x.bot && !x.rematch).map((x) => x.player);
+    return h("p", {}, h("button", { type: "button", class: "primary", "data-action": "rematch",
+      disabled: mine.rematch, onclick: () => send({ type: "rematch" }) },
+    mine.rematch ? "Rematch asked" : "Rematch"),
+    mine.rematch && waiting.length
+      ? h("span", { class: "small muted" }, ` waiting for ${waiting.join(", ")}`) : null);
   }
 
   // --- chat ----------------------------------------------------------------------------------
@@ -403,6 +459,7 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
   return {
     destroy() {
       alive = false;
+      clocks.stop();
       conn.close();
       if (board) board.destroy();
       if (replay) replay.destroy();

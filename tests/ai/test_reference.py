@@ -1,0 +1,84 @@
+"""The fixed reference search ``uct:N``: plain UCT, exactly N simulations, pinned moves."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from gamehall.ai import MCTSBot, UCTBot, make_bot, register_evaluator
+from gamehall.ai.evaluators import RandomRollout, _registered
+from gamehall.core import GamehallError, load_game
+from tests.ai.clock import FakeClock
+from tests.ai.test_mcts import SlowEvaluator, pig, play_out, race, ttt
+
+PINNED = {
+    "t_pig": [1, 3, 1, 5, 0, 1, 4, 1, 5, 1, 5, 0, 1, 2, 1, 2, 1, 7, 1, 3, 1, 3, 0],
+    "t_tictactoe": [6, 4, 0, 5, 3],
+}
+"""Games between ``uct:60`` seeds 1 and 2 (chance from random.Random(3)): the moves this search
+made when it was fixed. If this fails, the reference changed: restore it, never re-pin."""
+
+
+def test_spec_parses_to_plain_uct() -> None:
+    bot = make_bot("uct:250", 1)
+    assert isinstance(bot, UCTBot)
+    assert (bot.simulations, bot.seconds, bot.uct_c, bot.solve, bot.reuse) == \
+        (250, None, 1.0, False, False)
+    assert isinstance(bot._evaluator, RandomRollout) and bot._evaluator.rollouts == 1
+    default = make_bot("uct", 1)
+    assert isinstance(default, UCTBot) and default.simulations == 1000
+    for spec in ("uct:0", "uct:hard", "uct:1.5s", "uct:-3", "uct:ten"):
+        with pytest.raises(GamehallError, match="uct:N"):
+            make_bot(spec, 1)
+
+
+@pytest.mark.parametrize("name", sorted(PINNED))
+def test_same_seed_same_moves_and_pinned(name: str) -> None:
+    def run(seed: int) -> list[int]:
+        game = load_game(name)
+        bots = [UCTBot(seed + s, simulations=60) for s in range(2)]
+        return play_out(game.new_initial_state(7), bots, random.Random(3)).history()
+
+    assert run(1) == run(1) == PINNED[name]
+    assert run(1) != run(2) or run(1) != run(5)
+
+
+def test_exactly_n_simulations_whatever_the_clock() -> None:
+    # a clock that moves on a minute a reading: a time cap would stop at once; uct:N does not
+    for n in (1, 37, 400):
+        bot = UCTBot(3, simulations=n)
+        bot.clock = FakeClock(60.0)
+        root = bot.search(pig([3, 5], 4))
+        assert bot.stats.simulations == root.n == n
+
+
+def test_no_tree_reuse_and_no_solver() -> None:
+    bot = UCTBot(2, simulations=300)
+    state = ttt("x...o....", 0)
+    state.apply_action(bot.choose(state))
+    state.apply_action(MCTSBot(1, simulations=50).choose(state))
+    bot.choose(state)
+    assert bot.stats.reused_visits == 0 and not bot.stats.solved
+    # a solver would stop at once on a position proven in one; plain UCT spends its budget
+    bot = UCTBot(2, simulations=100)
+    bot.choose(ttt("xx.oo....", 0))
+    assert bot.stats.simulations == 100 and not bot.stats.solved
+
+
+def test_no_game_evaluator() -> None:
+    slow = SlowEvaluator(FakeClock(0.0))
+    register_evaluator("t_race", lambda game: slow)
+    try:
+        UCTBot(1, simulations=20).choose(race(0, 0, 3))
+        assert slow.calls == 0
+    finally:
+        _registered.pop("t_race")
+
+
+def test_takes_a_won_move() -> None:
+    for seed in range(5):
+        assert UCTBot(seed, simulations=50).choose(ttt("xx.oo....", 0)) == 2
+    for players in (2, 3, 4):
+        for mover in range(players):
+            assert UCTBot(mover, simulations=40).choose(race(8, mover, players)) == 2
