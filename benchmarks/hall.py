@@ -2,13 +2,19 @@
 
     python -m benchmarks.hall --rooms 500 [--game hula] [--think 1.0] [--seconds 60]
                               [--url http://host:port] [--db URL]
+    python -m benchmarks.hall --nodes 3 --rooms 1000 [--db postgresql+psycopg://...]
 
 Without --url a server is started here (`gamehall serve` on a free loopback port, a fresh
-SQLite file with full sync: the production settings). Each room's two clients play random legal
-moves, waiting `think` seconds on average (uniform 0.5x-1.5x) before each move, and start a new
-game in a new room when one ends. Prints moves/s, the latency from a move's submission to the
-opponent's state update (p50, p99, max), and every error (error messages, timeouts, dropped
-connections).
+SQLite file: the default settings). With --nodes N a cluster is started instead, exactly as
+deploy/topology.py starts it (Redis, N nodes, nginx in front; a throwaway PostgreSQL with fsync
+on unless --db names one), and every client goes through nginx. Each room's two clients play
+random legal moves, waiting `think` seconds on average (uniform 0.5x-1.5x) before each move,
+and start a new game in a new room when one ends. Prints moves/s, the latency from a move's
+submission to the opponent's state update (p50, p99, max; for a cluster also split by whether
+the two players sit on one node or two, and whether the mover's node owns the room), and every
+error (error messages, timeouts, dropped connections). A cluster run ends with a failover: the
+load stops, the node owning most rooms is killed (kill -9), and for each of its rooms a player
+submits a move through nginx; the time until each is accepted is the failover time.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,12 +41,16 @@ from websockets.asyncio.client import ClientConnection, connect
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    kinds: list[tuple[bool, bool]] = field(default_factory=list)
+    """Per latency: (the players sit on different nodes, the mover's node owns the room)."""
     moves: int = 0
     games: int = 0
     errors: dict[str, int] = field(default_factory=dict)
     measuring: bool = False
     elapsed: float = 1.0
     server_cpu: float = 0.0
+    helpers_cpu: float = 0.0
+    """Redis and nginx (cluster runs)."""
     client_cpu: float = 0.0
     load: tuple[float, ...] = field(default_factory=os.getloadavg)
 
@@ -47,23 +58,31 @@ class Stats:
         self.errors[what] = self.errors.get(what, 0) + 1
 
 
-async def post_json(base: str, path: str, body: dict[str, Any],
-                    token: str | None = None) -> Any:
-    """A minimal HTTP/1.1 POST (a full HTTP client costs the load generator too much CPU)."""
+async def request(base: str, method: str, path: str, body: dict[str, Any] | None = None,
+                  token: str | None = None) -> tuple[int, dict[str, str], Any]:
+    """A minimal HTTP/1.1 request (a full HTTP client costs the load generator too much CPU):
+    status, headers (lower-case names), decoded JSON body."""
     host, _, port = base.removeprefix("http://").partition(":")
     reader, writer = await asyncio.open_connection(host, int(port or 80))
-    data = json.dumps(body).encode()
+    data = json.dumps(body).encode() if body is not None else b""
     auth = f"Authorization: Bearer {token}\r\n" if token else ""
-    writer.write(f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
-                 f"{auth}Content-Length: {len(data)}\r\nConnection: close\r\n\r\n".encode()
+    writer.write(f"{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json"
+                 f"\r\n{auth}Content-Length: {len(data)}\r\nConnection: close\r\n\r\n".encode()
                  + data)
     raw = await reader.read()
     writer.close()
     head, _, payload = raw.partition(b"\r\n\r\n")
-    status = int(head.split()[1])
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.strip().lower(): v.strip() for k, _, v in (h.partition(":") for h in lines[1:])}
+    return int(lines[0].split()[1]), headers, json.loads(payload) if payload else None
+
+
+async def post_json(base: str, path: str, body: dict[str, Any],
+                    token: str | None = None) -> Any:
+    status, _, payload = await request(base, "POST", path, body, token)
     if status >= 300:
-        raise RuntimeError(f"POST {path}: {status} {payload[:200]!r}")
-    return json.loads(payload)
+        raise RuntimeError(f"POST {path}: {status} {str(payload)[:200]}")
+    return payload
 
 
 class Table:
@@ -76,10 +95,20 @@ class Table:
         self.finished = False
         self.pending: tuple[int, int, float] | None = None
         """(seat, version, time) of the move in flight, until the opponent sees its result."""
+        self.room = ""
+        self.owner = ""
+        self.welcomes: dict[ClientConnection, str] = {}
+        self.nodes: dict[ClientConnection, str] = {}
+        """The node each socket reached (cluster: from its welcome) and the room's owner."""
 
     async def new_room(self) -> str:
-        made = await post_json(self.base, "/api/rooms", {"game": self.game}, self.tokens[0])
-        return str(made["id"])
+        status, headers, made = await request(self.base, "POST", "/api/rooms",
+                                              {"game": self.game}, self.tokens[0])
+        if status >= 300:
+            raise RuntimeError(f"POST /api/rooms: {status} {str(made)[:200]}")
+        self.owner = headers.get("x-gamehall-node", "")
+        self.room = str(made["id"])
+        return self.room
 
     async def run(self, stop: asyncio.Event) -> None:
         while not stop.is_set():
@@ -95,6 +124,7 @@ class Table:
                     await ws.send(json.dumps({"type": "join"}))
                     while not await self.seated(ws):
                         pass
+                self.nodes = {ws: self.welcomes.pop(ws, "") for ws in socks}
                 await socks[0].send(json.dumps({"type": "start"}))
                 self.finished = False
                 await asyncio.gather(*(self.player(ws, stop) for ws in socks))
@@ -103,11 +133,12 @@ class Table:
                 for ws in socks:
                     await ws.close()
 
-    @staticmethod
-    async def seated(ws: ClientConnection) -> bool:
+    async def seated(self, ws: ClientConnection) -> bool:
         msg = json.loads(await asyncio.wait_for(ws.recv(), 60))
         if msg["type"] == "error":
             raise RuntimeError(msg["message"])
+        if msg["type"] == "welcome":
+            self.welcomes[ws] = str(msg.get("node", ""))
         return msg["type"] == "state" and msg["seat"] is not None
 
     @staticmethod
@@ -130,6 +161,8 @@ class Table:
     async def player(self, ws: ClientConnection, stop: asyncio.Event) -> None:
         """Read states; move when it is this seat's turn; time the opponent's moves."""
         moved_at = -1
+        here = self.nodes.get(ws, "")
+        there = next((n for w, n in self.nodes.items() if w is not ws), "")
         while True:
             try:
                 raw = await self.receive(ws, stop)
@@ -152,6 +185,7 @@ class Table:
                     and version > self.pending[1]:
                 if self.stats.measuring:
                     self.stats.latencies.append(time.perf_counter() - self.pending[2])
+                    self.stats.kinds.append((here != there, there == self.owner))
                     self.stats.moves += 1
                 self.pending = None
             if msg["status"] == "finished":
@@ -178,8 +212,21 @@ def cpu_seconds(pid: int | None) -> float:
         return 0.0
 
 
+def tree_cpu(pids: Sequence[int]) -> float:
+    """CPU time of the processes and their children (nginx's worker, a node's bot workers)."""
+    family = set(pids)
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) in pids:
+                family.add(int(stat.parent.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return sum(cpu_seconds(p) for p in family)
+
+
 async def bench(base: str, rooms: int, game: str, think: float, seconds: float,
-                warmup: float, server_pid: int | None = None) -> Stats:
+                warmup: float, server_pids: Sequence[int] = (),
+                helper_pids: Sequence[int] = ()) -> tuple[Stats, list[Table]]:
     stats = Stats()
     tag = random.randrange(10**6)
     tokens = []
@@ -195,12 +242,14 @@ async def bench(base: str, rooms: int, game: str, think: float, seconds: float,
         await asyncio.sleep(warmup / 2 / rooms)
     await asyncio.sleep(warmup / 2)
     stats.measuring = True
-    t0, cpu0 = time.perf_counter(), cpu_seconds(server_pid)
+    t0 = time.perf_counter()
+    cpu0, helpers0 = tree_cpu(list(server_pids)), tree_cpu(list(helper_pids))
     own0 = time.process_time()
     await asyncio.sleep(seconds)
     stats.measuring = False
     stats.elapsed = time.perf_counter() - t0
-    stats.server_cpu = cpu_seconds(server_pid) - cpu0
+    stats.server_cpu = tree_cpu(list(server_pids)) - cpu0
+    stats.helpers_cpu = tree_cpu(list(helper_pids)) - helpers0
     stats.client_cpu = time.process_time() - own0
     stop.set()
     done, pending = await asyncio.wait(tasks, timeout=60)
@@ -209,7 +258,43 @@ async def bench(base: str, rooms: int, game: str, think: float, seconds: float,
     for task in done:
         if task.exception() is not None:
             stats.error(f"client: {type(task.exception()).__name__}: {task.exception()}")
-    return stats
+    return stats, tables
+
+
+async def failover(base: str, tables: list[Table], victim: Any,
+                   rooms: list[str]) -> tuple[list[float], dict[str, int]]:
+    """Kill the node `victim` (kill -9); for each of `rooms` (it owned them) the player to move
+    submits a move through `base`. Returns the seconds from the kill until each move was
+    accepted, and the failures."""
+    by_room = {t.room: t for t in tables if t.room in set(rooms)}
+    states: dict[str, tuple[str, int, str]] = {}
+    for room, table in by_room.items():  # who is to move, and a legal move, before the kill
+        for token in table.tokens:
+            status, _, st = await request(base, "GET", f"/api/rooms/{room}", None, token)
+            if status == 200 and st["status"] == "playing" and st["legal_moves"]:
+                states[room] = (token, st["version"], st["legal_moves"][0])
+    errors: dict[str, int] = {}
+    kill_at = time.perf_counter()
+    victim.kill9()
+
+    async def probe(room: str, token: str, version: int, text: str) -> float | None:
+        for _ in range(100):
+            status, _, body = await request(base, "POST", f"/api/rooms/{room}/move",
+                                            {"move": text, "version": version}, token)
+            if status == 200:
+                return time.perf_counter() - kill_at
+            code = (body or {}).get("code", str(status))
+            if code != "room_unavailable" and status not in (502, 504):
+                errors[code] = errors.get(code, 0) + 1
+                return None
+        return None
+
+    got = await asyncio.gather(*(probe(r, *states[r]) for r in states))
+    return sorted(g for g in got if g is not None), errors
+
+
+def _pct(values: list[float], p: float) -> float:
+    return values[min(len(values) - 1, int(p * len(values)))] * 1000 if values else float("nan")
 
 
 def report(stats: Stats, rooms: int, game: str, think: float) -> str:
@@ -217,7 +302,7 @@ def report(stats: Stats, rooms: int, game: str, think: float) -> str:
     elapsed = stats.elapsed
 
     def pct(p: float) -> float:
-        return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
+        return _pct(lat, p)
 
     lines = [
         f"rooms {rooms} ({2 * rooms} clients), game {game}, think {think:.2f} s",
@@ -225,10 +310,27 @@ def report(stats: Stats, rooms: int, game: str, think: float) -> str:
         f"latency submission -> opponent's update: p50 {pct(0.50):.1f} ms, "
         f"p99 {pct(0.99):.1f} ms, max {pct(1.0):.1f} ms"
         + (f", mean {statistics.fmean(lat) * 1000:.1f} ms" if lat else ""),
+    ]
+    if any(cross for cross, _ in stats.kinds):
+        pairs = list(zip(stats.latencies, stats.kinds, strict=True))
+        groups = {"players on one node": [t for t, (cross, _) in pairs if not cross],
+                  "players on two nodes": [t for t, (cross, _) in pairs if cross],
+                  "  mover's node owns the room": [t for t, (cross, at_owner) in pairs
+                                                   if cross and at_owner],
+                  "  mover's node forwards to the owner": [t for t, (cross, at_owner) in pairs
+                                                           if cross and not at_owner]}
+        for name, values in groups.items():
+            values.sort()
+            lines.append(f"  {name}: {len(values)} moves, p50 {_pct(values, 0.5):.1f} ms, "
+                         f"p99 {_pct(values, 0.99):.1f} ms, max {_pct(values, 1.0):.1f} ms")
+    lines += [
         f"games finished {stats.games}",
         f"CPU during the measured period: server {stats.server_cpu:.1f} s "
-        f"({1000 * stats.server_cpu / max(1, stats.moves):.2f} ms per move), "
-        f"load generator {stats.client_cpu:.1f} s; load average before/after: "
+        f"({1000 * stats.server_cpu / max(1, stats.moves):.2f} ms per move)"
+        + (f", redis+nginx {stats.helpers_cpu:.1f} s "
+           f"({1000 * stats.helpers_cpu / max(1, stats.moves):.2f} ms per move)"
+           if stats.helpers_cpu else "")
+        + f", load generator {stats.client_cpu:.1f} s; load average before/after: "
         f"{stats.load[0]:.1f}/{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores",
         f"errors {sum(stats.errors.values())}" + (f": {stats.errors}" if stats.errors else ""),
     ]
@@ -240,6 +342,9 @@ BENCH_LIMITS = ("--session-rate", "100000/minute", "--room-address-rate", "10000
                 "--max-connections-per-address", "100000", "--address-factor", "100000")
 """Every client here comes from one address: the per-address limits are raised (each visitor
 keeps the default limits, which the benchmark's players stay within)."""
+BENCH_LIMITS_ENV = {"GAMEHALL_" + flag[2:].upper().replace("-", "_"): value
+                    for flag, value in zip(BENCH_LIMITS[::2], BENCH_LIMITS[1::2], strict=True)}
+"""The same for a cluster's nodes (configured by GAMEHALL_* variables)."""
 
 
 @contextlib.contextmanager
@@ -273,6 +378,44 @@ def local_server(db: str | None) -> Any:
         log.close()
 
 
+@contextlib.contextmanager
+def local_cluster(nodes: int, db: str | None) -> Any:
+    """deploy/topology.py's cluster (and a throwaway PostgreSQL, fsync on, unless `db`)."""
+    from tests.server.postgres import postgres_cluster
+
+    from deploy.topology import Topology
+
+    with contextlib.ExitStack() as stack:
+        url = db or stack.enter_context(postgres_cluster(fsync=True))
+        topo = Topology(url, nodes, env={"GAMEHALL_LOG_LEVEL": "warning", **BENCH_LIMITS_ENV})
+        topo.start()
+        stack.callback(topo.stop)
+        yield topo
+
+
+async def cluster_run(topo: Any, a: argparse.Namespace) -> str:
+    stats, tables = await bench(topo.http, a.rooms, a.game, a.think, a.seconds, a.warmup,
+                                [n.pid for n in topo.nodes], [topo.redis.pid, topo.nginx.pid])
+    out = [f"cluster of {len(topo.nodes)} nodes behind nginx (logs in {topo.folder})",
+           report(stats, a.rooms, a.game, a.think)]
+    healths = {n.name: httpx.get(f"{n.http}/api/health", timeout=30).json() for n in topo.nodes}
+    owned = {k: h["cluster"]["rooms_owned"] for k, h in healths.items()}
+    out.append("per node after the run: " + "; ".join(
+        f"{k} owns {len(h['cluster']['rooms_owned'])} rooms, lease changes "
+        f"{h['cluster']['lease_changes']}, event loop lag p99 {h['loop_lag_ms']['p99']} ms, "
+        f"max {h['loop_lag_ms']['max']} ms"
+        for k, h in healths.items()))
+    if a.failover:
+        victim = max(topo.nodes, key=lambda n: len(owned[n.name]))
+        times, errors = await failover(topo.http, tables, victim, owned[victim.name])
+        out.append(f"failover after kill -9 of {victim.name} ({len(owned[victim.name])} rooms, "
+                   f"{len(times)} probed): every room accepted a move again after "
+                   f"{times[-1] if times else float('nan'):.2f} s (p50 "
+                   f"{times[len(times) // 2] if times else float('nan'):.2f} s)"
+                   + (f"; failures {errors}" if errors else "; 0 failures"))
+    return "\n".join(out)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--rooms", type=int, default=500)
@@ -281,7 +424,11 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=60.0, help="measured period")
     p.add_argument("--warmup", type=float, default=10.0, help="seconds before measuring")
     p.add_argument("--url", help="a running hall; default: start one here")
-    p.add_argument("--db", help="database URL for the server started here")
+    p.add_argument("--db", help="database URL for the server(s) started here")
+    p.add_argument("--nodes", type=int, default=0,
+                   help="start a cluster of this many nodes behind nginx (deploy/topology.py)")
+    p.add_argument("--no-failover", dest="failover", action="store_false",
+                   help="cluster: skip the kill -9 at the end")
     a = p.parse_args()
     try:
         import uvloop
@@ -289,10 +436,15 @@ def main() -> None:
         uvloop.install()
     except ImportError:
         pass
+    if a.nodes:
+        with local_cluster(a.nodes, a.db) as topo:
+            print(asyncio.run(cluster_run(topo, a)))
+        return
     with contextlib.ExitStack() as stack:
         base = a.url or stack.enter_context(local_server(a.db))
-        stats = asyncio.run(bench(base, a.rooms, a.game, a.think, a.seconds, a.warmup,
-                                  SERVER_PID if not a.url else None))
+        pids = [SERVER_PID] if SERVER_PID is not None and not a.url else []
+        stats, _ = asyncio.run(bench(base, a.rooms, a.game, a.think, a.seconds, a.warmup,
+                                     pids))
     print(report(stats, a.rooms, a.game, a.think))
 
 

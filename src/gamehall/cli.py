@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import socket
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -272,7 +273,7 @@ def board(
     console.print(f"wrote {escape(str(svg))}")
 
 
-@app.command()
+@app.command(context_settings={"auto_envvar_prefix": "GAMEHALL"})
 @friendly
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
@@ -344,8 +345,22 @@ def serve(
     argon2_memory_kib: Annotated[int, typer.Option(
         min=1024, max=4 * 1024 * 1024, help="Password hashing: argon2id memory per hash (KiB)."
     )] = 65536,
+    redis: Annotated[str | None, typer.Option(
+        help="Run as one node of a cluster: the Redis that carries room events and leases "
+             "(redis://HOST:PORT/0). The nodes share one PostgreSQL --db.")] = None,
+    node: Annotated[str | None, typer.Option(
+        help="This node's name in a cluster (health, metrics, logs). Default: host and port."
+    )] = None,
+    lease_ms: Annotated[int, typer.Option(
+        help="Cluster: how long a room's lease lasts unless renewed; a dead node's rooms "
+             "are taken over within about this long.")] = 3000,
+    log_json: Annotated[bool, typer.Option(
+        help="Write logs as JSON lines (one object per record).")] = False,
 ) -> None:
-    """Run the online hall: HTTP API, WebSocket play, and the browser page when installed."""
+    """Run the online hall: HTTP API, WebSocket play, and the browser page when installed.
+
+    Every option may come from the environment: GAMEHALL_DB, GAMEHALL_REDIS, GAMEHALL_PORT, ...
+    """
     from gamehall.server.hall import Settings
     from gamehall.server.serve import serve as run
 
@@ -365,8 +380,11 @@ def serve(
                                             for o in allow_origin or ()),
                         waiting_room_seconds=waiting_room_seconds, chat_keep=chat_keep,
                         token_idle_days=token_idle_days, argon2_time_cost=argon2_time_cost,
-                        argon2_memory_kib=argon2_memory_kib, absent_seconds=absent_seconds)
-    run(host, port, db, settings, log_level, say=typer.echo)
+                        argon2_memory_kib=argon2_memory_kib, absent_seconds=absent_seconds,
+                        redis_url=redis or "",
+                        node=node or (f"{socket.gethostname()}:{port}" if redis else ""),
+                        lease_ms=lease_ms)
+    run(host, port, db, settings, log_level, say=typer.echo, log_json=log_json)
 
 
 def main() -> None:

@@ -1,5 +1,5 @@
 """Fixtures for the cluster tests: Debian's redis-server on a free port (as deploy/topology.py
-starts it), and a throwaway PostgreSQL cluster (tests/server/postgres.py)."""
+starts it), a throwaway PostgreSQL cluster (tests/server/postgres.py), and the whole topology."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
-from deploy.topology import RedisServer
+from deploy.topology import RedisServer, Topology
+from tests.cluster.helpers import NODE_ENV
 from tests.server.postgres import pg_bin, postgres_cluster
 
 
@@ -35,3 +37,21 @@ def pg_url() -> Iterator[str]:
         pytest.skip("PostgreSQL is not installed (apt-get install postgresql; .ci/run does)")
     with postgres_cluster() as url:
         yield url
+
+
+@pytest.fixture(scope="module")
+def topology(pg_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Topology]:
+    """Three nodes on one throwaway PostgreSQL, Redis and nginx: deploy/topology.py, exactly
+    as an operator starts it (the test games loaded; see tests/cluster/helpers.NODE_ENV)."""
+    _need("redis-server", "redis-server")
+    _need("nginx", "nginx")
+    engine = sa.create_engine(pg_url)
+    with engine.begin() as conn:  # a clean database for each module
+        conn.execute(sa.text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
+    engine.dispose()
+    topo = Topology(pg_url, 3, folder=tmp_path_factory.mktemp("cluster"), env=NODE_ENV)
+    topo.start()
+    try:
+        yield topo
+    finally:
+        topo.stop()

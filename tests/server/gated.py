@@ -41,7 +41,8 @@ class GatedStorage(SqlStorage):
         self._gate: asyncio.Future[bool] | None = None
 
     async def save_room(self, room: Room, new_moves: Sequence[Move] = (),
-                        finished: bool = False) -> list[dict[str, Any]] | None:
+                        finished: bool = False,
+                        fence: int | None = None) -> list[dict[str, Any]] | None:
         if self.holding and self._gate is not None:
             self.held += 1
             try:
@@ -50,7 +51,7 @@ class GatedStorage(SqlStorage):
                 self.held -= 1
             if fail:
                 raise InjectedFailure("the test failed this commit")
-        return await super().save_room(room, new_moves, finished)
+        return await super().save_room(room, new_moves, finished, fence)
 
     def hold(self) -> None:
         self.holding = True

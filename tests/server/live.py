@@ -34,6 +34,10 @@ OPEN_LIMITS = ("--session-rate", "100000/minute", "--room-rate", "100000/minute"
 """Every test client comes from one address and tests make many visitors and rooms quickly:
 these limits are raised on every test server (a test of a limit sets its own after them)."""
 
+OPEN_LIMITS_ENV = {"GAMEHALL_" + flag[2:].upper().replace("-", "_"): value
+                   for flag, value in zip(OPEN_LIMITS[::2], OPEN_LIMITS[1::2], strict=True)}
+"""The same, as the environment of a server configured by GAMEHALL_* variables (a cluster's)."""
+
 
 class Server:
     """A hall process; `kill9` and `start` let a test crash and restart it on the same database.

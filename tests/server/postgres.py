@@ -32,8 +32,9 @@ def _as_owner(cmd: list[str]) -> list[str]:
 
 
 @contextmanager
-def postgres_cluster() -> Iterator[str]:
-    """Yield a SQLAlchemy URL for a fresh, empty database (in a folder the server may enter)."""
+def postgres_cluster(fsync: bool = False) -> Iterator[str]:
+    """Yield a SQLAlchemy URL for a fresh, empty database (in a folder the server may enter).
+    Tests run without fsync; a benchmark asks for it (`fsync`), as in production."""
     bin_dir = pg_bin()
     assert bin_dir is not None
     tmp = Path(tempfile.mkdtemp(prefix="gamehall-pg-"))
@@ -46,7 +47,8 @@ def postgres_cluster() -> Iterator[str]:
     run = {"check": True, "capture_output": True, "timeout": 120}
     subprocess.run(_as_owner([str(bin_dir / "initdb"), "-D", str(data), "-A", "trust",
                               "-U", "gamehall", "--no-sync"]), **run)  # type: ignore[call-overload]
-    opts = f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off"
+    sync = "on" if fsync else "off"
+    opts = f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync={sync}"
     subprocess.run(_as_owner([str(bin_dir / "pg_ctl"), "-D", str(data), "-o", opts, "-w",
                               "-l", str(tmp / "pg.log"), "start"]), **run)  # type: ignore[call-overload]
     try:

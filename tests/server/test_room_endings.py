@@ -222,3 +222,22 @@ def test_clock_state_and_drop_outs_survive_the_seats_json() -> None:
     assert Occupant.from_json(occ.to_json()) == occ
     assert Occupant.from_json({"nickname": "p2", "player_id": 2, "bot": None}) == \
         Occupant("p2", 2)
+
+
+def test_hau_la_for_three_plays_on_without_a_seat_out_of_time() -> None:
+    """The real game: red's clock runs out first, a bot plays red to the end, and the one
+    point Hau La shares goes to the seats still in."""
+    r = table("hau_la", clock="0.1+0", people=3, players=3)
+    assert r.time_is_up(6.0) and r.time_out(6.0) == 0 and r.status == PLAYING
+    rng = random.Random(5)
+    while r.status == PLAYING:
+        seat = r.to_move()
+        assert seat is not None and r.state is not None
+        if seat == 0:
+            assert r.bot_to_move() == OUT_BOT
+        r.apply(seat, rng.choice(r.state.legal_actions()))
+        r.resolve_chance(rng)
+        r.settle_clock(6.0)
+    assert r.ended_by == "rules" and r.result is not None and r.result[0] == 0.0
+    assert abs(sum(r.result) - 1.0) < 1e-9
+    assert "red dropped out and ranks last" in (r.outcome or "")

@@ -212,3 +212,10 @@ def test_the_migration_keeps_rooms_and_players(db_url: str, test_games: None) ->
         await store.close()
 
     asyncio.run(scenario())
+    engine = make_engine(db_url)
+    with engine.begin() as conn:  # and back down, keeping the room
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, before)
+        assert "fence" not in {c["name"] for c in sa.inspect(conn).get_columns("rooms")}
+        assert conn.execute(sa.text("SELECT count(*) FROM actions")).scalar() == len(moves)
+    engine.dispose()

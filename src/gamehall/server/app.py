@@ -10,6 +10,8 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
+import socket
 from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from pathlib import Path
@@ -28,6 +30,7 @@ from gamehall.server import protocol as proto
 from gamehall.server.accounts import MAX_PASSWORD, RateLimited, SignInLimiter
 from gamehall.server.bots import BotLimits, BotPool
 from gamehall.server.clocks import wall_time
+from gamehall.server.cluster import Cluster
 from gamehall.server.guards import (
     BodyLimit,
     ConnectionCounts,
@@ -38,8 +41,10 @@ from gamehall.server.guards import (
 )
 from gamehall.server.hall import Hall, Player, Settings
 from gamehall.server.limiter import Limiter
+from gamehall.server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from gamehall.server.protocol import ProtocolError
 from gamehall.server.pubsub import InProcessPubSub, PubSub
+from gamehall.server.redis_pubsub import RedisPubSub
 from gamehall.server.replay import ReplayCache, replay_step
 from gamehall.server.rooms import WAITING, Room, RoomError
 from gamehall.server.storage import SqlStorage, Storage, UnknownPlayer
@@ -57,7 +62,8 @@ _STATUS = {"not_identified": 401, "unknown_room": 404, "not_seated": 403, "not_y
            "bad_nickname": 400, "bad_game": 400, "bad_option": 400, "bad_bot": 400,
            "bad_clock": 400,
            "too_large": 413, "bad_step": 400, "storage_error": 503, "bad_login": 401,
-           "weak_password": 400, "unknown_player": 404, "rate_limited": 429}
+           "weak_password": 400, "unknown_player": 404, "rate_limited": 429,
+           "room_unavailable": 503}
 
 
 class SessionIn(BaseModel):
@@ -117,18 +123,27 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
     time source (tests pass their own)."""
     settings = settings or Settings()
     store = storage or SqlStorage(db_url, sqlite_sync=settings.sqlite_sync)
+    cluster: Cluster | None = None
+    if settings.redis_url:  # a node of a cluster: pub/sub and leases through Redis
+        node = settings.node or f"{socket.gethostname()}-{os.getpid()}"
+        pubsub = RedisPubSub(settings.redis_url, Cluster.new_holder(node))
+        cluster = Cluster(pubsub, store, node, settings.lease_ms)
     limits = BotLimits(settings.bot_max_seconds, settings.bot_max_simulations)
     bots = BotPool(settings.bot_workers, settings.plugins, limits)
     hall = Hall(store, pubsub or InProcessPubSub(), bots, settings, clock=clock,
-                sign_ins=sign_ins)
+                sign_ins=sign_ins, cluster=cluster)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         keep_tokens_out_of_access_log()  # now: the server has set up its logging by now
         await store.open()
+        if cluster is not None:
+            await cluster.pubsub.open()
         await hall.start()
         yield
         await hall.stop()
+        if cluster is not None:
+            await cluster.pubsub.close()
         await store.close()
 
     app = FastAPI(title="gamehall", version=__version__, lifespan=lifespan,
@@ -140,6 +155,8 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
     app.state.hall = hall
     app.state.door = door
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    if cluster is not None:
+        app.add_middleware(NodeHeader, node=cluster.node)
     _protocol_doc(app)
     _routes(app, hall, door)
     _account_routes(app, hall)
@@ -148,6 +165,26 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
     if (web_dir / "index.html").is_file():
         app.mount("/", StaticFiles(directory=web_dir, html=True), name="web")
     return app
+
+
+class NodeHeader:
+    """Names the node that answered in every HTTP response of a cluster (X-Gamehall-Node), for
+    operators and load tests behind the load balancer. Plain ASGI: it costs next to nothing."""
+
+    def __init__(self, app: Any, node: str) -> None:
+        self.app, self.header = app, (b"x-gamehall-node", node.encode())
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def named(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), self.header]
+            await send(message)
+
+        await self.app(scope, receive, named)
 
 
 def _protocol_doc(app: FastAPI) -> None:
@@ -211,9 +248,14 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
             raise ProtocolError(proto.NOT_IDENTIFIED, "choose a nickname first (POST /api/session)")
         return player
 
-    @app.get("/api/health", summary="Liveness and load: rooms, connections, storage commits")
+    @app.get("/api/health", summary="Liveness and load: rooms, connections, storage commits; "
+                                     "in a cluster the node, the rooms it owns, the live nodes")
     async def health() -> dict[str, Any]:
         return hall.health()
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics() -> Response:
+        return Response(hall.metrics.render(), media_type=METRICS_CONTENT_TYPE)
 
     @app.get("/api/games", summary="Every installed game: seats, options with defaults and the "
                                    "page's board module")
@@ -464,14 +506,31 @@ class Connection:
         self.sub.deliver({"event": "message", "message": message})
 
     def _welcome(self, ref: str | int | None = None) -> None:
+        cluster = self.hall.cluster
         self._send({"type": "welcome", "protocol": proto.PROTOCOL_VERSION, "room": self.room_id,
+                    **({"node": cluster.node} if cluster is not None else {}),
                     "you": self.player.nickname if self.player else None,
                     "limits": {"max_message_bytes": self.settings.max_message_bytes,
                                "rate": self.settings.rate, "burst": self.settings.burst},
                     **({"id": ref} if ref is not None else {})})
 
     async def run(self) -> None:
-        room = await self.hall.get_room(self.room_id)
+        try:
+            room = await self.hall.attach(self.room_id)
+        except RoomError as exc:  # gone meanwhile
+            self.sub.close()
+            await self.ws.send_text(proto.dumps(proto.error(exc.code, exc.message)))
+            await self.ws.close(4404)
+            return
+        except BaseException:
+            self.sub.close()
+            raise
+        try:
+            await self._run(room)
+        finally:
+            self.hall.detach(self.room_id)
+
+    async def _run(self, room: Room) -> None:
         history = await self.hall.chat_history(room.id)
         self._welcome()
         if self.token and self.player is None:

@@ -5,6 +5,11 @@ Order of every change, under the room's lock: check, apply to a copy of the room
 commit the draft, then make it the room, then publish. Every read (HTTP, a connection's states,
 presence, replay, the lobby) renders the room, which therefore only ever holds what is stored.
 If the commit fails the room is reloaded from storage and sent to every watcher again.
+
+In a cluster (cluster.py) only the node that owns a room changes it, with its lease's fencing
+number on every commit; the other nodes pass their requests for the room to the owner and keep
+a copy of the rooms their connections watch, which follows the owner's commits in `revision`
+order (or is reloaded from the database when one is missed).
 """
 
 from __future__ import annotations
@@ -17,11 +22,14 @@ import logging
 import random
 import re
 import secrets
+import time
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
+
+from redis.exceptions import RedisError
 
 from gamehall.core import GamehallError, game_class
 from gamehall.server import protocol as proto
@@ -37,12 +45,21 @@ from gamehall.server.accounts import (
 from gamehall.server.boards import MAX_BOARD_BYTES, Boards
 from gamehall.server.bots import BotPool, bot_spec
 from gamehall.server.clocks import ClockError, parse_control, wall_time
+from gamehall.server.cluster import Cluster, NotOwner, PlayerRef, Unreachable
 from gamehall.server.commands import help_text, parse_command
 from gamehall.server.limiter import Limiter, SignInLimits
+from gamehall.server.metrics import Metrics
 from gamehall.server.protocol import ProtocolError, Request
-from gamehall.server.pubsub import PubSub
+from gamehall.server.pubsub import Event, PubSub
 from gamehall.server.rooms import FINISHED, PLAYING, WAITING, Move, Room, RoomError, now
-from gamehall.server.storage import ChatLine, NicknameTaken, Storage
+from gamehall.server.storage import (
+    ChatLine,
+    Fenced,
+    NicknameTaken,
+    Storage,
+    room_from_values,
+    room_row,
+)
 from gamehall.server.timers import Deadlines, Presence, absence, next_deadline
 
 log = logging.getLogger("gamehall.server")
@@ -121,6 +138,13 @@ class Settings:
     """A waiting room nobody changed or watched for this long is dropped."""
     chat_keep: int = 500
     """Chat lines kept per room in storage (older ones are deleted)."""
+    redis_url: str = ""
+    """Redis of a cluster (``redis://host:port/0``); empty: a single hall, pub/sub in process."""
+    node: str = ""
+    """This node's name in a cluster (health and metrics show it)."""
+    lease_ms: int = 3000
+    """How long a room's lease lasts unless its owner renews it (a dead node's rooms are taken
+    over after at most this long)."""
 
 
 class Hall:
@@ -128,8 +152,17 @@ class Hall:
 
     def __init__(self, storage: Storage, pubsub: PubSub, bots: BotPool,
                  settings: Settings, clock: Callable[[], float] = wall_time,
-                 sign_ins: SignInLimiter | None = None) -> None:
+                 sign_ins: SignInLimiter | None = None, cluster: Cluster | None = None,
+                 metrics: Metrics | None = None) -> None:
         self.storage, self.pubsub, self.bots, self.settings = storage, pubsub, bots, settings
+        self.cluster = cluster
+        self.metrics = metrics or Metrics()
+        self._attached: Counter[str] = Counter()
+        """Connections of this node per room (a cluster keeps copies of those rooms)."""
+        self._watched: set[str] = set()
+        self._loading: dict[str, list[Event]] = {}
+        self._attach_locks: dict[str, asyncio.Lock] = {}
+        self._reloads: dict[str, asyncio.Task[None]] = {}
         self.clock = clock
         """The hall's one time source (seconds since the epoch): clocks, absence, signs of life
         and token life read it; tests pass their own (or install one, see `clocks.wall_time`)."""
@@ -161,6 +194,13 @@ class Hall:
         self._lags: deque[float] = deque(maxlen=1200)
         self._watcher: asyncio.Task[None] | None = None
         self._expirer: asyncio.Task[None] | None = None
+        self.metrics.gauges(
+            rooms_owned=lambda: len(self.rooms) if self.cluster is None else
+            sum(1 for r in self.rooms if r in self.cluster.owned),
+            rooms_other=lambda: 0 if self.cluster is None else
+            sum(1 for r in self.rooms if r not in self.cluster.owned),
+            connections=lambda: sum(sum(c.values()) for c in self._watchers.values()),
+            bot_queue=lambda: len(self._bot_tasks))
 
     # --- lifecycle -------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -171,6 +211,14 @@ class Hall:
         self._watcher = asyncio.create_task(self._watch_loop(), name="gamehall-loop-lag")
         self._presence = Presence(self.clock())
         self._alive_before = await self.storage.last_alive()
+        if self.cluster is not None:  # the node takes its share of the rooms nobody holds
+            self.cluster.pubsub.receiver = self._remote_event
+            self.cluster.on_change = lambda kind: self.metrics.lease_changes.labels(kind).inc()
+            await self.cluster.start(self)
+            await self._mark_alive()
+            self._ticker = asyncio.create_task(self._tick_loop(), name="gamehall-deadlines")
+            self._expirer = asyncio.create_task(self._expire_loop(), name="gamehall-expire")
+            return
         for room_id in await self.storage.active_room_ids(include_waiting=False):
             room = await self.storage.load_room(room_id)
             if room is None:
@@ -210,6 +258,8 @@ class Hall:
         for task in (self._watcher, self._expirer):
             if task is not None:
                 task.cancel()
+        if self.cluster is not None:
+            await self.cluster.stop()
         for task in list(self._bot_tasks.values()):
             task.cancel()
         for task in list(self._bot_tasks.values()):
@@ -261,11 +311,11 @@ class Hall:
     async def _on_deadline(self, room_id: str) -> None:
         async with self._lock(room_id):
             live = self.rooms.get(room_id)
-            if live is None:
+            if live is None or (self.cluster is not None and room_id not in self.cluster.owned):
                 return
             if await self._settle_time(live) is live:
                 self._touch(room_id)  # an absent player became claimable: everyone sees it
-                await self.pubsub.publish(room_id, {"event": "state"})
+                await self.pubsub.publish(room_id, self._resync_event(room_id))
                 self._plan(live)
         now_live = self.rooms.get(room_id)
         if now_live is not None:
@@ -288,15 +338,19 @@ class Hall:
         return self.rooms.get(live.id, draft)
 
     def _plan(self, room: Room) -> None:
-        """Note the room's next deadline (after every change and every presence change)."""
-        online = set(self._online.get(room.id, ()))
+        """Note the room's next deadline (after every change and every presence change); in a
+        cluster only the owner acts on deadlines, the others note the turns only."""
+        online = self._online_ids(room.id)
         self._presence.turn(room.id, room.to_move(), self.clock())
+        if self.cluster is not None and room.id not in self.cluster.owned:
+            self._deadlines.set(room.id, None)
+            return
         self._deadlines.set(room.id, next_deadline(room, online, self._presence,
                                                    self.settings.absent_seconds, self.clock()))
 
     def absence(self, room: Room) -> dict[str, Any] | None:
         """The state's ``absent`` object for the room now."""
-        return absence(room, set(self._online.get(room.id, ())), self._presence,
+        return absence(room, self._online_ids(room.id), self._presence,
                        self.settings.absent_seconds, self.clock())
 
     async def _watch_loop(self) -> None:
@@ -326,6 +380,7 @@ class Hall:
             "storage": dict(getattr(self.storage, "stats", {})),
             "clocks": {"time": self.clock(), "alive_at": self._alive_at,
                        "deadlines": len(self._deadlines)},
+            **({"cluster": self.cluster.health()} if self.cluster is not None else {}),
         }
 
     # --- identity --------------------------------------------------------------------------------
@@ -353,7 +408,8 @@ class Hall:
         updated = await self.accounts.set_password(player, token, password, old_password)
         if not player.account:
             for room_id in [r.id for r in self.rooms.values() if r.status == WAITING
-                            and r.seat_of(player.id) is not None]:
+                            and r.seat_of(player.id) is not None
+                            and (self.cluster is None or r.id in self.cluster.owned)]:
                 async with self._lock(room_id):
                     live = self.rooms.get(room_id)
                     draft = live.draft() if live is not None else None
@@ -406,7 +462,13 @@ class Hall:
                         time_control=control)
         except GamehallError as exc:
             raise RoomError("bad_option", str(exc)) from None
-        await self.storage.save_room(room)
+        if self.cluster is None:
+            await self.storage.save_room(room)
+            self._install(room)
+            return room
+        fence = await self.cluster.create(room.id)  # the creating node owns the room
+        await self._watch(room.id)
+        await self.storage.save_room(room, fence=fence)
         self._install(room)
         return room
 
@@ -416,6 +478,11 @@ class Hall:
             return room
         if len(room_id) > 32:
             raise RoomError("unknown_room", "no such room")
+        if self.cluster is not None:  # another node's room, as stored now (not kept)
+            room = await self.storage.load_room(room_id)
+            if room is None:
+                raise RoomError("unknown_room", f"no room {room_id[:32]!r}")
+            return self.rooms.get(room_id) or room
         async with self._load_lock:
             room = self.rooms.get(room_id) or await self.storage.load_room(room_id)
             if room is not None and room.id not in self.rooms:
@@ -424,13 +491,60 @@ class Hall:
             raise RoomError("unknown_room", f"no room {room_id[:32]!r}")
         return self.rooms[room.id]
 
+    async def attach(self, room_id: str) -> Room:
+        """A connection starts watching the room: in a cluster this node then keeps a copy of
+        it that follows the owner's commits (subscribed before it is loaded, so that nothing
+        committed in between is missed). Undo with `detach`."""
+        if self.cluster is None:
+            return await self.get_room(room_id)
+        self._attached[room_id] += 1
+        try:
+            lock = self._attach_locks.setdefault(room_id, asyncio.Lock())
+            async with lock:
+                if room_id not in self.rooms:
+                    await self._watch(room_id)
+                    await self._load_copy(room_id)
+            return self.rooms[room_id]
+        except BaseException:
+            self.detach(room_id)
+            raise
+
+    def detach(self, room_id: str) -> None:
+        if self.cluster is None:
+            return
+        self._attached[room_id] -= 1
+        if self._attached[room_id] <= 0:
+            del self._attached[room_id]
+            self._attach_locks.pop(room_id, None)
+        self._maybe_evict(room_id)
+
+    async def _watch(self, room_id: str) -> None:
+        if self.cluster is not None and room_id not in self._watched:
+            self._watched.add(room_id)
+            await self.pubsub.watch(room_id)
+            await self.cluster.load_presence(room_id)
+
+    async def _load_copy(self, room_id: str) -> None:
+        """Load a room owned elsewhere; events that arrive meanwhile are applied after."""
+        self._loading.setdefault(room_id, [])
+        try:
+            room = await self.storage.load_room(room_id)
+        finally:
+            pending = self._loading.pop(room_id, [])
+        if room is None:
+            raise RoomError("unknown_room", f"no room {room_id[:32]!r}")
+        if room_id not in self.rooms:
+            self._install(room)
+            for event in pending:
+                self._follow(room_id, event)
+
     async def list_rooms(self, status: str | None, limit: int) -> list[dict[str, Any]]:
         """Lobby lines, newest first; rooms in memory are fresher than their stored row."""
         out = []
         for stored in await self.storage.list_rooms(status, limit):
             live = self.rooms.get(stored.id)
             if live is not None and (status is None or live.status == status):
-                out.append(live.summary(set(self._online.get(live.id, ())), self.clock()))
+                out.append(live.summary(self._online_ids(live.id), self.clock()))
             else:
                 out.append(stored.summary(None, self.clock()))
         return out
@@ -446,9 +560,13 @@ class Hall:
             self._render[room.id] = cached
         head = cached[1].get(seat)
         if head is None:
-            online = set(self._online.get(room.id, ()))
-            head = cached[1][seat] = room.render_head(seat, online)
+            head = cached[1][seat] = room.render_head(seat, self._online_ids(room.id))
         return room.render(seat, set(), moves_from, head, self.clock(), self.absence(room))
+
+    def _online_ids(self, room_id: str) -> set[int]:
+        """The players connected to the room, on this node and (in a cluster) the others."""
+        here = set(self._online.get(room_id, ()))
+        return here if self.cluster is None else here | self.cluster.remote_players(room_id)
 
     def seat_for(self, room: Room, player: Player | None) -> int | None:
         return room.seat_of(player.id) if player is not None else None
@@ -465,18 +583,20 @@ class Hall:
     async def connected(self, room: Room, player: Player | None) -> None:
         if player is None:
             self._watchers.setdefault(room.id, Counter())["?"] += 1
+            await self._presence_out(room.id)
             return
         online = self._online.setdefault(room.id, Counter())
         online[player.id] += 1
         self._watchers.setdefault(room.id, Counter())[player.nickname] += 1
+        await self._presence_out(room.id)
         if online[player.id] == 1 and room.seat_of(player.id) is not None:
-            self._presence_changed(room.id, player)
-            await self.pubsub.publish(room.id, {"event": "state"})
+            self._presence_changed(room.id, player.id)
+            await self._tell_here(room.id, {"event": "state"})
 
-    def _presence_changed(self, room_id: str, player: Player) -> None:
+    def _presence_changed(self, room_id: str, player_id: int) -> None:
         """A seated person came or went: they were seen now, and the room's absence (and so
         its deadline) may have changed."""
-        self._presence.seen(room_id, player.id, self.clock())
+        self._presence.seen(room_id, player_id, self.clock())
         self._touch(room_id)
         live = self.rooms.get(room_id)
         if live is not None:
@@ -493,23 +613,56 @@ class Hall:
             if online[player.id] <= 0:
                 del online[player.id]
                 if room.seat_of(player.id) is not None:
-                    self._presence_changed(room.id, player)
-                    await self.pubsub.publish(room.id, {"event": "state"})
+                    self._presence_changed(room.id, player.id)
+                    await self._tell_here(room.id, {"event": "state"})
+        await self._presence_out(room.id)
         self._maybe_evict(room.id)
 
+    async def _tell_here(self, room_id: str, event: Event) -> None:
+        """An event only this node's connections need (presence: the others learn it from
+        `Cluster.set_presence`)."""
+        if self.cluster is None:
+            await self.pubsub.publish(room_id, event)
+        else:
+            self.pubsub.deliver_local(room_id, event)
+
+    async def _presence_out(self, room_id: str) -> None:
+        if self.cluster is not None:
+            await self.cluster.set_presence(room_id, set(self._online.get(room_id, ())),
+                                            self._watchers.get(room_id, Counter()))
+
     def _maybe_evict(self, room_id: str) -> None:
-        """Forget a finished room nobody watches (storage still has it)."""
+        """Forget a finished room nobody watches (storage still has it); in a cluster also a
+        copy of another node's room that no connection here watches any more."""
         room = self.rooms.get(room_id)
-        if room is not None and room.status == FINISHED and not self._watchers.get(room.id) \
-                and room.id not in self._bot_tasks:
+        if room is None or room.id in self._bot_tasks:
+            return
+        if self.cluster is not None:
+            owned = room_id in self.cluster.owned
+            if self._attached.get(room_id) or (owned and room.status != FINISHED):
+                return
+            if owned:
+                asyncio.get_running_loop().create_task(self.cluster.release(room_id))
+            self._forget(room_id)
+            return
+        if room.status == FINISHED and not self._watchers.get(room.id):
             self._forget(room_id)
 
     def _forget(self, room_id: str) -> None:
-        for table in (self.rooms, self._locks, self._online, self._watchers, self._chat,
-                      self._render):
-            table.pop(room_id, None)
+        self.rooms.pop(room_id, None)
+        self._locks.pop(room_id, None)
+        self._online.pop(room_id, None)
+        self._watchers.pop(room_id, None)
+        self._chat.pop(room_id, None)
+        self._render.pop(room_id, None)
         self._presence.forget(room_id)
         self._deadlines.set(room_id, None)
+        if self.cluster is not None:
+            self.cluster.forget_owner(room_id)
+        if self.cluster is not None and room_id in self._watched:
+            self._watched.discard(room_id)
+            self.pubsub.unwatch(room_id)
+            self.cluster.forget_presence(room_id)
 
     async def _expire_loop(self) -> None:
         """Drop idle waiting rooms now and then (a quarter of their lifetime, at most a minute
@@ -576,10 +729,19 @@ class Hall:
         if req.kind == "chat":
             await self._chat_line(room, player, req.args["text"])
             return []
-        async with self._lock(room.id):
-            live = await self.get_room(room.id)
+        if self.cluster is not None:
+            return await self._execute_at_owner(room.id, player, req)
+        return await self._execute_here(room.id, player, req)
+
+    async def _execute_here(self, room_id: str, player: Player,
+                            req: Request) -> list[dict[str, Any]]:
+        """A state-changing request for a room this node owns (every room, on a single node)."""
+        async with self._lock(room_id):
+            if self.cluster is not None and self.cluster.fence(room_id) is None:
+                raise NotOwner(room_id)
+            live = self.rooms.get(room_id) or await self.get_room(room_id)
             if live.seat_of(player.id) is not None:
-                self._presence.seen(room.id, player.id, self.clock())
+                self._presence.seen(room_id, player.id, self.clock())
             live = await self._settle_time(live)
             draft = live.draft()
             change = self._change(draft, player, req)
@@ -588,13 +750,62 @@ class Hall:
                 await self._commit(live, draft, change[1], rematch)
         if change is not None and change[0]:
             message = proto.info(change[0])
-            await self.pubsub.publish(room.id, {"event": "message", "message": message})
-        for room_id in (room.id, self.rooms[room.id].rematch if room.id in self.rooms else None):
-            now_live = self.rooms.get(room_id) if room_id is not None else None
+            await self.pubsub.publish(room_id, {"event": "message", "message": message})
+        now = self.rooms.get(room_id)
+        for one in (room_id, now.rematch if now is not None else None):
+            now_live = self.rooms.get(one) if one is not None else None
             if now_live is not None:
                 self._schedule_bot(now_live)
-        self._maybe_evict(room.id)
+        self._maybe_evict(room_id)
         return []
+
+    async def _execute_at_owner(self, room_id: str, player: Player,
+                                req: Request) -> list[dict[str, Any]]:
+        """Carry out the request here when this node owns the room, else have the owner do it.
+        While the room changes hands (its owner died) the request waits, up to a lease period
+        and a forwarding timeout; it is only ever sent again when it certainly did not arrive."""
+        assert self.cluster is not None
+        cluster = self.cluster
+        deadline = time.monotonic() + cluster.lease_ms / 1000 + cluster.forward_timeout
+        while True:
+            try:
+                holder = await cluster.owner(room_id)
+                if holder == cluster.holder:
+                    return await self._execute_here(room_id, player, req)
+                if holder is not None:
+                    start = time.perf_counter()
+                    replies = await cluster.forward(
+                        holder, room_id, (player.id, player.nickname, player.account), req)
+                    self.metrics.forward_seconds.observe(time.perf_counter() - start)
+                    return replies
+            except (NotOwner, Unreachable):
+                cluster.forget_owner(room_id)
+            except RoomError as exc:
+                if exc.code == "room_unavailable":
+                    cluster.forget_owner(room_id)
+                if exc.code != "room_unavailable" or not await self._was_played(room_id, player,
+                                                                                req):
+                    raise
+                return []
+            except (RedisError, OSError) as exc:
+                log.warning("cannot reach Redis for room %s: %s", room_id, exc)
+            if time.monotonic() > deadline:
+                raise RoomError("room_unavailable", "this room's server is changing; try again "
+                                                    "in a moment")
+            await asyncio.sleep(0.1)
+
+    async def _was_played(self, room_id: str, player: Player, req: Request) -> bool:
+        """Whether a move whose answer was lost (the owner went silent) is in the stored game:
+        then it counts as done, and the player is not told to try it again."""
+        if req.kind != "move":
+            return False
+        stored = await self.storage.load_room(room_id)
+        at = req.args["version"]
+        if stored is None or stored.version <= at:
+            return False
+        played = stored.moves[at]
+        typed = " ".join(str(req.args["move"]).split()).lower()
+        return played.seat == stored.seat_of(player.id) and played.move.lower() == typed
 
     def _change(self, room: Room, player: Player,
                 req: Request) -> tuple[str | None, list[Move]] | None:
@@ -735,29 +946,64 @@ class Hall:
         storage (the commit may have happened after all) and every connection is sent it again.
 
         The commit that ends a game also records who played it and, for a rated game, every
-        seat's new rating, in the same transaction (so neither exists without the other)."""
+        seat's new rating, in the same transaction (so neither exists without the other).
+
+        In a cluster the commit carries this node's fencing number for the room (and a new
+        rematch room gets a lease of its own); when the database refuses it, another node has
+        taken the room: NotOwner (nothing changed)."""
         t = self.clock()
         draft.settle_clock(t)
+        draft.revision = live.revision + 1
         ending = draft.status == FINISHED and draft.ended_at is None
         if ending:
             draft.ended_at = stamp(t)
+        fence = new_fence = None
+        if self.cluster is not None:
+            fence = self.cluster.fence(live.id)
+            if fence is None:
+                raise NotOwner(live.id)
+            if also is not None:
+                new_fence = await self.cluster.create(also[0].id)
+                await self._watch(also[0].id)
+        start = time.perf_counter()
         try:
             if also is None:
-                changes = await self.storage.save_room(draft, moves, finished=ending)
+                changes = await self.storage.save_room(draft, moves, finished=ending, fence=fence)
                 if ending:
                     draft.rating_changes = changes
             else:  # a rematch: the new room starts, the old one had ended before
                 also[0].settle_clock(t)
-                await self.storage.save_rooms([also, (draft, moves)])
+                await self.storage.save_rooms([also, (draft, moves)], [new_fence, fence])
+        except Fenced:
+            self.metrics.fenced.inc()
+            log.warning("room %s was taken by another node; this node's change is dropped",
+                        live.id)
+            if self.cluster is not None:
+                if also is not None:
+                    await self.cluster.release(also[0].id)
+                self.cluster.lost(live.id)
+            raise NotOwner(live.id) from None
         except Exception:
             log.exception("could not store room %s; reloading it", live.id)
             await self._restore(live)
             raise RoomError("storage_error", "the server could not save that; try again") \
                 from None
+        self.metrics.commit_seconds.observe(time.perf_counter() - start)
+        self.metrics.moves.inc(len(moves))
         for made in ([also[0]] if also is not None else []) + [draft]:
             self._install(made)
             self._plan(made)
-        await self.pubsub.publish(draft.id, {"event": "state"})
+        start = time.perf_counter()
+        await self.pubsub.publish(draft.id, self._state_event(live, draft, moves))
+        self.metrics.broadcast_seconds.observe(time.perf_counter() - start)
+
+    def _state_event(self, live: Room, draft: Room, moves: list[Move]) -> Event:
+        """What a commit publishes: in a cluster, with what the other nodes need to follow it
+        (the row and the actions played since `live`)."""
+        if self.cluster is None:
+            return {"event": "state"}
+        return {"event": "state", "revision": draft.revision, "from": live.version,
+                "moves": [[m.seat, m.action] for m in moves], "row": room_row(draft)}
 
     async def _restore(self, live: Room) -> None:
         try:
@@ -767,21 +1013,30 @@ class Hall:
             fresh = None
         if self.rooms.get(live.id) is live:
             self._install(fresh if fresh is not None else live)
-        await self.pubsub.publish(live.id, {"event": "state"})
+        await self.pubsub.publish(live.id, self._resync_event(live.id))
+
+    def _resync_event(self, room_id: str) -> Event:
+        """Tells this node's connections to render the room, and other nodes to reload their
+        copy if it is not at the room's revision."""
+        room = self.rooms.get(room_id)
+        return {"event": "state", "resync": room.revision if room is not None else -1}
 
     async def _chat_line(self, room: Room, player: Player, text: str) -> None:
         text = " ".join(text.split())
         if not text:
             raise ProtocolError(proto.BAD_MESSAGE, "say something")
         line = ChatLine(player.nickname, text, now())
+        kept = self.cluster is None or room.id in self.rooms
+        if kept:
+            await self.chat_history(room.id)  # before the line is stored: it is added once
         await self.storage.add_chat(room.id, line, keep=self.settings.chat_keep)
-        await self.chat_history(room.id)
-        self._chat[room.id].append(line)
+        if kept:
+            self._chat[room.id].append(line)
         message = proto.chat(line.sender, line.text, line.at)
         await self.pubsub.publish(room.id, {"event": "message", "message": message})
 
     def _who(self, room: Room) -> str:
-        online = self._online.get(room.id, Counter())
+        online = self._online_ids(room.id)
         parts = []
         for i, name in enumerate(room.game.seat_names):
             occ = room.seats[i]
@@ -793,7 +1048,9 @@ class Hall:
                 state = "online" if occ.player_id in online else "away"
                 parts.append(f"{name}: {occ.nickname} ({state})")
         seated = {o.nickname for o in room.seats if o is not None}
-        watchers = self._watchers.get(room.id, Counter())
+        watchers = Counter(self._watchers.get(room.id, Counter()))
+        if self.cluster is not None:
+            watchers.update(self.cluster.remote_watchers(room.id))
         names = sorted(n for n in watchers if n != "?" and n not in seated)
         if watchers.get("?"):
             names.append(f"{watchers['?']} anonymous")
@@ -802,6 +1059,8 @@ class Hall:
 
     # --- bots ------------------------------------------------------------------------------------
     def _schedule_bot(self, room: Room) -> None:
+        if self.cluster is not None and room.id not in self.cluster.owned:
+            return  # the owner plays the bots
         if not self._closing and room.bot_to_move() and room.id not in self._bot_tasks:
             self._bot_tasks[room.id] = asyncio.create_task(self._bot_loop(room.id),
                                                            name=f"bot-{room.id}")
@@ -834,6 +1093,8 @@ class Hall:
                         await self._commit(live, draft, moves)
                     except RoomError:
                         await asyncio.sleep(1.0)  # storage trouble: try the turn again
+                    except NotOwner:
+                        return  # another node has the room and plays its bots
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -841,6 +1102,150 @@ class Hall:
         finally:
             self._bot_tasks.pop(room_id, None)
             self._maybe_evict(room_id)
+
+
+    # --- the cluster (cluster.Host) ----------------------------------------------------------
+    async def room_gained(self, room_id: str, fence: int, keep: bool) -> bool:
+        """This node now owns the room: load it as stored (or keep the copy in memory when
+        nothing was committed since), tell the other nodes its revision, and go on with it as
+        after a restart: pending chance is drawn, the clocks and deadlines run, the bot whose
+        turn it is plays."""
+        assert self.cluster is not None
+        async with self._lock(room_id):
+            await self._watch(room_id)
+            if not keep or room_id not in self.rooms:
+                room = await self.storage.load_room(room_id)
+                if room is None:
+                    return False
+                await self._resume(room)
+            else:
+                self._plan(self.rooms[room_id])
+            await self.cluster.pubsub.publish_remote(room_id, self._resync_event(room_id))
+        self.pubsub.deliver_local(room_id, {"event": "state"})
+        live = self.rooms.get(room_id)
+        if live is not None:
+            self._schedule_bot(live)
+        return True
+
+    def room_lost(self, room_id: str) -> None:
+        """Another node has the room: stop its bot; keep following it if it is watched here."""
+        task = self._bot_tasks.pop(room_id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        if self._attached.get(room_id):
+            self._reload_soon(room_id)
+        else:
+            self._forget(room_id)
+
+    async def serve_forwarded(self, room_id: str, player: PlayerRef,
+                              req: Request) -> list[dict[str, Any]]:
+        if player is None:
+            raise ProtocolError(proto.NOT_IDENTIFIED,
+                                "choose a nickname first (POST /api/session)", req.ref)
+        return await self._execute_here(room_id, Player(*player), req)
+
+    def presence_changed(self, room_id: str, players: set[int]) -> None:
+        """Someone connected to or left the room on another node (or that node died)."""
+        room = self.rooms.get(room_id)
+        if room is None:
+            return
+        for player_id in players:
+            if room.seat_of(player_id) is not None:
+                self._presence.seen(room_id, player_id, self.clock())
+        self._touch(room_id)
+        self._plan(room)
+        self.pubsub.deliver_local(room_id, {"event": "state"})
+
+    async def resync(self) -> None:
+        """Events may have been lost: reload every copy of another node's room that is behind
+        the database (owned rooms are the database's truth already)."""
+        assert self.cluster is not None
+        others = [r for r in self.rooms if r not in self.cluster.owned]
+        for room_id in others:
+            self._reload_soon(room_id)
+
+    def _remote_event(self, room_id: str, event: Event) -> list[Event]:
+        """An event another node published on a room this node holds: update the copy, then
+        say what this node's connections must be sent."""
+        assert self.cluster is not None
+        kind = event.get("event")
+        if kind == "message":
+            message = event.get("message") or {}
+            lines = self._chat.get(room_id)
+            if message.get("type") == "chat" and lines is not None:
+                lines.append(ChatLine(str(message.get("from")), str(message.get("text")),
+                                      str(message.get("at"))))
+            return [{"event": "message", "message": message}]
+        if kind == "presence":
+            changed = self.cluster.note_presence(room_id, str(event.get("node")),
+                                                 str(event.get("data")))
+            if changed is not None and room_id in self.rooms:
+                self.presence_changed(room_id, changed)
+            return []
+        if kind == "state":
+            if room_id in self.cluster.owned:
+                return []  # a late event of the room's previous owner
+            if "resync" in event:  # a new owner says so, or the owner reloaded the room
+                self.cluster.forget_owner(room_id)
+                room = self.rooms.get(room_id)
+                if room is not None and room.revision != event["resync"]:
+                    self._reload_soon(room_id)
+                return []
+            return [{"event": "state"}] if self._follow(room_id, event) else []
+        return []
+
+    def _follow(self, room_id: str, event: Event) -> bool:
+        """Apply the owner's commit to this node's copy; True when the copy changed. A missed
+        commit (a gap in the revisions) reloads the copy from the database instead."""
+        pending = self._loading.get(room_id)
+        if pending is not None:
+            pending.append(event)
+            return False
+        room = self.rooms.get(room_id)
+        if room is None or self.cluster is None or room_id in self.cluster.owned:
+            return False
+        revision = int(event.get("revision", -1))
+        if revision <= room.revision:
+            return False
+        if revision != room.revision + 1 or event.get("from") != room.version:
+            self._reload_soon(room_id)
+            return False
+        try:
+            stored = room_from_values(event["row"])
+            following = room.continued(stored, [(s, a) for s, a in event["moves"]])
+        except Exception:
+            log.exception("could not follow room %s; reloading it", room_id)
+            self._reload_soon(room_id)
+            return False
+        self._install(following)
+        self._plan(following)
+        return True
+
+    def _reload_soon(self, room_id: str) -> None:
+        if room_id not in self._reloads:
+            task = asyncio.get_running_loop().create_task(self._reload(room_id))
+            self._reloads[room_id] = task
+            task.add_done_callback(lambda _t: self._reloads.pop(room_id, None))
+
+    async def _reload(self, room_id: str) -> None:
+        """Bring the copy of another node's room up to the database."""
+        self._loading.setdefault(room_id, [])
+        try:
+            fresh = await self.storage.load_room(room_id)
+        except Exception:
+            log.exception("could not reload room %s", room_id)
+            fresh = None
+        finally:
+            pending = self._loading.pop(room_id, [])
+        owned = self.cluster is not None and room_id in self.cluster.owned
+        room = self.rooms.get(room_id)
+        if fresh is None or owned or room is None or fresh.revision < room.revision:
+            return
+        self._install(fresh)
+        self._plan(fresh)
+        for event in pending:
+            self._follow(room_id, event)
+        self.pubsub.deliver_local(room_id, {"event": "state"})
 
 
 def _shown(ms: int) -> str:

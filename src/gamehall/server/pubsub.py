@@ -3,7 +3,7 @@
 The hall publishes small events on the room's channel (``{"event": "state"}`` after a change,
 ``{"event": "message", "message": {...}}`` for chat and notices); each connection subscribes to its
 room and renders state events for its own seat. The in-process implementation serves one server
-process; a scale-out implementation (Redis) would implement the same two methods.
+process; the cluster's (redis_pubsub.py) carries the events between nodes through Redis.
 """
 
 from __future__ import annotations
@@ -54,10 +54,20 @@ class PubSub(ABC):
     def subscribe(self, channel: str, limit: int = 1000) -> Subscription: ...
 
     @abstractmethod
+    def deliver_local(self, channel: str, event: Event) -> None:
+        """Deliver `event` to this process's subscribers of `channel` only."""
+
+    @abstractmethod
     def unsubscribe(self, sub: Subscription) -> None: ...
 
     async def close(self) -> None:  # noqa: B027 - nothing to release in process
         """Release connections to a broker, if any."""
+
+    async def watch(self, channel: str) -> None:  # noqa: B027 - one process sees everything
+        """Receive events other processes publish on `channel` (a node holding the room)."""
+
+    def unwatch(self, channel: str) -> None:  # noqa: B027
+        """Undo one `watch`."""
 
 
 class InProcessPubSub(PubSub):
@@ -67,6 +77,9 @@ class InProcessPubSub(PubSub):
         self._subs: dict[str, set[Subscription]] = defaultdict(set)
 
     async def publish(self, channel: str, event: Event) -> None:
+        self.deliver_local(channel, event)
+
+    def deliver_local(self, channel: str, event: Event) -> None:
         for sub in list(self._subs.get(channel, ())):
             sub.deliver(event)
 

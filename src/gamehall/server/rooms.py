@@ -11,6 +11,7 @@ import copy
 import dataclasses
 import json
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -698,3 +699,20 @@ class Room:
             self.moves.append(move)
         if self.state.is_terminal() and self.ended_by is None:
             self._finish_if_over()
+
+    def continued(self, stored: Room, actions: Sequence[tuple[int | None, int]]) -> Room:
+        """`stored` (the room's row as its owner just committed it, without moves) with this
+        room's position continued by `actions`: how a node that does not own a room follows
+        the owner's commits without replaying the whole game."""
+        if stored.status == WAITING:
+            return stored
+        if self.state is not None:
+            state = self.state.clone()
+            stored.moves, stored._moves_json = list(self.moves), list(self._moves_json)
+        else:
+            state = stored.game.new_initial_state(stored.seed)
+        for seat, action in actions:
+            stored.moves.append(Move.played(state, seat, action))
+            state.apply_action(action)
+        stored.state = state
+        return stored

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 import logging
 from pathlib import Path
 
@@ -23,7 +24,7 @@ def database_url(db: str | None) -> str:
 
 
 def serve(host: str, port: int, db: str | None, settings: Settings, log_level: str = "info",
-          say: object = print) -> None:
+          say: object = print, log_json: bool = False) -> None:
     """Run the hall until interrupted."""
     import uvicorn
 
@@ -31,18 +32,40 @@ def serve(host: str, port: int, db: str | None, settings: Settings, log_level: s
 
     url = check(port, db, settings, log_level)
     log_level = log_level.lower()
-    logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
+    setup_logging(log_level, log_json)
     app = create_app(url, settings)
     shown = host if ":" not in host else f"[{host}]"
     page = "/" if (WEB_DIR / "index.html").is_file() else "/docs"
     assert callable(say)
     say(f"database: {_safe(url)}")
+    if settings.redis_url:
+        say(f"cluster node {settings.node}, redis {_safe(settings.redis_url)}")
     say(f"open http://{shown}:{port}{page}")
     uvicorn.run(app, host=host, port=port, log_level=log_level,
+                log_config=None if log_json else uvicorn.config.LOGGING_CONFIG,
                 ws_max_size=max(2**20, 4 * settings.max_message_bytes),
                 ws_per_message_deflate=False, timeout_graceful_shutdown=5)
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per record: time, level, logger, message (and the traceback, if any)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        out = {"time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S") + f".{int(record.msecs):03d}",
+               "level": record.levelname.lower(), "logger": record.name,
+               "message": record.getMessage()}
+        if record.exc_info:
+            out["exception"] = self.formatException(record.exc_info)
+        return json.dumps(out, ensure_ascii=False)
+
+
+def setup_logging(level: str, as_json: bool = False) -> None:
+    handler = logging.StreamHandler()
+    handler.setFormatter(JsonFormatter() if as_json else logging.Formatter(
+        "%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=getattr(logging, level.upper(), logging.INFO), handlers=[handler],
+                        force=True)
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
 
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
@@ -59,6 +82,12 @@ def check(port: int, db: str | None, settings: Settings, log_level: str) -> str:
         raise GamehallError(f"--sqlite-sync is one of {', '.join(SQLITE_SYNC)}, "
                             f"not {settings.sqlite_sync!r}")
     _check_rates(settings)
+    if settings.redis_url and not settings.redis_url.startswith(("redis://", "rediss://",
+                                                                  "unix://")):
+        raise GamehallError(f"--redis is a URL like redis://HOST:PORT/0, not "
+                            f"{_safe(settings.redis_url)!r}")
+    if settings.lease_ms < 300:
+        raise GamehallError(f"--lease-ms is at least 300, not {settings.lease_ms}")
     for name in settings.plugins:
         try:
             importlib.import_module(name)

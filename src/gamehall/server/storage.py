@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
@@ -347,6 +348,17 @@ def _room_values(room: Room) -> dict[str, Any]:
         "rated": room.rated,
         "ended_at": room.ended_at,
     }
+
+
+def room_row(room: Room) -> dict[str, Any]:
+    """The room's stored row (column values, JSON-ready): what the owner of a room sends the
+    other nodes of a cluster with each commit."""
+    return _room_values(room)
+
+
+def room_from_values(values: dict[str, Any]) -> Room:
+    """A room without its moves from `room_row` values."""
+    return _room_from_row(SimpleNamespace(**values))
 
 
 def _action_rows(room: Room, new_moves: Sequence[Move]) -> list[dict[str, Any]]:

@@ -254,7 +254,8 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
 
   function drawAdmin() {
     const st = state.status;
-    const seated = state.seat !== null;
+    // A seat that dropped out is played by a bot: its person can neither leave nor resign it.
+    const seated = state.seat !== null && !state.seats[state.seat].out;
     const buttons = [];
     if (st !== "finished" && manager()) buttons.push(botLevel);
     if (st === "waiting" && manager()) {

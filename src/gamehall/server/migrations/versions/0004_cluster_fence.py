@@ -20,14 +20,13 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("rooms") as batch:
-        batch.add_column(sa.Column("fence", sa.BigInteger, nullable=False, server_default="0"))
-        batch.add_column(sa.Column("revision", sa.BigInteger, nullable=False,
-                                   server_default="0"))
+    # plain ALTER TABLE: a batch would rebuild `rooms`, which SQLite refuses while `actions`
+    # and `chat` refer to it
+    op.add_column("rooms", sa.Column("fence", sa.BigInteger, nullable=False, server_default="0"))
+    op.add_column("rooms", sa.Column("revision", sa.BigInteger, nullable=False,
+                                     server_default="0"))
 
 
 def downgrade() -> None:
-    # plain ALTER TABLE … DROP COLUMN: a batch would rebuild `rooms`, which SQLite refuses while
-    # `actions` and `chat` refer to it
     op.drop_column("rooms", "revision")
     op.drop_column("rooms", "fence")

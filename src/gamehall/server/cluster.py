@@ -1,0 +1,552 @@
+"""This node's part in a cluster of halls: which rooms it owns, taking over rooms nobody holds,
+and passing requests for the other rooms to their owners.
+
+- Every unfinished room has one owner, the node holding its lease (leases.py). Only the owner
+  changes a room, and each of its commits carries the lease's fencing number, which PostgreSQL
+  checks (storage.Fenced), so a node that lost a lease while paused can never commit.
+- A node renews its leases (and its heartbeat) a few times per lease period. Every node looks
+  at the others' heartbeats twice a second; when one has died (or unheld rooms were found last
+  time, or every few seconds anyway: after a Redis restart nobody may have died) it looks for
+  unfinished rooms whose lease nobody holds, and takes them: at once when it is the room's
+  preferred node among the live ones (rendezvous hashing, which spreads a dead node's rooms
+  evenly), after a short grace otherwise.
+- Taking a room: raise the fencing number in Redis (never below the stored one), claim the room
+  in PostgreSQL with it (from then on the old owner's commits are refused), then load the room
+  from PostgreSQL. Nothing the old owner committed is lost; nothing it did not commit was ever
+  acknowledged.
+- A request for a room owned elsewhere is passed to the owner over Redis (the owner's node
+  channel) and answered the same way; see docs/cluster.md for why requests move rather than
+  rooms. A request that certainly did not arrive (nobody listening, or the owner says it no
+  longer owns the room) is tried again with the new owner; one that may have arrived is never
+  sent twice (the caller gets `room_unavailable`).
+- Presence (who is connected to a room, on any node) is a Redis hash per room plus an event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import secrets
+import time
+import zlib
+from collections import Counter
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from redis.exceptions import RedisError
+
+from gamehall.server.leases import Leases
+from gamehall.server.protocol import ProtocolError, Request, TypedSeat
+from gamehall.server.redis_pubsub import RedisPubSub
+from gamehall.server.rooms import RoomError
+from gamehall.server.storage import Storage
+
+log = logging.getLogger("gamehall.server")
+
+PlayerRef = tuple[int, str, bool] | None
+"""A player as the nodes pass it to one another: (id, nickname, has an account), or None."""
+
+
+class NotOwner(Exception):
+    """This node does not (or no longer) own the room: the request must go to the owner."""
+
+
+class Unreachable(Exception):
+    """Nobody received the forwarded request (the owner is gone): safe to send it again."""
+
+
+class Host(Protocol):
+    """What the cluster needs from the hall."""
+
+    async def room_gained(self, room_id: str, fence: int, keep: bool) -> bool:
+        """This node now owns the room: load it (unless `keep`: the copy in memory is still
+        exactly what is stored), then go on with it (bots, pending chance). False: it cannot."""
+
+    def room_lost(self, room_id: str) -> None:
+        """This node no longer owns the room: stop acting on it."""
+
+    async def serve_forwarded(self, room_id: str, player: PlayerRef,
+                              req: Request) -> list[dict[str, Any]]:
+        """Carry out a request another node passed on (raise NotOwner when not the owner)."""
+
+    def presence_changed(self, room_id: str, players: set[int]) -> None:
+        """Who is connected to the room changed on another node (`players` came or went)."""
+
+    async def resync(self) -> None:
+        """Events may have been lost (Redis went away): catch up from the database."""
+
+
+def encode_request(req: Request) -> dict[str, Any]:
+    args = {k: ({"typed_seat": int(v)} if isinstance(v, TypedSeat) else v)
+            for k, v in req.args.items()}
+    return {"kind": req.kind, "args": args, "ref": req.ref}
+
+
+def decode_request(data: dict[str, Any]) -> Request:
+    args = {k: (TypedSeat(v["typed_seat"]) if isinstance(v, dict) else v)
+            for k, v in data["args"].items()}
+    return Request(str(data["kind"]), args, data.get("ref"))
+
+
+def preferred(room_id: str, nodes: set[str]) -> str:
+    """The live node that takes an unheld room first (rendezvous hashing: stable and even)."""
+    return max(nodes, key=lambda n: (zlib.crc32(f"{room_id}|{n}".encode()), n))
+
+
+class Cluster:
+    """Leases, takeover and forwarding for one node. `node` is the operator's name for it; the
+    holder name in Redis adds a random part, so a restarted node is a new holder."""
+
+    def __init__(self, pubsub: RedisPubSub, storage: Storage, node: str, lease_ms: int = 3000,
+                 forward_timeout: float = 5.0) -> None:
+        self.pubsub, self.storage, self.node = pubsub, storage, node
+        self.holder = pubsub.origin
+        self.lease_ms = lease_ms
+        self.forward_timeout = forward_timeout
+        self.leases = Leases(pubsub.redis, self.holder, lease_ms, pubsub.prefix)
+        self.owned: dict[str, int] = {}
+        """Rooms this node owns, with the fencing number of its lease."""
+        self.live: set[str] = {self.holder}
+        """The holders of the nodes alive at the last look."""
+        self.host: Host | None = None
+        self.scan_seconds = 0.5
+        """How often the node looks at the other nodes' heartbeats."""
+        self.full_scan_seconds = 5.0
+        """How often it also looks for unheld rooms while no node has died (after a death, or
+        while unheld rooms are left, at every look)."""
+        self.grace_seconds = 1.0
+        self._hot_until = 0.0
+        self._last_full = 0.0
+        self._unheld: dict[str, float] = {}
+        self._holders: dict[str, str] = {}
+        """The owner last seen for rooms this node passes requests to (saves a look-up each)."""
+        self._acquiring: dict[str, asyncio.Task[bool]] = {}
+        self._calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._ids = itertools.count(1)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._serving: set[asyncio.Task[None]] = set()
+        self._presence: dict[str, dict[str, tuple[set[int], Counter[str]]]] = {}
+        self._mine: dict[str, str] = {}
+        """Rooms with connections on this node -> the presence JSON last written for them."""
+        self.changes: Counter[str] = Counter()
+        """Lease changes since start (acquired, lost, released), for health and metrics."""
+        self.on_change: Callable[[str], None] = lambda _kind: None
+
+    @staticmethod
+    def new_holder(node: str) -> str:
+        return f"{node}:{secrets.token_hex(4)}"
+
+    # --- keys ----------------------------------------------------------------------------------
+    def _key(self, name: str) -> str:
+        return f"{self.pubsub.prefix}{name}"
+
+    # --- life cycle ----------------------------------------------------------------------------
+    async def start(self, host: Host) -> None:
+        self.host = host
+        self.pubsub.on_direct = self._on_direct
+        self.pubsub.on_reconnect = self._reconnected
+        self.pubsub.on_down = self._answers_lost
+        await self._heartbeat()
+        self._tasks = [asyncio.create_task(self._renew_loop(), name="gamehall-lease-renew"),
+                       asyncio.create_task(self._scan_loop(), name="gamehall-room-scan")]
+
+    async def stop(self) -> None:
+        """Hand every room back at once (the others take them without waiting for the leases
+        to run out) and leave the cluster."""
+        for task in [*self._tasks, *self._acquiring.values(), *self._serving]:
+            task.cancel()
+        for task in [*self._tasks, *self._acquiring.values(), *self._serving]:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        owned, self.owned = list(self.owned), {}
+        with contextlib.suppress(RedisError, OSError):
+            await self.leases.release(owned)
+            await self.pubsub.redis.delete(self._key(f"alive:{self.holder}"))
+            await self.pubsub.redis.srem(self._key("nodes"), self.holder)
+            for room in self._mine:
+                await self.pubsub.redis.hdel(self._key(f"presence:{room}"), self.holder)
+        self._note("released", len(owned))
+
+    def _note(self, kind: str, n: int = 1) -> None:
+        if n:
+            self.changes[kind] += n
+            for _ in range(n):
+                self.on_change(kind)
+
+    # --- ownership -----------------------------------------------------------------------------
+    def fence(self, room_id: str) -> int | None:
+        """This node's fencing number for the room, or None when it does not own it."""
+        return self.owned.get(room_id)
+
+    async def owner(self, room_id: str) -> str | None:
+        """Who owns the room now (this node's holder name when it does), taking it when
+        nobody holds it; None when the room cannot be taken (unknown, or being taken)."""
+        if room_id in self.owned and room_id not in self._acquiring:
+            return self.holder
+        known = self._holders.get(room_id)
+        if known is not None:
+            return known
+        (holder,) = await self.leases.holders([room_id])
+        if holder is None and preferred(room_id, self.live) != self.holder:
+            # let the room's preferred node, or its owner coming back from a Redis restart,
+            # take it first: fewer changes of hands
+            deadline = time.monotonic() + self.grace_seconds
+            while holder is None and time.monotonic() < deadline:
+                await asyncio.sleep(0.1)
+                (holder,) = await self.leases.holders([room_id])
+        if holder is None or holder == self.holder:
+            if await self.acquire(room_id):
+                return self.holder
+            (holder,) = await self.leases.holders([room_id])
+        if holder is None or holder == self.holder:
+            return None
+        self._holders[room_id] = holder
+        return holder
+
+    def forget_owner(self, room_id: str) -> None:
+        """The owner last seen for the room is no longer right (or the room is not held here)."""
+        self._holders.pop(room_id, None)
+
+    async def acquire(self, room_id: str) -> bool:
+        """Take the room (or confirm this node holds it); one attempt at a time per room."""
+        task = self._acquiring.get(room_id)
+        if task is None:
+            task = self._acquiring[room_id] = asyncio.create_task(self._acquire(room_id))
+            task.add_done_callback(lambda _t: self._acquiring.pop(room_id, None))
+        return await asyncio.shield(task)
+
+    async def _acquire(self, room_id: str) -> bool:
+        assert self.host is not None
+        floor = await self.storage.room_fence(room_id)
+        if floor is None:
+            return False
+        fence = await self.leases.acquire(room_id, floor)
+        if fence is None:
+            (holder,) = await self.leases.holders([room_id])
+            return holder == self.holder and room_id in self.owned
+        replaced = await self.storage.claim_room(room_id, fence)
+        if replaced is None:  # someone claimed it with a larger number meanwhile
+            await self.leases.release([room_id])
+            if room_id in self.owned:
+                self._lose(room_id)
+            return False
+        old = self.owned.get(room_id)
+        self.owned[room_id] = fence
+        self._unheld.pop(room_id, None)
+        self._holders.pop(room_id, None)
+        try:
+            ok = await self.host.room_gained(room_id, fence, keep=old is not None
+                                             and replaced == old)
+        except Exception:
+            log.exception("could not take room %s", room_id)
+            ok = False
+        if not ok:
+            self.owned.pop(room_id, None)
+            await self.leases.release([room_id])
+            return False
+        if old is None:
+            self._note("acquired")
+        return True
+
+    async def create(self, room_id: str) -> int:
+        """The fencing number for a room this node is about to create (and then owns)."""
+        fence = await self.leases.acquire(room_id, 0)
+        if fence is None:
+            raise RoomError("storage_error", "that room name is taken; try again")
+        self.owned[room_id] = fence
+        self._note("acquired")
+        return fence
+
+    def lost(self, room_id: str) -> None:
+        """A commit was refused for its fence: another node has the room."""
+        if room_id in self.owned:
+            self._lose(room_id)
+
+    def _lose(self, room_id: str) -> None:
+        self.owned.pop(room_id, None)
+        self._note("lost")
+        if self.host is not None:
+            self.host.room_lost(room_id)
+
+    async def release(self, room_id: str) -> None:
+        """Give a room up (a finished room nobody watches)."""
+        if self.owned.pop(room_id, None) is not None:
+            with contextlib.suppress(RedisError, OSError):
+                await self.leases.release([room_id])
+            self._note("released")
+
+    # --- keeping leases ------------------------------------------------------------------------
+    async def _heartbeat(self) -> None:
+        pipe = self.pubsub.redis.pipeline(transaction=False)
+        pipe.set(self._key(f"alive:{self.holder}"), self.node, px=self.lease_ms)
+        pipe.sadd(self._key("nodes"), self.holder)
+        await pipe.execute()
+
+    async def _renew_loop(self) -> None:
+        failing = False
+        while True:
+            await asyncio.sleep(self.lease_ms / 3000)
+            try:
+                await self._heartbeat()
+                await self._renew_once()
+                failing = False
+            except (RedisError, OSError) as exc:
+                if not failing:  # Redis is down: nobody can take a room meanwhile, so go on
+                    log.warning("cannot renew leases: %s", exc)
+                failing = True
+
+    async def _renew_once(self) -> None:
+        ids = list(self.owned)
+        fences = [self.owned[r] for r in ids]
+        kept = await self.leases.renew(ids)
+        for room_id, fence, ok in zip(ids, fences, kept, strict=True):
+            if not ok and self.owned.get(room_id) == fence and room_id not in self._acquiring:
+                asyncio.get_running_loop().create_task(self._retake(room_id))
+
+    async def _retake(self, room_id: str) -> None:
+        """The lease is no longer ours: take it again if nobody holds it (Redis forgot it),
+        else the room is lost."""
+        try:
+            if await self.acquire(room_id):
+                return
+        except (RedisError, OSError):
+            return  # try again at the next renewal
+        if room_id in self.owned and room_id not in self._acquiring:
+            self._lose(room_id)
+
+    # --- taking unheld rooms -------------------------------------------------------------------
+    async def _scan_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.scan_seconds)
+            try:
+                await self._scan_once()
+            except (RedisError, OSError):
+                pass  # the renewals report Redis trouble
+            except Exception:
+                log.exception("room scan failed")
+
+    async def _scan_once(self) -> None:
+        redis = self.pubsub.redis
+        members = sorted(str(m) for m in await redis.smembers(self._key("nodes")))
+        if self.holder not in members:  # Redis forgot the nodes (a restart): they come back
+            await self._heartbeat()     # within a renewal; judge nobody dead meanwhile
+            return
+        alive = await redis.mget([self._key(f"alive:{m}") for m in members]) if members else []
+        live = {m for m, a in zip(members, alive, strict=True) if a is not None} | {self.holder}
+        dead = set(members) - live
+        if dead:
+            await redis.srem(self._key("nodes"), *dead)
+        now = time.monotonic()
+        if live != self.live:
+            gone = self.live - live
+            if gone:  # its leases run out about now: look until they have
+                self._hot_until = now + self.lease_ms / 1000 + 2 * self.scan_seconds
+            came = live - self.live
+            self.live = live
+            self._holders = {r: h for r, h in self._holders.items() if h not in gone}
+            if came:  # back from a pause judged as death: its presence was dropped, read it again
+                await self._reload_presence(came)
+            for room_id, nodes in self._presence.items():
+                if gone & set(nodes):
+                    left: set[int] = set()
+                    for g in gone:
+                        left |= nodes.pop(g, (set(), Counter()))[0]
+                    if self.host is not None:
+                        self.host.presence_changed(room_id, left)
+        if now < self._hot_until or self._unheld or now - self._last_full >= self.full_scan_seconds:
+            self._last_full = now
+            await self._take_unheld(live, now)
+
+    async def _take_unheld(self, live: set[str], now: float) -> None:
+        active = await self.storage.active_room_ids()
+        holders = await self.leases.holders(active)
+        seen = set()
+        for room_id, holder in zip(active, holders, strict=True):
+            if holder is not None or room_id in self.owned or room_id in self._acquiring:
+                continue
+            seen.add(room_id)
+            first = self._unheld.setdefault(room_id, now)
+            if preferred(room_id, live) == self.holder or now - first >= self.grace_seconds:
+                task = asyncio.get_running_loop().create_task(self._take(room_id))
+                self._serving.add(task)
+                task.add_done_callback(self._serving.discard)
+        self._unheld = {r: t for r, t in self._unheld.items() if r in seen}
+
+    async def _take(self, room_id: str) -> None:
+        with contextlib.suppress(RedisError, OSError):
+            await self.acquire(room_id)
+
+    # --- forwarding ----------------------------------------------------------------------------
+    async def forward(self, holder: str, room_id: str, player: PlayerRef,
+                      req: Request) -> list[dict[str, Any]]:
+        """Have the owner carry out the request; its replies, or its refusal raised here."""
+        if not self.pubsub.up:  # the answer could not reach this node: wait until it can
+            raise Unreachable(holder)
+        call_id = f"{self.holder}/{next(self._ids)}"
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._calls[call_id] = fut
+        message = {"t": "call", "id": call_id, "from": self.holder, "room": room_id,
+                   "player": list(player) if player else None, "req": encode_request(req),
+                   "deadline": time.time() + self.forward_timeout}
+        try:
+            try:
+                if await self.pubsub.send(holder, message) == 0:
+                    raise Unreachable(holder)
+            except (RedisError, OSError):
+                raise Unreachable(holder) from None
+            try:
+                reply = await asyncio.wait_for(fut, self.forward_timeout)
+            except TimeoutError:
+                raise RoomError("room_unavailable", "the server holding this room did not "
+                                "answer in time; look at the room and try again") from None
+        finally:
+            self._calls.pop(call_id, None)
+        if reply.get("moved"):
+            raise NotOwner(room_id)
+        if reply.get("lost"):
+            raise RoomError("room_unavailable", "the connection to this room's server broke; "
+                                                "look at the room and try again")
+        error = reply.get("error")
+        if error:
+            kind, code, text, ref = error
+            raise ProtocolError(code, text, ref) if kind == "protocol" else RoomError(code, text)
+        return list(reply.get("replies") or [])
+
+    def _answers_lost(self) -> None:
+        """The subscriber connection broke: answers to requests in flight may be lost, so their
+        callers are told now rather than after the timeout."""
+        for fut in self._calls.values():
+            if not fut.done():
+                fut.set_result({"lost": True})
+
+    def _on_direct(self, msg: dict[str, Any]) -> None:
+        if msg.get("t") == "reply":
+            fut = self._calls.get(str(msg.get("id")))
+            if fut is not None and not fut.done():
+                fut.set_result(msg)
+        elif msg.get("t") == "call":
+            task = asyncio.get_running_loop().create_task(self._serve(msg))
+            self._serving.add(task)
+            task.add_done_callback(self._serving.discard)
+
+    async def _serve(self, msg: dict[str, Any]) -> None:
+        assert self.host is not None
+        if time.time() > float(msg["deadline"]):
+            return  # the caller has given up (this node was paused): doing it now would surprise
+        reply: dict[str, Any] = {"t": "reply", "id": msg["id"]}
+        player = msg.get("player")
+        try:
+            reply["replies"] = await self.host.serve_forwarded(
+                str(msg["room"]),
+                (int(player[0]), str(player[1]), bool(player[2])) if player else None,
+                decode_request(msg["req"]))
+        except NotOwner:
+            reply["moved"] = True
+        except ProtocolError as exc:
+            reply["error"] = ["protocol", exc.code, exc.message, exc.ref]
+        except RoomError as exc:
+            reply["error"] = ["room", exc.code, exc.message, None]
+        except Exception:
+            log.exception("forwarded request failed")
+            reply["error"] = ["room", "server_error", "the server failed on that; sorry", None]
+        with contextlib.suppress(RedisError, OSError):
+            await self.pubsub.send(str(msg["from"]), reply)
+
+    # --- presence ------------------------------------------------------------------------------
+    async def set_presence(self, room_id: str, players: set[int],
+                           watchers: Counter[str]) -> None:
+        """Tell the other nodes who is connected to the room here."""
+        data = json.dumps({"players": sorted(players), "watchers": dict(watchers)},
+                          separators=(",", ":"))
+        if self._mine.get(room_id) == data:
+            return
+        key = self._key(f"presence:{room_id}")
+        try:
+            if players or watchers:
+                self._mine[room_id] = data
+                await self.pubsub.redis.hset(key, self.holder, data)
+            else:
+                self._mine.pop(room_id, None)
+                await self.pubsub.redis.hdel(key, self.holder)
+        except (RedisError, OSError):
+            return  # written again when Redis is back (resync)
+        await self.pubsub.publish_remote(room_id, {"event": "presence", "node": self.holder,
+                                                   "data": data})
+
+    async def load_presence(self, room_id: str) -> None:
+        """Read who is connected to the room on the other nodes (when starting to hold it)."""
+        try:
+            found = await self.pubsub.redis.hgetall(self._key(f"presence:{room_id}"))
+        except (RedisError, OSError):
+            return
+        nodes = self._presence.setdefault(room_id, {})
+        for node, data in found.items():
+            if node != self.holder and node in self.live:
+                nodes[str(node)] = _presence(str(data))
+
+    async def _reload_presence(self, came: set[str]) -> None:
+        """Nodes that joined (or were judged dead and came back) may have players in rooms held
+        here; their presence events went out before this node listened, so read the hashes."""
+        for room_id, nodes in list(self._presence.items()):
+            before = {n: nodes[n][0] for n in came if n in nodes}
+            await self.load_presence(room_id)
+            changed: set[int] = set()
+            for n in came:
+                changed |= before.get(n, set()) ^ nodes.get(n, (set(), Counter()))[0]
+            if changed and self.host is not None:
+                self.host.presence_changed(room_id, changed)
+
+    def note_presence(self, room_id: str, node: str, data: str) -> set[int] | None:
+        """Another node's presence event: the players who came or went there (None: the room
+        is not held here)."""
+        nodes = self._presence.get(room_id)
+        if nodes is None:
+            return None
+        before = nodes.get(node, (set(), Counter()))[0]
+        nodes[node] = _presence(data)
+        return before ^ nodes[node][0]
+
+    def forget_presence(self, room_id: str) -> None:
+        self._presence.pop(room_id, None)
+
+    def remote_players(self, room_id: str) -> set[int]:
+        out: set[int] = set()
+        for players, _ in self._presence.get(room_id, {}).values():
+            out |= players
+        return out
+
+    def remote_watchers(self, room_id: str) -> Counter[str]:
+        out: Counter[str] = Counter()
+        for _, watchers in self._presence.get(room_id, {}).values():
+            out.update(watchers)
+        return out
+
+    async def _reconnected(self) -> None:
+        """Redis is back (maybe empty): take this node's leases again before anyone else needs
+        the rooms, write its presence again, then catch up."""
+        with contextlib.suppress(RedisError, OSError):
+            await self._renew_once()
+        mine, self._mine = self._mine, {}
+        for room_id, data in mine.items():
+            parsed = _presence(data)
+            await self.set_presence(room_id, *parsed)
+        for room_id in list(self._presence):
+            await self.load_presence(room_id)
+        if self.host is not None:
+            await self.host.resync()
+
+    def health(self) -> dict[str, Any]:
+        return {"node": self.node, "holder": self.holder, "rooms_owned": sorted(self.owned),
+                "nodes_alive": sorted(self.live), "lease_ms": self.lease_ms,
+                "lease_changes": dict(self.changes), "redis_connected": self.pubsub.up}
+
+
+def _presence(data: str) -> tuple[set[int], Counter[str]]:
+    try:
+        parsed = json.loads(data)
+        return set(parsed.get("players", ())), Counter(parsed.get("watchers", {}))
+    except (TypeError, ValueError, AttributeError):
+        return set(), Counter()

@@ -1,0 +1,127 @@
+"""Three nodes serve one hall (deploy/topology.py: PostgreSQL, Redis, three `gamehall serve`
+nodes configured by GAMEHALL_* variables, nginx in front): a game whose players and watcher sit
+on three different nodes, and the owner of a room killed with kill -9 in the middle of it."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import httpx
+
+from deploy.topology import Topology
+from tests.cluster.helpers import (
+    Endpoint,
+    move,
+    node,
+    one_history,
+    owner_of,
+    seat_and_start,
+    wait_for,
+)
+
+
+def test_a_game_across_three_nodes(topology: Topology) -> None:
+    """Ann plays on n1, Bob on n2, Carol watches on n3; everything else goes through nginx.
+    Every client sees the same versions in the same order, and the room's owner is one node."""
+    front = Endpoint(topology.http)
+    n1, n2, n3 = (node(n) for n in topology.nodes)
+    ann, bob = front.session("xann"), front.session("xbob")
+    carol = front.session("xcarol")
+    room = front.create_room(ann, "testrace", goal=25)
+
+    async def scenario() -> None:
+        a = await n1.client(room, ann, "ann")
+        b = await n2.client(room, bob, "bob")
+        c = await n3.client(room, carol, "carol")
+        await seat_and_start([a, b])
+        await c.state_at(0)
+        await b.send({"type": "chat", "text": "good luck"})      # chat from a non-owner node
+        for who in (a, c):
+            got = await who.wait(lambda m: m["type"] == "chat")
+            assert got["from"] == "xbob" and got["text"] == "good luck"
+        rng = random.Random(5)
+        while (a.state or {}).get("status") != "finished":
+            await move({0: a, 1: b}, rng)
+        await c.wait(lambda m: m["type"] == "state" and m["status"] == "finished")
+        versions = one_history([a, b, c])
+        assert versions[-1] == len(a.state["moves"])  # type: ignore[index]
+        seen = [m for m in c.messages if m["type"] == "state"]
+        assert all(s["seats"][0]["connected"] and s["seats"][1]["connected"]
+                   for s in seen[-3:])                          # presence across nodes
+        for x in (a, b, c):
+            await x.close()
+        record = front.record(room)
+        assert [m["move"] for m in record["actions"]] == [m["move"] for m in a.state["moves"]]  # type: ignore[index]
+
+    asyncio.run(scenario())
+    owners = [h["cluster"] for h in (n1.health(), n2.health(), n3.health())]
+    assert {o["node"] for o in owners} == {"n1", "n2", "n3"}
+    assert len({o["holder"] for o in owners}) == 3
+    assert all(len(o["nodes_alive"]) == 3 for o in owners)
+    metrics = httpx.get(f"{topology.http}/metrics", timeout=30).text
+    for name in ("gamehall_moves_total", "gamehall_commit_seconds_bucket",
+                 "gamehall_broadcast_seconds_bucket", "gamehall_rooms", "gamehall_connections",
+                 "gamehall_bot_queue", "gamehall_lease_changes_total",
+                 "gamehall_forward_seconds_bucket", "process_cpu_seconds_total"):
+        assert name in metrics, name
+
+
+def test_kill_9_of_a_rooms_owner_mid_game(topology: Topology) -> None:
+    """n1 owns two rooms: Ann (on n1) against Bob (on n2), and Bob against a bot that is thinking
+    (2 s) when n1 dies. Another node takes both rooms from PostgreSQL; Ann reconnects through
+    nginx; every move anyone saw acknowledged is in the game, once; the bot plays on."""
+    n1 = node(topology.nodes[0])
+    n2, n3 = node(topology.nodes[1]), node(topology.nodes[2])
+    front = Endpoint(topology.http)
+    ann, bob, dan = n1.session("kann"), n1.session("kbob"), n1.session("kdan")
+    duel = n1.create_room(ann, "testrace", goal=30)
+    solo = n1.create_room(bob, "testline", size=4)
+    assert owner_of(topology, duel).name == "n1" and owner_of(topology, solo).name == "n1"
+
+    async def scenario() -> None:
+        a = await n1.client(duel, ann, "ann")
+        b = await n2.client(duel, bob, "bob")
+        w = await n3.client(duel, dan, "dan")
+        await seat_and_start([a, b])
+        rng = random.Random(9)
+        for _ in range(6):
+            await move({0: a, 1: b}, rng)
+        b_solo = await n2.client(solo, bob, "bob-solo")
+        await b_solo.command("/join x")
+        await b_solo.command("/bot testthink:2 o")
+        await b_solo.command("/start")
+        st = await b_solo.wait(lambda m: m["type"] == "state" and m["status"] == "playing"
+                               and m["to_move"] == 0)
+        await b_solo.send({"type": "move", "move": st["legal_moves"][0], "version": 0})
+        mid = await b_solo.wait(lambda m: m["type"] == "state" and m["version"] == 1)
+        assert mid["to_move"] == 1                           # the bot's turn: it thinks
+        acknowledged = [m["move"] for m in (w.state or {})["moves"]]
+
+        topology.nodes[0].kill9()                            # the owner of both rooms
+
+        bot_moved = await b_solo.wait(lambda m: m["type"] == "state" and m["version"] >= 2, 60)
+        assert bot_moved["moves"][1]["seat"] == 1            # the bot played on, elsewhere
+        a2 = await front.client(duel, ann, "ann-again")      # the page reconnects, to any node
+        assert [m["move"] for m in a2.state["moves"]][:len(acknowledged)] == acknowledged  # type: ignore[index]
+        players = {0: a2, 1: b}
+        while (a2.state or {}).get("status") != "finished":
+            await move(players, rng, retry_on=("room_unavailable",))
+        await w.wait(lambda m: m["type"] == "state" and m["status"] == "finished", 60)
+        one_history([a2, b, w])
+        final = [m["move"] for m in a2.state["moves"]]  # type: ignore[index]
+        assert final[:len(acknowledged)] == acknowledged
+        record = front.record(duel)
+        assert [m["move"] for m in record["actions"]] == final
+        for x in (a2, b, w, b_solo):
+            await x.close()
+
+    try:
+        asyncio.run(scenario())
+        new_owner = owner_of(topology, solo)
+        assert new_owner.name in ("n2", "n3")
+        changes = node(new_owner).health()["cluster"]["lease_changes"]
+        assert changes.get("acquired", 0) >= 1
+    finally:
+        topology.nodes[0].start()                            # the cluster is whole again
+        wait_for(lambda: len(n1.health()["cluster"]["nodes_alive"]) == 3)
