@@ -137,6 +137,9 @@ def test_sessions_and_rooms_are_rate_limited(start: Start) -> None:
     tokens = [server.session(f"sess{i}") for i in range(3)]
     r = httpx.post(f"{server.http}/api/session", json={"nickname": "sess3"})
     assert r.status_code == 429 and r.json()["code"] == "rate_limited"
+    assert int(r.headers["retry-after"]) >= 1
+    r = httpx.post(f"{server.http}/api/login", json={"nickname": "sess0", "password": "x" * 12})
+    assert r.status_code == 429 and r.json()["code"] == "rate_limited"  # a sign-in is a session
     for _ in range(2):
         server.create_room(tokens[0], "testline")
     r = httpx.post(f"{server.http}/api/rooms", json={"game": "testline"},

@@ -159,7 +159,7 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
         app.add_middleware(NodeHeader, node=cluster.node)
     _protocol_doc(app)
     _routes(app, hall, door)
-    _account_routes(app, hall)
+    _account_routes(app, hall, door)
     _player_routes(app, hall)
     _websocket(app, hall, settings, door)
     if (web_dir / "index.html").is_file():
@@ -346,7 +346,7 @@ async def _caller(hall: Hall, request: Request) -> tuple[Player, str]:
     return player, token
 
 
-def _account_routes(app: FastAPI, hall: Hall) -> None:
+def _account_routes(app: FastAPI, hall: Hall, door: Door) -> None:
     """Accounts: a password for one's nickname, signing in from any browser, signing out."""
 
     @app.post("/api/account/password",
@@ -359,7 +359,8 @@ def _account_routes(app: FastAPI, hall: Hall) -> None:
     @app.post("/api/login", summary="Sign in with nickname and password: a new token (and "
                                     "cookie) for this browser")
     async def login(body: LoginIn, request: Request) -> JSONResponse:
-        address = request.client.host if request.client else "?"
+        address = address_of(request)
+        _check_rate(door.rates.session_wait(address))  # a sign-in makes a session too
         player, token = await hall.accounts.login(body.nickname, body.password, address)
         resp = JSONResponse({"nickname": player.nickname, "token": token, "account": True})
         _set_token(resp, token)

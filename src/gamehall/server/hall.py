@@ -675,26 +675,38 @@ class Hall:
                 log.exception("could not drop idle waiting rooms")
             await asyncio.sleep(pause)
 
-    async def expire_idle_rooms(self, at: datetime | None = None) -> list[str]:
-        """Drop every waiting room that nobody changed for `waiting_room_seconds` and nobody
-        watches now; return their ids. Storage drops a room only if it is still idle, and a
-        room's change holds its lock, so a room in use is never dropped."""
-        moment = (at or datetime.now(UTC)) - timedelta(seconds=self.settings.waiting_room_seconds)
-        before = moment.isoformat(timespec="milliseconds")
+    async def expire_idle_rooms(self, at: float | None = None) -> list[str]:
+        """Drop every waiting room that nobody changed for `waiting_room_seconds` (by the hall's
+        clock, or `at`) and nobody watches now; return their ids. Storage drops a room only if
+        it is still idle, and a room's change holds its lock, so a room in use is never dropped.
+        In a cluster each node drops the rooms it owns, with the lease's fencing number (a node
+        that lost the lease cannot drop the room), counting the watchers of every node."""
+        moment = datetime.fromtimestamp(self.clock() if at is None else at, UTC)
+        before = (moment - timedelta(seconds=self.settings.waiting_room_seconds)).isoformat(
+            timespec="milliseconds")
         dropped = []
         for room_id in await self.storage.idle_waiting(before, 1000):
-            if self._watchers.get(room_id):
+            if self._watched_anywhere(room_id):
                 continue
             async with self._lock(room_id):
-                if self._watchers.get(room_id):
+                fence = self.cluster.fence(room_id) if self.cluster is not None else None
+                if self._watched_anywhere(room_id) or (self.cluster is not None and fence is None):
                     continue
-                if await self.storage.drop_waiting(room_id, before):
+                if await self.storage.drop_waiting(room_id, before, fence=fence):
                     dropped.append(room_id)
-            if room_id in dropped or room_id not in self.rooms:
+            if room_id in dropped and self.cluster is not None:
+                await self.cluster.release(room_id)
+            if room_id in dropped or (room_id not in self.rooms and self.cluster is None):
                 self._forget(room_id)
         if dropped:
             log.info("dropped %d idle waiting rooms", len(dropped))
         return dropped
+
+    def _watched_anywhere(self, room_id: str) -> bool:
+        """Someone is connected to the room: here, or (in a cluster) on another node."""
+        if self._watchers.get(room_id) or self._attached.get(room_id):
+            return True
+        return self.cluster is not None and bool(+self.cluster.remote_watchers(room_id))
 
     # --- requests --------------------------------------------------------------------------------
     async def execute(self, room: Room, player: Player | None,

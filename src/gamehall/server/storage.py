@@ -198,9 +198,9 @@ class Storage(ABC):
         """Waiting rooms last changed before the time stamp `before` (oldest first)."""
 
     @abstractmethod
-    async def drop_waiting(self, room_id: str, before: str) -> bool:
+    async def drop_waiting(self, room_id: str, before: str, fence: int | None = None) -> bool:
         """Delete the room (and its chat) if it is still waiting and unchanged since before
-        `before`; True if it was deleted."""
+        `before` (and, with a `fence`, its stored fence is at most that); True if deleted."""
 
     @abstractmethod
     async def count_waiting(self, created_by: str) -> int:
@@ -768,13 +768,15 @@ class SqlStorage(Storage):
 
         return await self._read(select)
 
-    async def drop_waiting(self, room_id: str, before: str) -> bool:
+    async def drop_waiting(self, room_id: str, before: str, fence: int | None = None) -> bool:
         dropped: list[bool] = []
 
         def delete(conn: Connection) -> None:
-            idle = conn.execute(sa.select(rooms.c.id).where(
-                rooms.c.id == room_id, rooms.c.status == "waiting",
-                rooms.c.updated_at < before)).first()
+            q = sa.select(rooms.c.id).where(rooms.c.id == room_id, rooms.c.status == "waiting",
+                                            rooms.c.updated_at < before)
+            if fence is not None:
+                q = q.where(rooms.c.fence <= fence)
+            idle = conn.execute(q.with_for_update()).first()
             if idle is not None:
                 conn.execute(chat.delete().where(chat.c.room_id == room_id))
                 conn.execute(rooms.delete().where(rooms.c.id == room_id))
