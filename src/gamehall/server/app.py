@@ -516,6 +516,7 @@ class Connection:
                     **({"id": ref} if ref is not None else {})})
 
     async def run(self) -> None:
+        self._welcome()  # first in the queue: events of the room may come in while it loads
         try:
             room = await self.hall.attach(self.room_id)
         except RoomError as exc:  # gone meanwhile
@@ -533,7 +534,6 @@ class Connection:
 
     async def _run(self, room: Room) -> None:
         history = await self.hall.chat_history(room.id)
-        self._welcome()
         if self.token and self.player is None:
             self._send(proto.error(proto.NOT_IDENTIFIED, "that token is unknown: you are watching"))
         for line in history:
