@@ -15,7 +15,8 @@
 // once, returning the game's part:
 //   draw()          draw ui.state into ui.main, updating elements in place where it can
 //   panel()         the side panel's nodes for ui.state (made anew for every state and when a
-//                   piece is picked up or put down)
+//                   piece is picked up or put down; those that look the same as the ones shown
+//                   are kept, so a button pressed as a state arrives still takes the click)
 //   mark()          optional: the board's own lighting, after the shell's (also when a piece is
 //                   picked up or put down)
 //   reset()         optional: forget the board's own half-made choice (a new position, a refusal)
@@ -30,7 +31,7 @@
 // `movable` (a piece that may move), `selected` (the piece picked up) and `target` (where the
 // picked-up piece may go).
 
-import { h, fill, fmt, dataOf, pointerGestures } from "../dom.js";
+import { h, fill, patch, fmt, dataOf, pointerGestures } from "../dom.js";
 
 const LIT = ["legal", "movable", "selected", "target"];
 
@@ -114,7 +115,7 @@ export function mountBoard(host, createBoard, { submit, toast }) {
     select(cell) {
       ui.selected = cell;
       light();
-      fill(panel, game.panel ? game.panel() : null);
+      patch(panel, game.panel ? game.panel() : null);
     },
     /** Draw the current state again (after a change of the board's own). */
     redraw() {
@@ -140,7 +141,7 @@ export function mountBoard(host, createBoard, { submit, toast }) {
 
   function render() {
     game.draw();
-    fill(panel, game.panel ? game.panel() : null);
+    patch(panel, game.panel ? game.panel() : null);
     light();
   }
 
