@@ -234,6 +234,25 @@ export function createBoard(ui) {
       drawMarks(board, view, ui.turn);
     },
     panel,
+    /** A moved tile slides from its square; a flipped one turns over. */
+    animate(moves) {
+      const at = (sq) => board.tiles.querySelector(`[data-at="${CSS.escape(sq)}"]`);
+      const px = (sq, extra = "") => {
+        const { x, y } = squareXY(sq);
+        return `translate(${fmt(x)}px, ${fmt(y)}px)${extra}`;
+      };
+      return moves.map((m) => {
+        if (m.from && m.to && squareXY(m.from) && squareXY(m.to) && at(m.to)) {
+          return { el: at(m.to), keyframes: [{ transform: px(m.from) }, { transform: px(m.to) }] };
+        }
+        if (m.kind === "flip" && m.cell && at(m.cell)) {
+          const turn = (k) => ` translate(${SQ / 2}px, 0px) scaleX(${k}) translate(${-SQ / 2}px, 0px)`;
+          return { el: at(m.cell), keyframes: [{ transform: px(m.cell, turn(0)) },
+            { transform: px(m.cell, turn(1)) }] };
+        }
+        return null;
+      });
+    },
   };
 }
 

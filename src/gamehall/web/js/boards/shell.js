@@ -21,6 +21,11 @@
 //                   picked up or put down)
 //   reset()         optional: forget the board's own half-made choice (a new position, a refusal)
 //   target(entry)   optional: the place a moving entry goes to (default its `to`)
+//   animate(moves)  optional: the motions that show `moves` (the other seats' moves this state
+//                   added, already drawn): a list of {el, keyframes} for the Web Animations API
+//                   (a tile slides, a stone drops, a stack grows). The shell plays them, unless
+//                   the user asks for reduced motion (then nothing moves); it counts both on
+//                   ui.main (data-animations-run, data-animations-skipped) for tools and tests.
 //   gestures        false where the board takes the pointer itself (Hau La's 3D view)
 //   layout          optional class of the board's wrap, for its CSS
 //   destroy()       optional; tools: optional methods for tools
@@ -145,6 +150,23 @@ export function mountBoard(host, createBoard, { submit, toast }) {
     light();
   }
 
+  /** Show the other seats' moves this state added: the board's motions, or none at all when
+   * the user asks for reduced motion. */
+  function animateFresh() {
+    if (!game.animate || !ui.state || ui.state.replay) return;
+    const theirs = ui.fresh.filter((m) => m.seat !== null && m.seat !== ui.state.seat);
+    if (!theirs.length) return;
+    const motions = (game.animate(theirs) || []).filter((m) => m && m.el && m.el.animate);
+    if (!motions.length) return;
+    const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    const key = reduced ? "animationsSkipped" : "animationsRun";
+    main.dataset[key] = String(Number(main.dataset[key] || 0) + motions.length);
+    if (reduced) return;
+    for (const { el, keyframes, duration } of motions) {
+      el.animate(keyframes, { duration: duration || 450, easing: "ease-out" });
+    }
+  }
+
   /** Elements carrying data-`name`, by its value. */
   function index(name) {
     const out = new Map();
@@ -254,6 +276,7 @@ export function mountBoard(host, createBoard, { submit, toast }) {
         if (game.reset) game.reset();
       }
       render();
+      animateFresh();
     },
     refused() {
       ui.selected = null;
