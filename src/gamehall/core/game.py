@@ -33,6 +33,11 @@ class Game(ABC):
     """The hall page's board module for this game (``js/boards/<web_board>.js``, announced in
     ``/api/games``); None: the page's generic board (the moves as buttons, the view as text)."""
 
+    def web_pictures(self) -> dict[str, Any] | None:
+        """Pictures the game's board module draws, as JSON (served at
+        ``/api/games/<name>/pictures``), from the file its own drawings read too; None: none."""
+        return None
+
     def __init__(self, **options: object) -> None:
         self.options: dict[str, OptionValue] = resolve_options(self.OPTIONS, options)
 

@@ -63,7 +63,7 @@ _STATUS = {"not_identified": 401, "unknown_room": 404, "not_seated": 403, "not_y
            "bad_clock": 400,
            "too_large": 413, "bad_step": 400, "storage_error": 503, "bad_login": 401,
            "weak_password": 400, "unknown_player": 404, "rate_limited": 429,
-           "room_unavailable": 503}
+           "room_unavailable": 503, "unknown_game": 404}
 
 
 class SessionIn(BaseModel):
@@ -271,6 +271,19 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
                         "has_chance": game.has_chance, "board": module,
                         "options": hall.boards.describe(type(game))})
         return out
+
+    @app.get("/api/games/{name}/pictures", summary="The pictures a game's board module draws "
+                                                   "(the same file its SVG drawing reads)")
+    async def game_pictures(name: str) -> dict[str, Any]:
+        pictures = None
+        if name in list_games():
+            try:
+                pictures = load_game(name).web_pictures()
+            except GamehallError:
+                pictures = None
+        if pictures is None:
+            raise ProtocolError("unknown_game", f"no game called {name!r} has pictures")
+        return pictures
 
     @app.post("/api/session", summary="Pick a nickname; returns a token (also set as a cookie)")
     async def new_session(body: SessionIn, request: Request) -> JSONResponse:

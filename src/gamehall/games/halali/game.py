@@ -9,6 +9,7 @@ from typing import Any
 from gamehall.core import Game, Option, State
 from gamehall.games.halali import explain, jsonform, svg, view
 from gamehall.games.halali.notation import NUM_ACTIONS
+from gamehall.games.halali.pictures import load_pictures
 from gamehall.games.halali.rules import TURN_LIMIT, HalaliState
 from gamehall.games.halali.tiles import OUTCOMES, SQUARES
 
@@ -76,6 +77,9 @@ class HalaliGame(Game):
 
     def render_svg(self, state: State | None = None) -> str:
         return svg.render_svg(_halali(state if state is not None else self.new_initial_state()))
+
+    def web_pictures(self) -> dict[str, Any] | None:
+        return load_pictures()
 
 
 def _halali(state: State) -> HalaliState:

@@ -4,7 +4,7 @@
 // to the server as chat text and take the same path there. The board gets the server's state
 // message and calls submit(notation) for a move; the board contract is boards/shell.js's.
 
-import { h, fill } from "./dom.js";
+import { h, fill, patch } from "./dom.js";
 import { chooseNickname, games } from "./api.js";
 import { RoomConnection } from "./connection.js";
 import { loadBoard } from "./boards/index.js";
@@ -297,7 +297,7 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
       buttons.push(h("button", { type: "button", "data-action": "replay",
         onclick: () => startReplay() }, st === "finished" ? "Replay" : "Replay so far"));
     }
-    fill(adminBox, buttons);
+    patch(adminBox, buttons);  // kept where unchanged: a press as a state arrives still clicks
   }
 
   async function drawOptions() {

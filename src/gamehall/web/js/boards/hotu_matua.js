@@ -208,6 +208,24 @@ export function createBoard(ui) {
       drawView(map, view);
     },
     panel,
+    /** Each ship that moved sails along its steps, field by field. */
+    animate(moves) {
+      const { fields } = map.geo;
+      const paths = new Map();
+      for (const m of moves) {
+        if (m.kind !== "step" || !fields.has(m.from) || !fields.has(m.to)) continue;
+        if (!paths.has(m.piece)) paths.set(m.piece, [m.from]);
+        paths.get(m.piece).push(m.to);
+      }
+      return [...paths].map(([ship, path]) => ({
+        el: map.ships.querySelector(`[data-ship="${CSS.escape(ship)}"]`),
+        duration: 300 * (path.length - 1) + 150,
+        keyframes: path.map((id) => {
+          const [x, y] = fields.get(id).centre;
+          return { transform: `translate(${fmt(x)}px, ${fmt(y)}px)` };
+        }),
+      }));
+    },
     /** The numbers of the lines the offered steps cross (the picked-up ship's, or every ship's). */
     mark() {
       const hot = new Set();
