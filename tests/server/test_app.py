@@ -51,3 +51,21 @@ def test_every_game_names_the_board_module_the_page_serves(tmp_path: Path,
             module = client.get(boards[name])
             assert module.status_code == 200 and "export function createBoard" in module.text
         assert boards["testline"] is None
+
+
+def test_halali_serves_the_tile_pictures_its_svg_drawing_reads(tmp_path: Path) -> None:
+    """One file of pictures: the page gets it from the hall, svg.py reads it; a game without
+    pictures (or no game) is a clear 404."""
+    from gamehall.games.halali.pictures import load_pictures
+
+    app = create_app(f"sqlite:///{tmp_path / 'p.db'}")
+    with TestClient(app) as client:
+        served = client.get("/api/games/halali/pictures")
+        assert served.status_code == 200
+        assert served.json() == load_pictures()
+        assert set(served.json()["pictures"]) == {"bear", "fox", "lumberjack", "hunter",
+                                                  "pheasant", "duck", "tree"}
+        for name in ("hula", "no_such_game"):
+            missing = client.get(f"/api/games/{name}/pictures")
+            assert missing.status_code == 404
+            assert missing.json()["code"] == "unknown_game"

@@ -4,7 +4,10 @@ button comes up, and a refused move reaches the board through the contract (`ref
 
 from __future__ import annotations
 
-from playwright.sync_api import expect
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
 
 from tests.web.conftest import Pages
 from tests.web.helpers import (
@@ -13,6 +16,7 @@ from tests.web.helpers import (
     enter,
     moves_shown,
     record_renders,
+    render_after,
     start_against_bot,
     state,
     wait_my_turn,
@@ -77,3 +81,55 @@ def test_a_refused_move_reaches_the_board_and_drops_the_picked_up_piece(pages: P
     expect(page.locator(".stack.selected")).to_have_count(0)
     expect(page.locator(".point.target")).to_have_count(0)
     assert state(page)["version"] == st["version"]
+
+
+def _press_sync_release(page: Page, selector: str, version: int) -> bool:
+    """Press the mouse on `selector`, have a new state of the same position drawn while the
+    button is down, release; returns whether the pressed element was still on the page."""
+    page.evaluate(f"document.querySelector({selector!r}).__pressed = true")
+    x, y = centre(page, selector)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    drawn = page.evaluate(f"window.__renders.filter((r) => r.version === {version}).length")
+    page.evaluate("window.gamehall.room.conn.send({type: 'sync'})")
+    page.wait_for_function(
+        f"() => window.__renders.filter((r) => r.version === {version}).length > {drawn}")
+    kept = page.evaluate(f"!!(document.querySelector({selector!r}) || {{}}).__pressed")
+    page.mouse.up()
+    return bool(kept)
+
+
+def test_a_panel_button_pressed_as_a_state_arrives_still_clicks(pages: Pages) -> None:
+    """The side panel is made anew for every state, but what looks the same stays the same
+    element: Hotu Matua's End turn pressed, a state drawn, released: the turn ends."""
+    page = pages.new()
+    enter(page)
+    create_room(page, "hotu_matua")
+    start_against_bot(page)
+    st = wait_my_turn(page)
+    record_renders(page)
+    assert any(e["kind"] == "end" for e in st["legal"])
+    assert _press_sync_release(page, ".board-panel [data-move=end]", st["version"])
+    shown = render_after(page, st["version"])
+    assert shown["moves"][len(st["moves"])] == "end"
+
+
+@pytest.mark.parametrize(("game", "options", "selector"), [
+    ("hula", {"size": 5}, "[data-game=hula] .cell.legal"),
+    ("haugaz", {"size": 6}, ".point[data-cell] .hit"),
+    ("halali", {}, ".tile.legal"),
+])
+def test_board_elements_stay_while_a_state_is_drawn(pages: Pages, game: str,
+                                                    options: dict[str, Any],
+                                                    selector: str) -> None:
+    """Every state used to replace the board's whole SVG; now the element under the pointer is
+    updated in place, and a press there, a state, a release plays the move."""
+    page = pages.new()
+    enter(page)
+    create_room(page, game, **options)
+    start_against_bot(page)
+    st = wait_my_turn(page)
+    record_renders(page)
+    assert _press_sync_release(page, selector, st["version"])
+    wait_version_above(page, st["version"])
+    assert len(state(page)["moves"]) > len(st["moves"])

@@ -44,3 +44,23 @@ def test_the_drawing_follows_the_json_board() -> None:
     root = ET.fromstring(svg)
     assert len([t for t in root.iter(f"{NS}text") if t.get("class") == "exit"]) == 4
     assert "flipping the tile on b2" in svg
+
+
+def test_face_up_tiles_carry_the_pictures_the_page_draws() -> None:
+    """The drawing uses the shared picture file (pictures.json, what the page gets from the
+    hall): a picture of each face-up tile's kind, none on a face-down one."""
+    from gamehall.games.halali.pictures import load_pictures
+
+    rows = board(c3="H>", c5="F", g7="?", a1="B", d2="L", e6="P", f6="D", b7="T")
+    root = ET.fromstring(render_svg(position(rows)))
+    drawn = {}
+    for g in root.iter(f"{NS}g"):
+        if "square" in (g.get("class") or "").split():
+            pics = [p for p in g.iter(f"{NS}g") if p.get("class") == "picture"]
+            drawn[g.get("data-square")] = [p.get("data-picture") for p in pics]
+    assert drawn["c3"] == ["hunter"] and drawn["a1"] == ["bear"] and drawn["b7"] == ["tree"]
+    assert drawn["g7"] == [] and drawn["d4"] == []
+    pictures = load_pictures()["pictures"]
+    fox = next(p for p in root.iter(f"{NS}g") if p.get("data-picture") == "fox")
+    assert len(list(fox)) == len(pictures["fox"])
+    assert {p.get("data-picture") for p in root.iter(f"{NS}g")} - {None} == set(pictures)

@@ -9,6 +9,7 @@ from typing import Any
 from gamehall.core import Game, Option, State
 from gamehall.games.halali import explain, jsonform, svg, view
 from gamehall.games.halali.notation import NUM_ACTIONS
+from gamehall.games.halali.pictures import load_pictures
 from gamehall.games.halali.rules import TURN_LIMIT, HalaliState
 from gamehall.games.halali.tiles import OUTCOMES, SQUARES
 
@@ -19,13 +20,16 @@ class HalaliGame(Game):
     name = "halali"
     title = "Halali!"
     web_board = "halali"
+    howto_moves = 24
     OPTIONS = (
         Option("rifles", str, "two_each",
                doc="hunters' rifle directions: two_each (2 per direction, shuffled in) or "
                    "random (each hunter's direction drawn when it is flipped)",
-               choices=("two_each", "random")),
+               choices=("two_each", "random"), label="rifles",
+               words=(("two_each", "two per direction"), ("random", "drawn at random"))),
         Option("match", bool, False,
-               doc="play two games with roles swapped and add the scores"),
+               doc="play two games with roles swapped and add the scores",
+               label="match of two games"),
     )
     has_chance = True
 
@@ -65,6 +69,10 @@ class HalaliGame(Game):
     def outcome_text(self, state: State) -> str:
         return view.outcome_text(_halali(state))
 
+    def scores(self, state: State) -> list[float] | None:
+        """Each seat's points (a match: both games added)."""
+        return [float(x) for x in _halali(state).totals()[0]]
+
     def explain_illegal(self, state: State, action: int) -> str:
         return explain.explain_illegal(_halali(state), action)
 
@@ -76,6 +84,9 @@ class HalaliGame(Game):
 
     def render_svg(self, state: State | None = None) -> str:
         return svg.render_svg(_halali(state if state is not None else self.new_initial_state()))
+
+    def web_pictures(self) -> dict[str, Any] | None:
+        return load_pictures()
 
 
 def _halali(state: State) -> HalaliState:

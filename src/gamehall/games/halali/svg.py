@@ -11,6 +11,7 @@ from __future__ import annotations
 import textwrap
 from html import escape
 
+from gamehall.games.halali.pictures import picture_svg
 from gamehall.games.halali.rules import HalaliState
 from gamehall.games.halali.tiles import (
     BEASTS,
@@ -37,10 +38,8 @@ SIDE_FILL = {HUMANS: "#e08a2c", BEASTS: "#3c7fd6"}
 """Tile colours by side, as on the terminal board (humans orange, beasts blue)."""
 GREEN_FILL = "#57b84a"
 TREE_FILL = "#2e7d32"
-LETTER = {"bear": "B", "fox": "F", "lumberjack": "L", "hunter": "H", "pheasant": "P",
-          "duck": "D", "tree": "T"}
-ARROW = {HUNTERS[0]: "▲", HUNTERS[1]: "▶", HUNTERS[2]: "▼", HUNTERS[3]: "◀"}
-"""A hunter's rifle, drawn beside its letter."""
+RIFLE = {HUNTERS[0]: (0, -1), HUNTERS[1]: (1, 0), HUNTERS[2]: (0, 1), HUNTERS[3]: (-1, 0)}
+"""A hunter's rifle direction on the drawing, shown as an arrowhead at that edge of its tile."""
 
 
 def _xy(sq: int) -> tuple[int, int]:
@@ -69,11 +68,13 @@ def _square(state: HalaliState, sq: int) -> list[str]:
         kind, body = "empty", []
     else:
         kind = KIND_OF[code]
-        label = LETTER[kind] + ARROW.get(code, "")
         body = [f'<rect x="{x + 4}" y="{y + 4}" width="{STEP - 8}" height="{STEP - 8}" rx="6" '
                 f'fill="{_fill(code)}" stroke="#222"/>',
-                f'<text x="{x + STEP // 2}" y="{y + STEP // 2 + 7}" font-size="20" '
-                f'text-anchor="middle" fill="#fff" font-weight="bold">{label}</text>']
+                f'<circle cx="{x + STEP / 2:g}" cy="{y + STEP / 2:g}" r="{STEP / 2 - 7:g}" '
+                'fill="#fffdf6" opacity="0.85"/>',
+                picture_svg(kind, x + 10, y + 10, STEP - 20)]
+        if code in RIFLE:
+            body.append(_rifle(x, y, RIFLE[code]))
     if sq == state.pending:
         body.append(f'<rect x="{x + 2}" y="{y + 2}" width="{STEP - 4}" height="{STEP - 4}" '
                     'rx="7" fill="none" stroke="#f0b000" stroke-width="3"/>')
@@ -84,6 +85,18 @@ def _square(state: HalaliState, sq: int) -> list[str]:
     return [f'<g class="square {kind}" data-square="{name}" data-tile="{escape(tile)}">',
             f'<rect x="{x}" y="{y}" width="{STEP}" height="{STEP}" fill="#efe6cc" '
             'stroke="#b8a77e"/>', *body, "</g>"]
+
+
+def _rifle(x: int, y: int, direction: tuple[int, int]) -> str:
+    """An arrowhead on the edge of the tile at (x, y) that the hunter's rifle points to."""
+    dx, dy = direction
+    cx, cy = x + STEP / 2, y + STEP / 2
+    tip = (cx + dx * (STEP / 2 - 3), cy + dy * (STEP / 2 - 3))
+    base = (cx + dx * (STEP / 2 - 11), cy + dy * (STEP / 2 - 11))
+    side = (-dy * 6, dx * 6)
+    pts = [tip, (base[0] + side[0], base[1] + side[1]), (base[0] - side[0], base[1] - side[1])]
+    return ('<polygon class="rifle" fill="#1b1410" stroke="#fff" stroke-width="1" points="'
+            + " ".join(f"{px:g},{py:g}" for px, py in pts) + '"/>')
 
 
 def _exits(state: HalaliState) -> list[str]:

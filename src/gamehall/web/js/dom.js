@@ -47,6 +47,34 @@ export function fill(el, ...children) {
   return el;
 }
 
+/**
+ * Make `el`'s children `children`, keeping each child that is already there and looks the same
+ * (the same markup) instead of replacing it: a button pressed while a new state redraws a panel
+ * is still the element the release lands on, so the click is not lost.
+ */
+export function patch(el, ...children) {
+  const wanted = [];
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue;
+    wanted.push(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  let i = 0;
+  for (const node of wanted) {
+    const current = el.childNodes[i];
+    if (current !== node && !(current && sameMarkup(current, node))) {
+      el.insertBefore(node, current || null);
+    }
+    i++;
+  }
+  while (el.childNodes.length > i) el.lastChild.remove();
+  return el;
+}
+
+function sameMarkup(a, b) {
+  if (a.nodeType !== b.nodeType) return false;
+  return a.nodeType === Node.ELEMENT_NODE ? a.outerHTML === b.outerHTML : a.textContent === b.textContent;
+}
+
 /** An <svg> sized to its view box that scales to its container. */
 export function svgRoot(width, height, attrs = {}) {
   return s("svg", {

@@ -24,6 +24,23 @@ export const TILES = {
 };
 const SIDES = ["humans", "beasts", "green", "tree"];
 const RIFLE = { "^": [0, -1], ">": [1, 0], v: [0, 1], "<": [-1, 0] };
+const RIFLE_WORDS = { "^": "up", ">": "right", v: "down", "<": "left" };
+
+/** The tiles' pictures, from the game's package (the file the server's SVG drawing reads too):
+ * {size, pictures: kind -> [[element, attributes], ...]}; null if they could not be had. */
+const PICTURES = await fetch("/api/games/halali/pictures").then((r) => (r.ok ? r.json() : null))
+  .catch(() => null);
+
+/** The picture of tile `kind` as an SVG group filling the square of `side` at (x, y); null
+ * without pictures. */
+export function picture(kind, x, y, side) {
+  const shapes = PICTURES && PICTURES.pictures[kind];
+  if (!shapes) return null;
+  const scale = side / PICTURES.size;
+  return s("g", { class: "picture", "data-picture": kind, "pointer-events": "none",
+    transform: `translate(${fmt(x)},${fmt(y)}) scale(${fmt(scale * 1000) / 1000})` },
+  shapes.map(([tag, attrs]) => s(tag, attrs)));
+}
 
 const CORNERS = new Map();
 for (let r = 0; r < 7; r++) {
@@ -67,20 +84,29 @@ function drawTile(g, { square, tok }) {
     return;
   }
   const info = TILES[tok[0]];
+  const rifle = tok[0] === "H" ? RIFLE[tok[1]] : null;
   g.classList.add(info.side);
-  g.append(s("text", { x: SQ / 2, y: SQ / 2 + 6, class: "glyph" }, tok[0]),
-    s("text", { x: SQ / 2, y: SQ - PAD - 5, class: "name" }, info.name),
-    s("text", { x: SQ - PAD - 4, y: PAD + 10, class: "points", "text-anchor": "end" }, String(info.points)));
-  if (tok[0] === "H" && RIFLE[tok[1]]) {
-    const [dx, dy] = RIFLE[tok[1]];
-    const cx = SQ / 2 + dx * 20;
-    const cy = SQ / 2 - 2 + dy * 20;
-    const px = -dy;
-    const py = dx;
-    g.append(s("line", { x1: fmt(SQ / 2 + dx * 8), y1: fmt(SQ / 2 - 2 + dy * 8), x2: fmt(cx), y2: fmt(cy),
-      class: "rifle" }),
-    s("polygon", { class: "rifle", points: `${fmt(cx + dx * 6)},${fmt(cy + dy * 6)} `
-      + `${fmt(cx + px * 4)},${fmt(cy + py * 4)} ${fmt(cx - px * 4)},${fmt(cy - py * 4)}` }));
+  g.append(s("title", {}, `${info.name}${rifle ? `, rifle pointing ${RIFLE_WORDS[tok[1]]}` : ""}`
+    + ` (${info.points} points)`));
+  const art = picture(info.name, PAD + 7, PAD + 5, SQ - 2 * PAD - 14);
+  if (art) {
+    g.append(s("circle", { cx: SQ / 2, cy: SQ / 2 - 2, r: SQ / 2 - PAD - 5, class: "medallion" }), art);
+  } else {
+    g.append(s("text", { x: SQ / 2, y: SQ / 2 + 4, class: "glyph" }, tok[0]));
+  }
+  // the name below the picture (above it when a rifle points down, where its arrowhead is)
+  const nameY = rifle && rifle[1] > 0 ? PAD + 8 : SQ - PAD - 2.5;
+  g.append(s("text", { x: SQ / 2, y: nameY, class: "name" }, info.name),
+    s("text", { x: SQ - PAD - 3, y: PAD + 8, class: "points", "text-anchor": "end" }, String(info.points)));
+  if (rifle) {
+    // an arrowhead on the edge of the tile the rifle points to
+    const [dx, dy] = rifle;
+    const reach = SQ / 2 - PAD - 1;
+    const tip = [SQ / 2 + dx * reach, SQ / 2 + dy * reach];
+    const base = [SQ / 2 + dx * (reach - 9), SQ / 2 + dy * (reach - 9)];
+    const side = [-dy * 7, dx * 7];
+    g.append(s("polygon", { class: "rifle", points: `${fmt(tip[0])},${fmt(tip[1])} `
+      + `${fmt(base[0] + side[0])},${fmt(base[1] + side[1])} ${fmt(base[0] - side[0])},${fmt(base[1] - side[1])}` }));
     g.setAttribute("data-rifle", tok[1]);
   }
 }
@@ -208,6 +234,25 @@ export function createBoard(ui) {
       drawMarks(board, view, ui.turn);
     },
     panel,
+    /** A moved tile slides from its square; a flipped one turns over. */
+    animate(moves) {
+      const at = (sq) => board.tiles.querySelector(`[data-at="${CSS.escape(sq)}"]`);
+      const px = (sq, extra = "") => {
+        const { x, y } = squareXY(sq);
+        return `translate(${fmt(x)}px, ${fmt(y)}px)${extra}`;
+      };
+      return moves.map((m) => {
+        if (m.from && m.to && squareXY(m.from) && squareXY(m.to) && at(m.to)) {
+          return { el: at(m.to), keyframes: [{ transform: px(m.from) }, { transform: px(m.to) }] };
+        }
+        if (m.kind === "flip" && m.cell && at(m.cell)) {
+          const turn = (k) => ` translate(${SQ / 2}px, 0px) scaleX(${k}) translate(${-SQ / 2}px, 0px)`;
+          return { el: at(m.cell), keyframes: [{ transform: px(m.cell, turn(0)) },
+            { transform: px(m.cell, turn(1)) }] };
+        }
+        return null;
+      });
+    },
   };
 }
 

@@ -167,6 +167,24 @@ export function createBoard(ui) {
       drawMarks(board, ui.turn);
     },
     panel,
+    /** A moved stack slides from where it stood; a stack placed on grows from the point. */
+    animate(moves) {
+      const pts = board.geo.pts;
+      const at = (name) => board.stacks.querySelector(`[data-at="${CSS.escape(name)}"]`);
+      const px = (p, extra = "") => `translate(${fmt(p.x)}px, ${fmt(p.y)}px)${extra}`;
+      return moves.map((m) => {
+        if (m.kind === "move" && pts.has(m.from) && pts.has(m.to) && at(m.to)) {
+          return { el: at(m.to), keyframes: [{ transform: px(pts.get(m.from)) },
+            { transform: px(pts.get(m.to)) }] };
+        }
+        if (m.cell !== undefined && pts.has(m.cell) && at(m.cell)) {
+          const p = pts.get(m.cell);
+          return { el: at(m.cell), keyframes: [{ transform: px(p, " scale(0.3)") },
+            { transform: px(p, " scale(1)") }] };
+        }
+        return null;
+      });
+    },
   };
 }
 

@@ -127,6 +127,14 @@ export function createBoard(ui) {
       }
       drawView(board, view);
     },
+    /** A placed stone drops onto its cell. */
+    animate(moves) {
+      return moves.filter((m) => m.cell !== undefined && board.cells.has(m.cell)).map((m) => ({
+        el: board.cells.get(m.cell).content,
+        keyframes: [{ transform: "translate(0px, -34px)", opacity: 0 },
+          { transform: "translate(0px, 0px)", opacity: 1 }],
+      }));
+    },
     panel() {
       const { state, mine } = ui;
       const view = state.view;

@@ -15,11 +15,17 @@
 // once, returning the game's part:
 //   draw()          draw ui.state into ui.main, updating elements in place where it can
 //   panel()         the side panel's nodes for ui.state (made anew for every state and when a
-//                   piece is picked up or put down)
+//                   piece is picked up or put down; those that look the same as the ones shown
+//                   are kept, so a button pressed as a state arrives still takes the click)
 //   mark()          optional: the board's own lighting, after the shell's (also when a piece is
 //                   picked up or put down)
 //   reset()         optional: forget the board's own half-made choice (a new position, a refusal)
 //   target(entry)   optional: the place a moving entry goes to (default its `to`)
+//   animate(moves)  optional: the motions that show `moves` (the other seats' moves this state
+//                   added, already drawn): a list of {el, keyframes} for the Web Animations API
+//                   (a tile slides, a stone drops, a stack grows). The shell plays them, unless
+//                   the user asks for reduced motion (then nothing moves); it counts both on
+//                   ui.main (data-animations-run, data-animations-skipped) for tools and tests.
 //   gestures        false where the board takes the pointer itself (Hau La's 3D view)
 //   layout          optional class of the board's wrap, for its CSS
 //   destroy()       optional; tools: optional methods for tools
@@ -30,7 +36,7 @@
 // `movable` (a piece that may move), `selected` (the piece picked up) and `target` (where the
 // picked-up piece may go).
 
-import { h, fill, fmt, dataOf, pointerGestures } from "../dom.js";
+import { h, fill, patch, fmt, dataOf, pointerGestures } from "../dom.js";
 
 const LIT = ["legal", "movable", "selected", "target"];
 
@@ -114,7 +120,7 @@ export function mountBoard(host, createBoard, { submit, toast }) {
     select(cell) {
       ui.selected = cell;
       light();
-      fill(panel, game.panel ? game.panel() : null);
+      patch(panel, game.panel ? game.panel() : null);
     },
     /** Draw the current state again (after a change of the board's own). */
     redraw() {
@@ -140,8 +146,25 @@ export function mountBoard(host, createBoard, { submit, toast }) {
 
   function render() {
     game.draw();
-    fill(panel, game.panel ? game.panel() : null);
+    patch(panel, game.panel ? game.panel() : null);
     light();
+  }
+
+  /** Show the other seats' moves this state added: the board's motions, or none at all when
+   * the user asks for reduced motion. */
+  function animateFresh() {
+    if (!game.animate || !ui.state || ui.state.replay) return;
+    const theirs = ui.fresh.filter((m) => m.seat !== null && m.seat !== ui.state.seat);
+    if (!theirs.length) return;
+    const motions = (game.animate(theirs) || []).filter((m) => m && m.el && m.el.animate);
+    if (!motions.length) return;
+    const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    const key = reduced ? "animationsSkipped" : "animationsRun";
+    main.dataset[key] = String(Number(main.dataset[key] || 0) + motions.length);
+    if (reduced) return;
+    for (const { el, keyframes, duration } of motions) {
+      el.animate(keyframes, { duration: duration || 450, easing: "ease-out" });
+    }
   }
 
   /** Elements carrying data-`name`, by its value. */
@@ -253,6 +276,7 @@ export function mountBoard(host, createBoard, { submit, toast }) {
         if (game.reset) game.reset();
       }
       render();
+      animateFresh();
     },
     refused() {
       ui.selected = null;
