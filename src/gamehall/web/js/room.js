@@ -4,7 +4,7 @@
 // to the server as chat text and take the same path there. The board gets the server's state
 // message and calls submit(notation) for a move; the board contract is boards/shell.js's.
 
-import { h, fill, patch } from "./dom.js";
+import { h, fill, patch, scrollWithin } from "./dom.js";
 import { chooseNickname, games } from "./api.js";
 import { RoomConnection } from "./connection.js";
 import { loadBoard } from "./boards/index.js";
@@ -348,7 +348,7 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
       onclick: replay ? () => replay.go(i + 1) : undefined,
     }, h("span", { class: "who" }, seatName(m.seat)), " ", h("span", { class: "notation" }, m.move))));
     const current = movesList.querySelector(".current");
-    if (current) current.scrollIntoView({ block: "nearest" });
+    if (current) scrollWithin(movesList, current);
     else movesList.scrollTop = movesList.scrollHeight;
   }
 
