@@ -1,6 +1,7 @@
 """Hau La: time a full enumeration of one player's choices, touch checks included.
 
     python -m benchmarks.hau_la_placements [--pieces 26] [--repeat 20] [--seed 3]
+    python -m benchmarks.hau_la_placements --games 4 [--repeat 10] [--seed 1]
 
 Builds a late-game building by adding random touch-free pieces to the starting building (the
 box holds only 22 pieces, so a building this big cannot arise in a real game: it is a stress
@@ -8,6 +9,10 @@ case), puts four tags on it, and times:
 - a normal turn: the mover's tag is on the board, all four piece kinds in hand;
 - a free placement (first turn, or a penalty hand-over of a big joint): any two free holes.
 Each enumeration is computed from scratch (the engine's cache is bypassed).
+
+With `--games N`: the normal turns (from the mover's tags on the board) of N seeded random
+two-player games (seeds seed … seed+N-1), each timed from scratch; prints the median and the
+slowest position's median CPU time.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from gamehall.games.hau_la.placements import (
     SECOND,
     SIDES,
     Ask,
+    Placements,
     Tags,
     enumerate_placements,
 )
@@ -69,12 +75,60 @@ def timed(fn: object, repeat: int) -> tuple[list[float], list[float]]:
     return wall, cpu
 
 
+def game_turns(games: int, seed: int) -> list[tuple[Building, Tags, Ask]]:
+    """The normal-turn enumerations (building, tags, ask) met in seeded random games."""
+    import gamehall
+    from gamehall.games.hau_la import turns
+
+    seen: list[tuple[Building, Tags, Ask]] = []
+    plain = turns.placements_for
+
+    def spy(b: Building, spots: list[tuple[int, int]], ask: Ask) -> Placements:
+        if ask.tag and ask.firsts != ask.seconds:  # a normal turn: from the mover's tag holes
+            seen.append((b, Tags.of(b, spots), ask))
+        return plain(b, spots, ask)
+
+    turns.placements_for = spy
+    try:
+        for g in range(games):
+            rng = random.Random(seed + g)
+            state = gamehall.load_game("hau_la").new_initial_state(seed=seed + g)
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    actions, probs = zip(*state.chance_outcomes(), strict=True)
+                    state.apply_action(rng.choices(actions, probs)[0])
+                else:
+                    state.apply_action(rng.choice(state.legal_actions()))
+    finally:
+        turns.placements_for = plain
+    unique = {(id(b), tuple(t.holes), a): (b, t, a) for b, t, a in seen}
+    return list(unique.values())
+
+
+def positions(args: argparse.Namespace) -> None:
+    cases = game_turns(args.games, args.seed)
+    medians = []
+    for b, tags, ask in cases:
+        _, cpu = timed(lambda b=b, t=tags, a=ask: enumerate_placements(b, t, a), args.repeat)
+        medians.append(statistics.median(cpu))
+    sizes = [len(enumerate_placements(b, t, a)) for b, t, a in cases]
+    print(f"{len(cases)} normal turns from {args.games} random games (seeds {args.seed}–"
+          f"{args.seed + args.games - 1}), {min(sizes)}–{max(sizes)} placements each: CPU "
+          f"median {statistics.median(medians):.2f} ms, mean {statistics.mean(medians):.2f} ms, "
+          f"slowest position {max(medians):.2f} ms")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pieces", type=int, default=26)
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--games", type=int, default=0,
+                        help="time the normal turns of this many seeded random games instead")
     args = parser.parse_args(argv)
+    if args.games:
+        positions(args)
+        return
     b = late_building(args.pieces, args.seed)
     free = free_holes(b, set())
     by_height = sorted(free, key=lambda h: -b.pos[h][2])

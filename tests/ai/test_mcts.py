@@ -3,6 +3,7 @@ turns, budgets, tree reuse, levels and evaluator plug-ins."""
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Sequence
@@ -345,3 +346,42 @@ def test_a_forced_step_is_answered_without_searching() -> None:
     start = time.perf_counter()
     assert bot.choose(state) == STOP
     assert time.perf_counter() - start < 0.1 and bot.stats.simulations == 0
+
+
+# --- chance widening ----------------------------------------------------------------------------
+@pytest.mark.parametrize("k, alpha", [(1.0, 0.5), (0.5, 0.25), (2.0, 0.0)])
+def test_chance_widening_bounds_the_outcomes_of_a_chance_node(k: float, alpha: float) -> None:
+    state = pig([0, 0], 0)  # only ROLL is legal: the root's one child is a six-outcome chance node
+    for sims in (1, 3, 10, 40, 400):
+        root = MCTSBot(3, simulations=sims, solve=False, chance_widening=(k, alpha)).search(state)
+        chance = root.children[ROLL]
+        # the first visit valued the chance node itself; each later one went to an outcome
+        assert sum(c.n for c in chance.children.values()) == chance.n - 1
+        assert len(chance.children) <= min(6, math.ceil(k * chance.n ** alpha))
+        assert len(chance.children) >= (1 if chance.n > 1 else 0)
+
+
+def test_chance_widening_keeps_the_distribution_among_the_outcomes_it_keeps() -> None:
+    state = pig([0, 0], 0, loaded=True)  # FACE has probability 0.5, the others 0.1 each
+    root = MCTSBot(4, simulations=3000, solve=False, chance_widening=(1.0, 0.1)).search(state)
+    chance = root.children[ROLL]
+    kept = list(chance.children)
+    assert len(kept) < 6
+    probs = {FACE: 0.5, **{a: 0.1 for a in range(FACE + 1, FACE + 6)}}
+    total = sum(probs[a] for a in kept)
+    for a in kept:
+        assert abs(chance.children[a].n / chance.n - probs[a] / total) < 0.05
+
+
+def test_chance_widening_is_deterministic_and_off_by_default() -> None:
+    state = pig([3, 5], 4)
+    def visits(bot: MCTSBot) -> list[tuple[int, int]]:
+        root = bot.search(state)
+        return sorted((a, c.n) for a, c in root.children[ROLL].children.items())
+    assert visits(MCTSBot(5, simulations=300, chance_widening=(1.0, 0.5))) == visits(
+        MCTSBot(5, simulations=300, chance_widening=(1.0, 0.5)))
+    assert MCTSBot(5).chance_widening is None
+    with pytest.raises(GamehallError):
+        MCTSBot(5, chance_widening=(0.0, 0.5))
+    with pytest.raises(GamehallError):
+        MCTSBot(5, chance_widening=(1.0, 1.5))

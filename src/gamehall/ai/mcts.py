@@ -3,7 +3,11 @@
 - Each decision node maximises the return of the seat to move there; a node's statistics are the
   normalised return of the seat that chose the edge into it, so 2, 3 or 4 players and multi-step
   turns (the same seat moving again) need nothing special.
-- Chance nodes sample an outcome with its probability; each outcome has its own child.
+- Chance nodes sample an outcome with its probability; each outcome has its own child. With
+  `chance_widening=(k, alpha)` a chance node visited n times keeps at most ceil(k·(n+1)^alpha)
+  distinct outcomes (progressive widening): a new outcome drawn past that is replaced by one of
+  the outcomes already there, drawn in proportion to their probabilities, so the simulations of
+  a wide chance node (Halali!'s flips) deepen a few sampled outcomes instead of spreading thin.
 - Leaves are valued by an evaluator (default: one random rollout, through the engine's own
   ``random_playout`` where it exists).
 - Terminal nodes are exact. In 2-player constant-sum games proven values are backed up
@@ -16,6 +20,7 @@
 from __future__ import annotations
 
 import math
+import random
 import time
 from bisect import bisect_right
 from collections.abc import Callable
@@ -90,7 +95,8 @@ class MCTSBot(Bot):
     def __init__(self, seed: int | None = None, *, simulations: int | None = 1000,
                  seconds: float | None = None, uct_c: float = 1.0,
                  evaluator: Evaluator | None = None, solve: bool = True,
-                 reuse: bool = True, clock: Callable[[], float] = time.perf_counter) -> None:
+                 reuse: bool = True, clock: Callable[[], float] = time.perf_counter,
+                 chance_widening: tuple[float, float] | None = None) -> None:
         super().__init__(seed)
         if simulations is None and seconds is None:
             raise GamehallError("an MCTS budget needs simulations, seconds, or both")
@@ -103,6 +109,12 @@ class MCTSBot(Bot):
         self.clock = clock
         """Where the time budget is read (seconds); tests pass a fake one to count budgets."""
         self.uct_c = uct_c
+        if chance_widening is not None and (chance_widening[0] <= 0
+                                            or not 0 <= chance_widening[1] <= 1):
+            raise GamehallError("chance widening needs k > 0 and 0 <= alpha <= 1")
+        self.chance_widening = chance_widening
+        """(k, alpha): at most ceil(k·(n+1)^alpha) outcomes under a chance node visited n
+        times; None: every outcome drawn gets its child."""
         self.solve = solve
         self.reuse = reuse
         if evaluator is not None and not isinstance(evaluator, Evaluator):
@@ -217,6 +229,9 @@ class MCTSBot(Bot):
                 action = node.outcomes[
                     bisect_right(node.cumulative, rng.random() * node.cumulative[-1])
                     if len(node.outcomes) > 1 else 0]
+                if (self.chance_widening is not None and action not in node.children
+                        and node.children and not self._may_widen(node)):
+                    action = self._known_outcome(node, rng)
                 state.apply_action(action)
                 child = node.children.get(action)
                 if child is None:
@@ -272,6 +287,26 @@ class MCTSBot(Bot):
         if self._solving and node.proven is not None:
             self._propagate_proof(path)
         return True
+
+    def _may_widen(self, node: Node) -> bool:
+        """Whether the chance node `node` may take one more distinct outcome (widening on)."""
+        assert self.chance_widening is not None
+        k, alpha = self.chance_widening
+        return len(node.children) < math.ceil(k * (node.n + 1) ** alpha)
+
+    @staticmethod
+    def _known_outcome(node: Node, rng: random.Random) -> int:
+        """One of the outcomes already under the chance node `node`, in proportion to their
+        probabilities (so the draw stays the chance distribution restricted to them)."""
+        index = {a: i for i, a in enumerate(node.outcomes)}
+        cum = node.cumulative
+        known = list(node.children)
+        weights = [cum[index[a]] - (cum[index[a] - 1] if index[a] else 0.0) for a in known]
+        if len(known) == 1:
+            return known[0]
+        cumulative = list(accumulate(weights))
+        pick = bisect_right(cumulative, rng.random() * cumulative[-1])
+        return known[min(pick, len(known) - 1)]
 
     def _select(self, node: Node) -> Node:
         """The child with the best UCT value for the seat to move at `node` (the first on ties).

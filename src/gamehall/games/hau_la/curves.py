@@ -11,7 +11,9 @@ All work is vectorised over many candidates at once; see geometry.py for why it 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -76,53 +78,97 @@ class Scalars:
         return Scalars(self.dd[idx], self.da[idx], self.db[idx], self.ab[idx])
 
 
+@dataclass(frozen=True)
+class RatioTables:
+    """Products of the tangent ratios with the Hermite weights at the quadrature and curvature
+    nodes, one row per ratio, computed once per model (the same products, in the same order,
+    that a candidate's own arithmetic would form, so the results stay bit for bit)."""
+
+    ra: Arr
+    rb: Arr
+    len_p: Arr
+    """ra·p at U_LEN (R, U); len_q: rb·q; len_g0: ra·ra·p·p + rb·rb·q·q; len_g1: 2·ra·rb·(p·q)."""
+    len_q: Arr
+    len_g0: Arr
+    len_g1: Arr
+    kap_p: Arr
+    """ra·p' and -rb·q' at U_KAPPA (first derivatives), kap_p2/kap_q2 the second ones."""
+    kap_q: Arr
+    kap_p2: Arr
+    kap_q2: Arr
+
+
+_LEN_W, _LEN_P, _LEN_Q = _d1(U_LEN)
+_LEN_WW = _LEN_W * _LEN_W
+_LEN_PQ = _LEN_P * _LEN_Q
+_KAP_W, _KAP_P, _KAP_Q = _d1(U_KAPPA)
+_KAP_W2, _KAP_P2, _KAP_Q2 = _d2(U_KAPPA)
+
+
+def _split_ratio(ratio: float) -> tuple[float, float]:
+    return (ratio, 1.0) if ratio <= 1.0 else (1.0, 1.0 / ratio)
+
+
+@cache
+def ratio_tables(ratios: tuple[float, ...]) -> RatioTables:
+    rows = [_split_ratio(r) for r in ratios]
+    p, q = _LEN_P, _LEN_Q
+
+    def table(f: Callable[[float, float], Arr]) -> Arr:
+        t = np.stack([f(ra, rb) for ra, rb in rows])
+        t.setflags(write=False)
+        return t
+
+    return RatioTables(
+        np.array([ra for ra, _ in rows]), np.array([rb for _, rb in rows]),
+        table(lambda ra, rb: ra * p), table(lambda ra, rb: rb * q),
+        table(lambda ra, rb: ra * ra * p * p + rb * rb * q * q),
+        table(lambda ra, rb: 2.0 * ra * rb * _LEN_PQ),
+        table(lambda ra, rb: ra * _KAP_P), table(lambda ra, rb: -rb * _KAP_Q),
+        table(lambda ra, rb: ra * _KAP_P2), table(lambda ra, rb: -rb * _KAP_Q2))
+
+
 def _gram(sc: Scalars, x: tuple[Arr, Arr, Arr], y: tuple[Arr, Arr, Arr]) -> Arr:
-    """x·y for vectors written as x1·D + x2·dA + x3·dB (each xi of shape (M, U))."""
+    """x·y for vectors written as x1·D + x2·dA + x3·dB (each xi of shape (M, U) or (U,))."""
     dd, da, db, ab = (v[:, None] for v in (sc.dd, sc.da, sc.db, sc.ab))
     return (x[0] * y[0] * dd + x[1] * y[1] + x[2] * y[2]
             + (x[0] * y[1] + x[1] * y[0]) * da + (x[0] * y[2] + x[2] * y[0]) * db
             + (x[1] * y[2] + x[2] * y[1]) * ab)
 
 
-def _coeffs(sc: Scalars, ra: float, rb: float, s: Arr, u: Arr) -> tuple[Arr, Arr, Arr]:
-    w, p, q = _d1(u)
-    return (np.broadcast_to(w, (len(s), len(u))), s[:, None] * (ra * p),
-            s[:, None] * (-rb * q))
-
-
-def solve_scale(sc: Scalars, ra: float, rb: float, length: float) -> tuple[Arr, Bools]:
-    """The smallest scale s with arc length `length`, and whether Newton converged."""
-    w, p, q = _d1(U_LEN)
-    alpha = (w * w)[None, :] * sc.dd[:, None]
-    beta = w[None, :] * (ra * p[None, :] * sc.da[:, None] - rb * q[None, :] * sc.db[:, None])
-    gamma = ra * ra * p * p + rb * rb * q * q - 2.0 * ra * rb * (p * q)[None, :] * sc.ab[:, None]
-    gamma = np.maximum(gamma, 0.0)
+def solve_scale(sc: Scalars, t: RatioTables, rid: Index, length: Arr) -> tuple[Arr, Bools]:
+    """The smallest scale s with arc length `length` for each candidate (tangent ratio row
+    `rid` of `t`), and whether Newton converged."""
+    alpha = _LEN_WW[None, :] * sc.dd[:, None]
+    beta = _LEN_W[None, :] * (t.len_p[rid] * sc.da[:, None] - t.len_q[rid] * sc.db[:, None])
+    gamma = np.maximum(t.len_g0[rid] - t.len_g1[rid] * sc.ab[:, None], 0.0)
     span = np.sqrt(sc.dd)
     s = (length + span) / np.maximum(_rowsum(np.sqrt(gamma), W_LEN), TINY)
     ok = np.zeros(len(s), dtype=bool)
     live = np.arange(len(s))
-    a, b, g = alpha, beta, gamma
+    a, b, g, lv = alpha, beta, gamma, length
     for _ in range(NEWTON_STEPS):
         x = s[live]
         root = np.sqrt(np.maximum(a + (2.0 * x)[:, None] * b + (x * x)[:, None] * g, 0.0))
-        f = _rowsum(root, W_LEN) - length
+        f = _rowsum(root, W_LEN) - lv
         fp = _rowsum((b + x[:, None] * g) / np.maximum(root, 1e-12), W_LEN)
         step = f / np.maximum(fp, 1e-12)
         s[live] = np.maximum(x - step, 0.0)
-        done = np.abs(f) <= 1e-10 * length
+        done = np.abs(f) <= 1e-10 * lv
         ok[live[done]] = True
-        keep = ~done
-        live, a, b, g = live[keep], a[keep], b[keep], g[keep]
-        if len(live) == 0:
+        keep = np.flatnonzero(~done)
+        if len(keep) == 0:
             break
+        if len(keep) < len(live):
+            live, a, b, g, lv = live[keep], a[keep], b[keep], g[keep], lv[keep]
     return s, ok
 
 
-def curvature(sc: Scalars, ra: float, rb: float, s: Arr, u: Arr) -> Arr:
-    """Curvature |P' x P''| / |P'|^3 at parameters `u`, shape (M, len(u))."""
-    x = _coeffs(sc, ra, rb, s, u)
-    w2, p2, q2 = _d2(u)
-    y = (np.broadcast_to(w2, x[0].shape), s[:, None] * (ra * p2), s[:, None] * (-rb * q2))
+def curvature(sc: Scalars, t: RatioTables, rid: Index, s: Arr) -> Arr:
+    """Curvature |P' x P''| / |P'|^3 at U_KAPPA, shape (M, len(U_KAPPA))."""
+    sv = s[:, None]
+    x = (_KAP_W, sv * t.kap_p[rid], sv * t.kap_q[rid])
+    y = (_KAP_W2, sv * t.kap_p2[rid], sv * t.kap_q2[rid])
     xx = _gram(sc, x, x)
     xy = _gram(sc, x, y)
     yy = _gram(sc, y, y)
@@ -147,32 +193,44 @@ class JointFit:
                         self.peak_u[idx], self.peak_kappa[idx])
 
 
-def fit_joints(m: Model, a: Arr, da: Arr, b: Arr, db: Arr, length: float) -> JointFit:
-    """Fit every candidate joint (arrays (M, 3)); `ok` says which satisfy the fit limits.
+def fit_joints(m: Model, a: Arr, da: Arr, b: Arr, db: Arr, length: float | Arr) -> JointFit:
+    """Fit every candidate joint (arrays (M, 3); `length` one for all or one per candidate);
+    `ok` says which satisfy the fit limits.
 
-    Fold-back and the board are checked later, on the sampled centre line.
+    All tangent ratios are solved in one batch; the least-curved converged one is kept (the
+    first on a tie, in the model's order). Fold-back and the board are checked later, on the
+    sampled centre line.
     """
     sc = Scalars.of(a, da, b, db)
     span = np.sqrt(sc.dd)
     n = len(span)
+    lengths = np.broadcast_to(np.asarray(length, dtype=float), (n,))
     d_hat = unit(b - a)
     collinear = (norm(cross(d_hat, da)) < 1e-9) & (norm(cross(d_hat, db)) < 1e-9)
-    in_span = (span >= m.min_span * length - 1e-12) & (span <= m.max_span * length + 1e-12)
+    in_span = (span >= m.min_span * lengths - 1e-12) & (span <= m.max_span * lengths + 1e-12)
+    t = ratio_tables(m.ratios)
+    n_r = len(m.ratios)
+    rid = np.tile(np.arange(n_r), n)
+    ci = np.repeat(np.arange(n), n_r)
+    s, conv = solve_scale(sc.take(ci), t, rid, lengths[ci])
+    kap = curvature(sc.take(ci), t, rid, s)
+    peak = kap.max(axis=1).reshape(n, n_r)
+    where = kap.argmax(axis=1).reshape(n, n_r)
+    s, conv = s.reshape(n, n_r), conv.reshape(n, n_r)
     best_k = np.full(n, np.inf)
-    best = (np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n, dtype=bool))
-    for ratio in m.ratios:
-        ra, rb = (ratio, 1.0) if ratio <= 1.0 else (1.0, 1.0 / ratio)
-        s, conv = solve_scale(sc, ra, rb, length)
-        kap = curvature(sc, ra, rb, s, U_KAPPA)
-        peak = kap.max(axis=1)
-        where = kap.argmax(axis=1)
-        better = conv & (peak < best_k)
-        best_k = np.where(better, peak, best_k)
-        best = (np.where(better, s, best[0]), np.where(better, ra, best[1]),
-                np.where(better, rb, best[2]), np.where(better, U_KAPPA[where], best[3]),
-                best[4] | better)
-    ok = in_span & ~collinear & best[4] & (best_k * m.min_bend_radius <= 1.0 + 1e-12)
-    return JointFit(ok, best[0], best[1], best[2], best[3], best_k)
+    choice = np.full(n, -1)
+    for r in range(n_r):
+        better = conv[:, r] & (peak[:, r] < best_k)
+        best_k = np.where(better, peak[:, r], best_k)
+        choice = np.where(better, r, choice)
+    found = choice >= 0
+    pick = np.where(found, choice, 0)
+    rows = np.arange(n)
+    zero = np.zeros(n)
+    ok = in_span & ~collinear & found & (best_k * m.min_bend_radius <= 1.0 + 1e-12)
+    return JointFit(ok, np.where(found, s[rows, pick], zero), np.where(found, t.ra[pick], zero),
+                    np.where(found, t.rb[pick], zero),
+                    np.where(found, U_KAPPA[where[rows, pick]], zero), best_k)
 
 
 def _basis(u: Arr) -> tuple[Arr, Arr, Arr, Arr]:
@@ -204,27 +262,51 @@ class Sampled:
     hole_axis: Arr
 
 
+_PW1, _PP1, _PQ1 = _d1(U_PANEL)
+_PANEL_D1 = (-_PW1, _PP1, _PW1, _PQ1)
+"""The Hermite weights of P' at the arc-length panels' nodes, (-w, p, w, q) as in `_eval`."""
+
+
 def sample_joints(a: Arr, da: Arr, b: Arr, db: Arr, fit: JointFit, n_seg: int,
                   fracs: Arr) -> Sampled:
     """Points every 1/n_seg of the arc length, and the holes at `fracs` (M, k) with their axes."""
+    groups = sample_joint_groups(a, da, b, db, fit, [len(a)], [n_seg], [fracs[0]])
+    return groups[0]
+
+
+def sample_joint_groups(a: Arr, da: Arr, b: Arr, db: Arr, fit: JointFit, sizes: list[int],
+                        n_segs: list[int], fracs: list[Arr]) -> list[Sampled]:
+    """`sample_joints` for consecutive groups of candidates (kinds) in one batch: group g has
+    `sizes[g]` rows, `n_segs[g]` segments and its holes at `fracs[g]` (k_g,) of the arc length.
+
+    Shorter groups' rows are padded (their extra columns computed and dropped), so each
+    candidate's numbers are the ones a batch of its own would give.
+    """
     sa, sb = fit.scale * fit.ra, fit.scale * fit.rb
     m = len(sa)
-    vel = _eval(a, da, b, db, sa, sb, np.broadcast_to(U_PANEL, (m, len(U_PANEL))), 1)
+    vel = _eval_h(a, da, b, db, sa, sb, _PANEL_D1)
     speed = norm(vel).reshape(m, _PANELS, len(_PW))
     panel = (speed * W_PANEL).sum(axis=-1)
     cum = np.concatenate([np.zeros((m, 1)), np.cumsum(panel, axis=1)], axis=1)
     total = cum[:, -1:]
-    targets = np.concatenate([np.linspace(0.0, 1.0, n_seg + 1)[None, :].repeat(m, 0), fracs],
-                             axis=1) * total
+    width = max(n + 1 + len(f) for n, f in zip(n_segs, fracs, strict=True))
+    k_max = max(len(f) for f in fracs)
+    pattern = np.zeros((len(sizes), width))
+    for g, (n, f) in enumerate(zip(n_segs, fracs, strict=True)):
+        pattern[g, : n + 1 + len(f)] = np.concatenate([np.linspace(0.0, 1.0, n + 1), f])
+    group = np.repeat(np.arange(len(sizes)), sizes)
+    targets = pattern[group] * total
     idx = (cum[:, None, 1:-1] <= targets[:, :, None]).sum(axis=-1)
     lo = np.take_along_axis(cum, idx, axis=1)
-    width = np.take_along_axis(panel, idx, axis=1)
-    u = np.clip((idx + (targets - lo) / np.maximum(width, TINY)) / _PANELS, 0.0, 1.0)
+    pw = np.take_along_axis(panel, idx, axis=1)
+    u = np.clip((idx + (targets - lo) / np.maximum(pw, TINY)) / _PANELS, 0.0, 1.0)
+    rows = np.arange(m)
+    ns = np.array(n_segs)[group]
     u[:, 0] = 0.0
-    u[:, n_seg] = 1.0
+    u[rows, ns] = 1.0
     pts = _eval(a, da, b, db, sa, sb, u, 0)
-    k = fracs.shape[1]
-    uh = u[:, n_seg + 1:]
+    hcol = np.minimum(ns[:, None] + 1 + np.arange(k_max)[None, :], width - 1)
+    uh = np.take_along_axis(u, hcol, axis=1)
     d1 = _eval(a, da, b, db, sa, sb, uh, 1)
     d2 = _eval(a, da, b, db, sa, sb, uh, 2)
     up = fit.peak_u[:, None]
@@ -237,9 +319,22 @@ def sample_joints(a: Arr, da: Arr, b: Arr, db: Arr, fit: JointFit, n_seg: int,
     fb_ok = norm(fallback) > 1e-9
     straight = (fit.peak_kappa < KAPPA_EPS)[:, None] | (use_fb & ~fb_ok)
     axis = np.where(use_fb[..., None], unit(fallback), unit(nraw))
-    axis = np.where(straight[..., None], horizontal_normal(tan), axis)
-    return Sampled(pts[:, : n_seg + 1], pts[:, n_seg + 1:].reshape(m, k, 3), tan,
-                   canonical_axis(axis))
+    axis = canonical_axis(np.where(straight[..., None], horizontal_normal(tan), axis))
+    out = []
+    start = 0
+    for size, n, f in zip(sizes, n_segs, fracs, strict=True):
+        r, k = slice(start, start + size), len(f)
+        start += size
+        out.append(Sampled(pts[r, : n + 1], pts[r, n + 1: n + 1 + k], tan[r, :k], axis[r, :k]))
+    return out
+
+
+def _eval_h(a: Arr, da: Arr, b: Arr, db: Arr, sa: Arr, sb: Arr, h: tuple[Arr, ...]) -> Arr:
+    """`_eval` with the Hermite weights (1-D, shared by all rows) given."""
+    return (h[0][None, :, None] * a[:, None, :]
+            + h[1][None, :, None] * (sa[:, None] * da)[:, None, :]
+            + h[2][None, :, None] * b[:, None, :]
+            - h[3][None, :, None] * (sb[:, None] * db)[:, None, :])
 
 
 def _normal_raw(d1: Arr, d2: Arr) -> Arr:

@@ -16,7 +16,12 @@ from numpy.typing import NDArray
 from gamehall.games.hau_la.building import Building
 from gamehall.games.hau_la.data import Model, PieceSpec
 from gamehall.games.hau_la.geometry import Arr, canonical_axis, cross, norm
-from gamehall.games.hau_la.shapes import end_shapes, joint_shapes, rotation_table
+from gamehall.games.hau_la.shapes import (
+    JointShapes,
+    end_shapes,
+    joint_shapes_groups,
+    rotation_table,
+)
 from gamehall.games.hau_la.touch import (
     Joints,
     piece_contacts,
@@ -75,7 +80,24 @@ class Placements:
 
 
 def enumerate_placements(b: Building, tags: Tags, ask: Ask) -> Placements:
-    parts = [(_joints if b.model.kinds[k].is_joint else _ends)(b, tags, ask, k) for k in ask.kinds]
+    """Every placement `ask` allows, kind by kind in its order.
+
+    The work is batched over all kinds at once (one fit of every joint candidate, one touch
+    check of every candidate piece, one of every candidate tag): the arrays are small, so the
+    cost is mostly per numpy call. Each candidate's numbers are computed element by element,
+    so batching never changes a result.
+    """
+    m = b.model
+    shaped = _shapes(b, tags, ask)
+    live = [s for s in shaped if s is not None]
+    checks = _piece_checks(b, tags, live)
+    blocks: list[_Block] = []
+    for s, (inside, touch) in zip(live, checks, strict=True):
+        if isinstance(s, _JointCands):
+            blocks.extend(_joint_blocks(m, s, inside, touch, ask.tag))
+        elif isinstance(s, _EndCands):
+            blocks.extend(_end_blocks(m, s, inside, touch, ask.tag))
+    parts = _finish(b, tags, blocks)
     if not parts:
         return Placements(*_empty())
     return Placements(np.concatenate([p[0] for p in parts]),
@@ -87,22 +109,215 @@ def _empty() -> Part:
     return np.zeros((0, 6), dtype=np.int64), np.zeros(0, dtype=bool), np.zeros(0)
 
 
-def _piece_checks(b: Building, tags: Tags, points: Arr, joints: Joints,
-                  lifted: Bools) -> tuple[Bools, Bools]:
-    """(inside, touch) for candidate centre lines `points` (C, n+1, 3)."""
+@dataclass(frozen=True)
+class _Cands:
+    """Candidate pieces of one kind whose shape exists, before the touch checks."""
+
+    kind: int
+    points: Arr
+    """(C, n+1, 3) centre lines."""
+    joints: Joints
+    lifted: Bools
+    """(C, T): which tags on the board this placement takes out of their holes."""
+
+
+@dataclass(frozen=True)
+class _EndCands(_Cands):
+    holes: Ints
+    sides: Ints
+    direction: Arr
+    tan: Arr
+    hole_pos: Arr
+
+
+@dataclass(frozen=True)
+class _JointCands(_Cands):
+    lo: Ints
+    hi: Ints
+    flags: Ints
+    side_lo: Ints
+    side_hi: Ints
+    hole_pos: Arr
+    hole_axis: Arr
+
+
+@dataclass(frozen=True)
+class _Block:
+    """Placement rows without their tag (kind, holes, rotation, sides), their touch flags, and
+    when a tag is placed the 2k candidate tag centres of each row (face u then d per hole)."""
+
+    base: Ints
+    touch: Bools
+    centres: Arr | None
+    lifted: Bools
+
+
+def _shapes(b: Building, tags: Tags, ask: Ask) -> list[_Cands | None]:
+    """The candidates of each kind in `ask.kinds`, all joint kinds fitted in one batch."""
     m = b.model
-    c, n1 = points.shape[:2]
-    if c == 0:
-        return np.zeros(0, dtype=bool), np.zeros(0, dtype=bool)
-    q0 = points[:, :-1].reshape(-1, 3)
-    q1 = points[:, 1:].reshape(-1, 3)
-    owner = np.repeat(np.arange(c, dtype=np.int64), n1 - 1)
-    inside, touch = piece_contacts(b.grid, q0, q1, owner, joints, c, m.r, m.r_ex)
+    out: list[_Cands | None] = [None] * len(ask.kinds)
+    joint_at = [i for i, k in enumerate(ask.kinds) if m.kinds[k].is_joint]
+    for i, k in enumerate(ask.kinds):
+        if i not in joint_at:
+            out[i] = _end_cands(b, tags, ask, k)
+    inputs = [(i, _joint_inputs(b, ask, ask.kinds[i])) for i in joint_at]
+    found = [(i, x) for i, x in inputs if x is not None]
+    if not found:
+        return out
+    lo, hi, flags, sl, sh = (np.concatenate([x[j] for _, x in found]) for j in range(5))
+    a, bb = b.pos[lo], b.pos[hi]
+    da, db = plug_direction_many(b.axis[lo], sl), plug_direction_many(b.axis[hi], sh)
+    sizes = [len(x[0]) for _, x in found]
+    shapes = joint_shapes_groups(m, [m.kinds[ask.kinds[i]] for i, _ in found], a, da, bb, db,
+                                 lo < b.n_board, hi < b.n_board, sizes)
+    start = 0
+    for (i, x), js in zip(found, shapes, strict=True):
+        part = slice(start, start + len(x[0]))
+        start = part.stop
+        out[i] = _joint_cands(b, tags, ask.kinds[i], x, a[part], bb[part], js)
+    return out
+
+
+def _end_cands(b: Building, tags: Tags, ask: Ask, kind: int) -> _EndCands | None:
+    m = b.model
+    spec = m.kinds[kind]
+    hs, ss = _with_sides(b, np.array(ask.firsts, dtype=np.int64))
+    if len(hs) == 0:
+        return None
+    board = hs < b.n_board
+    p = b.pos[hs]
+    d = np.where((ss == 0)[:, None], b.axis[hs], -b.axis[hs])
+    ok, shape = end_shapes(m, spec, p, d, b.tan[hs], np.tile([1.0, 0.0], (len(hs), 1)), board)
+    keep = np.flatnonzero(ok)
+    if len(keep) == 0:
+        return None
+    hs, ss, p, d = hs[keep], ss[keep], p[keep], d[keep]
+    lifted = tags.holes[None, :] == hs[:, None]
+    no_host = np.full(len(hs), -1, dtype=np.int64)
+    joints = Joints(np.stack([p, np.zeros_like(p)], 1), np.stack([b.host[hs], no_host], 1))
+    return _EndCands(kind, shape.points[keep], joints, lifted, hs, ss, d, b.tan[hs],
+                     shape.hole_pos[keep])
+
+
+def _joint_inputs(b: Building, ask: Ask, kind: int) -> tuple[Ints, ...] | None:
+    """(lo, hi, flags, side_lo, side_hi) of every joint candidate of `kind`."""
+    lo, hi, flags = _pairs(b, ask, b.model.kinds[kind])
+    pi = np.repeat(np.arange(len(lo)), 4)
+    sl, sh = np.tile(_COMBOS[:, 0], len(lo)), np.tile(_COMBOS[:, 1], len(lo))
+    lo, hi, flags = lo[pi], hi[pi], flags[pi]
+    keep = ((sl == 0) | (lo >= b.n_board)) & ((sh == 0) | (hi >= b.n_board))
+    if not keep.any():
+        return None
+    lo, hi, flags, sl, sh = lo[keep], hi[keep], flags[keep], sl[keep], sh[keep]
+    return lo, hi, flags, sl, sh
+
+
+_COMBOS = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], dtype=np.int64)
+
+
+def _joint_cands(b: Building, tags: Tags, kind: int, x: tuple[Ints, ...], a: Arr, bb: Arr,
+                 js: JointShapes) -> _JointCands | None:
+    idx = np.flatnonzero(js.ok)
+    if len(idx) == 0:
+        return None
+    lo, hi, flags, sl, sh = (v[idx] for v in x)
+    lifted = (tags.holes[None, :] == lo[:, None]) | (tags.holes[None, :] == hi[:, None])
+    joints = Joints(np.stack([a[idx], bb[idx]], 1), np.stack([b.host[lo], b.host[hi]], 1))
+    return _JointCands(kind, js.shape.points, joints, lifted, lo, hi, flags, sl, sh,
+                       js.shape.hole_pos, js.shape.hole_axis)
+
+
+def _piece_checks(b: Building, tags: Tags, cands: list[_Cands]) -> list[tuple[Bools, Bools]]:
+    """(inside, touch) per candidate of each group, all groups checked in one batch."""
+    m = b.model
+    if not cands:
+        return []
+    counts = [len(c.points) for c in cands]
+    total = sum(counts)
+    q0 = np.concatenate([c.points[:, :-1].reshape(-1, 3) for c in cands])
+    q1 = np.concatenate([c.points[:, 1:].reshape(-1, 3) for c in cands])
+    segs = np.repeat(np.array([c.points.shape[1] - 1 for c in cands]), counts)
+    owner = np.repeat(np.arange(total, dtype=np.int64), segs)
+    joints = Joints(np.concatenate([c.joints.point for c in cands]),
+                    np.concatenate([c.joints.host for c in cands]))
+    inside, touch = piece_contacts(b.grid, q0, q1, owner, joints, total, m.r, m.r_ex)
     if len(tags.holes):
         near = segments_touch_points(q0, q1, tags.centres, m.r + m.tag_r)
-        near = near.reshape(c, n1 - 1, -1).any(axis=1) & ~lifted
-        touch |= near.any(axis=1)
-    return inside, touch
+        first = np.cumsum(segs) - segs
+        near = np.logical_or.reduceat(near, first, axis=0)
+        lifted = np.concatenate([c.lifted for c in cands])
+        touch |= (near & ~lifted).any(axis=1)
+    bounds = np.cumsum(counts)[:-1]
+    return list(zip(np.split(inside, bounds), np.split(touch, bounds), strict=True))
+
+
+def _end_blocks(m: Model, c: _EndCands, inside: Bools, touch: Bools, tag: bool) -> list[_Block]:
+    keep = np.flatnonzero(~inside)
+    if len(keep) == 0:
+        return []
+    hs, ss, d, touch, lifted = c.holes[keep], c.sides[keep], c.direction[keep], touch[keep], \
+        c.lifted[keep]
+    n_c = len(hs)
+    cs = rotation_table(m)
+    n_rot = len(cs)
+    ci = np.repeat(np.arange(n_c), n_rot)
+    ri = np.tile(np.arange(n_rot), n_c)
+    base = np.stack([np.full(n_c * n_rot, c.kind), hs[ci], np.full(n_c * n_rot, -1), ri,
+                     ss[ci]], 1)
+    if not tag:
+        return [_Block(base, touch[ci], None, lifted[ci])]
+    k = c.hole_pos.shape[1]
+    ref = c.tan[keep]
+    axes = canonical_axis(ref[:, None, :] * cs[None, :, 0, None]
+                          + cross(d, ref)[:, None, :] * cs[None, :, 1, None])  # (C, R, 3)
+    hole_pos = c.hole_pos[keep][ci]  # (C·R, k, 3)
+    hole_axis = np.repeat(axes.reshape(-1, 1, 3), k, axis=1)
+    return [_Block(base, touch[ci], _tag_rows(m, hole_pos, hole_axis).reshape(-1, 3),
+                   lifted[ci])]
+
+
+def _joint_blocks(m: Model, c: _JointCands, inside: Bools, touch: Bools,
+                  tag: bool) -> list[_Block]:
+    k = c.hole_pos.shape[1] // 2
+    out = []
+    for order, (first, second, s1, s2, part) in enumerate(
+            ((c.lo, c.hi, c.side_lo, c.side_hi, slice(0, k)),
+             (c.hi, c.lo, c.side_hi, c.side_lo, slice(k, 2 * k)))):
+        sel = np.flatnonzero(~inside & ((c.flags & (1 << order)) != 0))
+        base = np.stack([np.full(len(sel), c.kind), first[sel], second[sel],
+                         np.full(len(sel), -1), 2 * s1[sel] + s2[sel]], 1)
+        centres = (_tag_rows(m, c.hole_pos[sel, part], c.hole_axis[sel, part]).reshape(-1, 3)
+                   if tag else None)
+        out.append(_Block(base, touch[sel], centres, c.lifted[sel]))
+    return out
+
+
+def _finish(b: Building, tags: Tags, blocks: list[_Block]) -> list[Part]:
+    """Rows with their tag choice, tags checked in one batch (rows whose tag cannot sit are
+    dropped); without a tag, rows as they are (tag -1, height NaN)."""
+    if not blocks:
+        return []
+    if blocks[0].centres is None:
+        return [(np.concatenate([x.base, np.full((len(x.base), 1), -1)], 1), x.touch,
+                 np.full(len(x.base), np.nan)) for x in blocks]
+    per_row = [len(x.centres) // max(len(x.base), 1) if x.centres is not None else 0
+               for x in blocks]
+    centres = np.concatenate([x.centres for x in blocks if x.centres is not None])
+    lifted = np.concatenate([np.repeat(x.lifted, n, axis=0) for x, n in zip(blocks, per_row,
+                                                                             strict=True)])
+    possible, ttouch = _tag_checks(b, tags, centres, lifted)
+    out = []
+    start = 0
+    for x, n in zip(blocks, per_row, strict=True):
+        size = len(x.base) * n
+        part = slice(start, start + size)
+        start += size
+        owner = np.repeat(np.arange(len(x.base)), n)
+        tag = np.tile(np.arange(n), len(x.base))
+        ok = possible[part]
+        out.append((np.concatenate([x.base[owner], tag[:, None]], 1)[ok],
+                    (x.touch[owner] | ttouch[part])[ok], centres[part, 2][ok]))
+    return out
 
 
 def _tag_checks(b: Building, tags: Tags, centres: Arr, lifted: Bools) -> tuple[Bools, Bools]:
@@ -120,45 +335,6 @@ def _tag_rows(m: Model, hole_pos: Arr, hole_axis: Arr) -> Arr:
     """Tag centres (C, k, 2, 3) for each hole of each candidate, face u then d."""
     off = m.tag_offset * np.array([1.0, -1.0])
     return hole_pos[:, :, None, :] + off[None, None, :, None] * hole_axis[:, :, None, :]
-
-
-def _ends(b: Building, tags: Tags, ask: Ask, kind: int) -> Part:
-    m = b.model
-    spec = m.kinds[kind]
-    hs, ss = _with_sides(b, np.array(ask.firsts, dtype=np.int64))
-    if len(hs) == 0:
-        return _empty()
-    board = hs < b.n_board
-    p = b.pos[hs]
-    d = np.where((ss == 0)[:, None], b.axis[hs], -b.axis[hs])
-    ok, shape = end_shapes(m, spec, p, d, b.tan[hs], np.tile([1.0, 0.0], (len(hs), 1)), board)
-    lifted = tags.holes[None, :] == hs[:, None]
-    joints = Joints(p[:, None, :], b.host[hs][:, None])
-    inside, touch = _piece_checks(b, tags, shape.points, joints, lifted)
-    keep = np.flatnonzero(ok & ~inside)
-    if len(keep) == 0:
-        return _empty()
-    hs, ss, d, touch, lifted = hs[keep], ss[keep], d[keep], touch[keep], lifted[keep]
-    ref = b.tan[hs]
-    cs = rotation_table(m)
-    n_rot, k = len(cs), len(spec.holes)
-    axes = canonical_axis(ref[:, None, :] * cs[None, :, 0, None]
-                          + cross(d, ref)[:, None, :] * cs[None, :, 1, None])  # (C, R, 3)
-    c = len(hs)
-    ci = np.repeat(np.arange(c), n_rot)
-    ri = np.tile(np.arange(n_rot), c)
-    base = np.stack([np.full(c * n_rot, kind), hs[ci], np.full(c * n_rot, -1), ri, ss[ci]], 1)
-    if not ask.tag:
-        return (np.concatenate([base, np.full((len(base), 1), -1)], 1), touch[ci],
-                np.full(len(base), np.nan))
-    hole_pos = shape.hole_pos[keep][ci]  # (C·R, k, 3)
-    hole_axis = np.repeat(axes.reshape(-1, 1, 3), k, axis=1)
-    centres = _tag_rows(m, hole_pos, hole_axis).reshape(-1, 3)
-    owner = np.repeat(np.arange(c * n_rot), 2 * k)
-    possible, ttouch = _tag_checks(b, tags, centres, lifted[ci][owner])
-    tag = np.tile(np.arange(2 * k), c * n_rot)
-    rows = np.concatenate([base[owner], tag[:, None]], 1)
-    return rows[possible], (touch[ci][owner] | ttouch)[possible], centres[possible, 2]
 
 
 def _with_sides(b: Building, holes: Ints) -> tuple[Ints, Ints]:
@@ -189,52 +365,6 @@ def _pairs(b: Building, ask: Ask, spec: PieceSpec) -> tuple[Ints, Ints, Ints]:
     flags = np.zeros(len(uniq), dtype=np.int64)
     np.bitwise_or.at(flags, inv, flag)
     return uniq // b.n_holes, uniq % b.n_holes, flags
-
-
-def _joints(b: Building, tags: Tags, ask: Ask, kind: int) -> Part:
-    m = b.model
-    spec = m.kinds[kind]
-    lo, hi, flags = _pairs(b, ask, spec)
-    combos = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], dtype=np.int64)
-    pi = np.repeat(np.arange(len(lo)), 4)
-    sl, sh = np.tile(combos[:, 0], len(lo)), np.tile(combos[:, 1], len(lo))
-    lo, hi, flags = lo[pi], hi[pi], flags[pi]
-    keep = ((sl == 0) | (lo >= b.n_board)) & ((sh == 0) | (hi >= b.n_board))
-    lo, hi, flags, sl, sh = lo[keep], hi[keep], flags[keep], sl[keep], sh[keep]
-    if len(lo) == 0:
-        return _empty()
-    a, bb = b.pos[lo], b.pos[hi]
-    da = plug_direction_many(b.axis[lo], sl)
-    db = plug_direction_many(b.axis[hi], sh)
-    js = joint_shapes(m, spec, a, da, bb, db, lo < b.n_board, hi < b.n_board)
-    idx = np.flatnonzero(js.ok)
-    if len(idx) == 0:
-        return _empty()
-    lo, hi, flags, sl, sh = lo[idx], hi[idx], flags[idx], sl[idx], sh[idx]
-    lifted = (tags.holes[None, :] == lo[:, None]) | (tags.holes[None, :] == hi[:, None])
-    joints = Joints(np.stack([a[idx], bb[idx]], 1), np.stack([b.host[lo], b.host[hi]], 1))
-    inside, touch = _piece_checks(b, tags, js.shape.points, joints, lifted)
-    k = len(spec.holes)
-    out_rows, out_touch, out_height = [], [], []
-    for order, (first, second, s1, s2, part) in enumerate(
-            ((lo, hi, sl, sh, slice(0, k)), (hi, lo, sh, sl, slice(k, 2 * k)))):
-        sel = np.flatnonzero(~inside & ((flags & (1 << order)) != 0))
-        base = np.stack([np.full(len(sel), kind), first[sel], second[sel], np.full(len(sel), -1),
-                         2 * s1[sel] + s2[sel]], 1)
-        if not ask.tag:
-            out_rows.append(np.concatenate([base, np.full((len(sel), 1), -1)], 1))
-            out_touch.append(touch[sel])
-            out_height.append(np.full(len(sel), np.nan))
-            continue
-        centres = _tag_rows(m, js.shape.hole_pos[sel, part],
-                            js.shape.hole_axis[sel, part]).reshape(-1, 3)
-        owner = np.repeat(np.arange(len(sel)), 2 * k)
-        possible, ttouch = _tag_checks(b, tags, centres, lifted[sel][owner])
-        tag = np.tile(np.arange(2 * k), len(sel))
-        out_rows.append(np.concatenate([base[owner], tag[:, None]], 1)[possible])
-        out_touch.append((touch[sel][owner] | ttouch)[possible])
-        out_height.append(centres[possible, 2])
-    return np.concatenate(out_rows), np.concatenate(out_touch), np.concatenate(out_height)
 
 
 def plug_direction_many(axis: Arr, sides: Ints) -> Arr:

@@ -12,7 +12,13 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from gamehall.games.hau_la.curves import Sampled, fit_joints, fold_back, sample_ends, sample_joints
+from gamehall.games.hau_la.curves import (
+    Sampled,
+    fit_joints,
+    fold_back,
+    sample_ends,
+    sample_joint_groups,
+)
 from gamehall.games.hau_la.data import Model, PieceSpec
 from gamehall.games.hau_la.geometry import Arr, norm
 
@@ -45,22 +51,42 @@ class JointShapes:
 def joint_shapes(m: Model, spec: PieceSpec, a: Arr, da: Arr, b: Arr, db: Arr,
                  a_board: Bools, b_board: Bools) -> JointShapes:
     """Fit joints A->B (plug directions dA, dB), sample them, drop those that cannot exist."""
-    fit = fit_joints(m, a, da, b, db, spec.length)
+    return joint_shapes_groups(m, [spec], a, da, b, db, a_board, b_board, [len(a)])[0]
+
+
+def joint_shapes_groups(m: Model, specs: list[PieceSpec], a: Arr, da: Arr, b: Arr, db: Arr,
+                        a_board: Bools, b_board: Bools, sizes: list[int]) -> list[JointShapes]:
+    """`joint_shapes` for consecutive groups of candidates, group g of kind `specs[g]` with
+    `sizes[g]` rows, fitted and sampled in one batch (the same numbers as one group alone)."""
+    lengths = np.repeat(np.array([spec.length for spec in specs]), sizes)
+    fit = fit_joints(m, a, da, b, db, lengths)
+    bounds = np.cumsum(sizes)
+    starts = bounds - np.array(sizes)
     idx = np.flatnonzero(fit.ok)
-    if len(idx) == 0:
-        z = np.zeros((0, 0, 3))
-        return JointShapes(np.zeros(len(a), dtype=bool), Sampled(z, z, z, z))
-    sub = fit.take(idx)
-    f = np.array(spec.holes)
-    fracs = np.broadcast_to(np.concatenate([f, 1.0 - f]), (len(idx), 2 * len(f)))
-    shape = sample_joints(a[idx], da[idx], b[idx], db[idx], sub, n_segments(m, spec), fracs)
-    plugs = np.stack([a[idx], b[idx]], axis=1)
-    on_board = np.stack([a_board[idx], b_board[idx]], axis=1)
-    good = ~below_board(m, shape.points, plugs, on_board)
-    good &= ~fold_back(shape.points, m.seg_len, m.r)
-    ok = np.zeros(len(a), dtype=bool)
-    ok[idx[good]] = True
-    return JointShapes(ok, _take(shape, good))
+    kept = [int(n) for n in np.diff(np.searchsorted(idx, np.concatenate([starts[:1], bounds])))]
+    fracs = [np.concatenate([np.array(spec.holes), 1.0 - np.array(spec.holes)])
+             for spec in specs]
+    sampled = sample_joint_groups(a[idx], da[idx], b[idx], db[idx], fit.take(idx), kept,
+                                  [n_segments(m, spec) for spec in specs], fracs) if len(idx) \
+        else [None] * len(specs)
+    out = []
+    at = 0
+    for g, shape in enumerate(sampled):
+        ok = np.zeros(sizes[g], dtype=bool)
+        if shape is None or kept[g] == 0:
+            z = np.zeros((0, 0, 3))
+            out.append(JointShapes(ok, Sampled(z, z, z, z)))
+            at += kept[g]
+            continue
+        sel = idx[at: at + kept[g]]
+        at += kept[g]
+        plugs = np.stack([a[sel], b[sel]], axis=1)
+        on_board = np.stack([a_board[sel], b_board[sel]], axis=1)
+        good = ~below_board(m, shape.points, plugs, on_board)
+        good &= ~fold_back(shape.points, m.seg_len, m.r)
+        ok[sel[good] - starts[g]] = True
+        out.append(JointShapes(ok, _take(shape, good)))
+    return out
 
 
 def end_shapes(m: Model, spec: PieceSpec, p: Arr, d: Arr, ref: Arr, cos_sin: Arr,
