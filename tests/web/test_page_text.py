@@ -140,7 +140,8 @@ def test_your_turn_title_icon_sound_and_results_in_words(pages: Pages, shots: Pa
     for page in (ann, bea, watcher):
         expect(page.get_by_test_id("result")).not_to_contain_text(": -1")
         expect(page.get_by_test_id("result")).not_to_contain_text(": 1")
-    expect(ann).to_have_title("Game over · Hula · gamehall")
+    expect(ann).to_have_title("Game over: You won · Hula · gamehall")
+    expect(bea).to_have_title("Game over: You lost · Hula · gamehall")
     expect(ann.locator("link[rel=icon]")).to_have_attribute("data-turn", "idle")
     ann.screenshot(path=str(shots / "room-hula-result-1280.png"))
     # with the game's scores, the winner's first; a draw says so

@@ -138,7 +138,8 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
     pendingMove = null;
     title.textContent = `${msg.title} · room ${msg.room}`;
     rulesLink.href = `#/rules/${msg.game}`;
-    document.title = turnTitle(msg);
+    document.title = msg.status === "finished"
+      ? `Game over: ${resultWords(msg)} · ${msg.title} · gamehall` : turnTitle(msg);
     clocks.set(msg.clock);
     drawSeats();
     drawAdmin();
