@@ -4,7 +4,7 @@
 // to the server as chat text and take the same path there. The board gets the server's state
 // message and calls submit(notation) for a move; the board contract is boards/shell.js's.
 
-import { h, fill, patch } from "./dom.js";
+import { h, fill, patch, scrollWithin } from "./dom.js";
 import { botLevels, chooseNickname, games } from "./api.js";
 import { RoomConnection } from "./connection.js";
 import { loadBoard } from "./boards/index.js";
@@ -385,7 +385,7 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
     }));
     const current = movesList.querySelector(".current");
     if (replay && at === 0) movesList.scrollTop = 0;
-    else if (current) current.scrollIntoView({ block: "nearest" });
+    else if (current) scrollWithin(movesList, current);
     else movesList.scrollTop = movesList.scrollHeight;
   }
 
