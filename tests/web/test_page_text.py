@@ -74,6 +74,12 @@ def test_every_game_has_a_rules_page_linked_from_the_lobby_and_the_room(
     expect(room_link).to_have_attribute("href", "#/rules/haugaz")
     room_link.click()
     expect(page.locator("[data-testid=rules] h2")).to_have_text("How to play Haugaz")
+    # the lobby lists a room's options in words, those that differ from the game's defaults
+    page.click("a.back")
+    row = page.locator("tr[data-game=haugaz]").first
+    expect(row).to_contain_text("board size: 6")
+    expect(row).not_to_contain_text("cake")
+    expect(row).not_to_contain_text("size 6")
 
 
 def test_your_turn_title_icon_sound_and_results_in_words(pages: Pages, shots: Path) -> None:
@@ -134,12 +140,13 @@ def test_your_turn_title_icon_sound_and_results_in_words(pages: Pages, shots: Pa
     for page in (ann, bea, watcher):
         expect(page.get_by_test_id("result")).not_to_contain_text(": -1")
         expect(page.get_by_test_id("result")).not_to_contain_text(": 1")
-    expect(ann).to_have_title("Game over · Hula · gamehall")
+    expect(ann).to_have_title("Game over: You won · Hula · gamehall")
+    expect(bea).to_have_title("Game over: You lost · Hula · gamehall")
     expect(ann.locator("link[rel=icon]")).to_have_attribute("data-turn", "idle")
     ann.screenshot(path=str(shots / "room-hula-result-1280.png"))
     # with the game's scores, the winner's first; a draw says so
     words = ann.evaluate("""async () => {
-        const { resultWords } = await import('/js/room.js');
+        const { resultWords } = await import('/js/words.js');
         const seats = [{ name: 'humans', player: 'ann' }, { name: 'beasts', player: 'bea' }];
         const base = { seats, status: 'finished', result: [-1, 1], scores: [11, 12] };
         return [resultWords({ ...base, seat: null }), resultWords({ ...base, seat: 0 }),
@@ -152,7 +159,7 @@ def test_your_turn_title_icon_sound_and_results_in_words(pages: Pages, shots: Pa
                      "bea won"]
     # the game's sentence names the players where it names a seat; its own terms stay
     sentences = ann.evaluate("""async () => {
-        const { outcomeWords } = await import('/js/room.js');
+        const { outcomeWords } = await import('/js/words.js');
         const seats = [{ name: 'first', player: 'ann' }, { name: 'second', player: 'bea' }];
         const bots = [{ name: 'north', player: 'random bot' },
                       { name: 'south', player: 'random bot' }];
@@ -167,6 +174,11 @@ def test_your_turn_title_icon_sound_and_results_in_words(pages: Pages, shots: Pa
                          "Black (ann) wins — two passes in a row", "bea resigned: ann wins",
                          "random bot (north) wins (three pearls; 3-1 in pearls)"]
     expect(ann.get_by_test_id("outcome")).to_have_text(f"{bea_name} resigned: {ann_name} wins")
+    ann.click("a.back")  # the lobby's line for the room names them too
+    expect(ann.locator("select[name=status], select[aria-label='show rooms']")).to_be_visible()
+    ann.select_option("select[aria-label='show rooms']", "finished")
+    expect(ann.locator(f"tr[data-room='{room}']")).to_contain_text(
+        f"{bea_name} resigned: {ann_name} wins")
 
 
 def _bots_play(page: Page, game: str, **options: object) -> dict[str, object]:

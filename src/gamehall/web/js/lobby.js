@@ -4,6 +4,7 @@ import { h, fill } from "./dom.js";
 import { api, chooseNickname, games, signIn } from "./api.js";
 import { Clocks } from "./clock.js";
 import { playerLink } from "./links.js";
+import { outcomeWords } from "./words.js";
 
 const POLL_MS = 2000;
 
@@ -176,7 +177,7 @@ export function showLobby(root, ctx) {
       h("td", { class: "seats" }, seats),
       h("td", {}, h("span", { class: `status ${room.status}` }, room.status),
         h("span", { class: "tag" }, room.rated ? "rated" : "casual"),
-        room.outcome ? h("div", { class: "small muted" }, room.outcome) : null),
+        room.outcome ? h("div", { class: "small muted" }, outcomeWords(room)) : null),
       h("td", { class: "actions" },
         mine && open ? h("a", { class: "button primary", href: `#/room/${room.id}` }, "Back to it") : null,
         !mine && open && free && nickname
@@ -194,12 +195,16 @@ export function showLobby(root, ctx) {
   };
 }
 
+/** A room's line in the lobby: its clock and the options that differ from the game's defaults,
+ * in words (the room itself lists them all). */
 function optionText(room, specs) {
   const game = (specs || []).find((g) => g.name === room.game);
-  const parts = Object.entries(room.options || {}).map(([k, v]) => optionWords(
-    game?.options.find((o) => o.name === k), k, v));
+  const spec = (k) => game?.options.find((o) => o.name === k);
+  const parts = Object.entries(room.options || {})
+    .filter(([k, v]) => !game || !spec(k) || spec(k).default !== v)
+    .map(([k, v]) => optionWords(spec(k), k, v));
   if (room.clock) parts.unshift(`clock ${room.clock.control}`);
-  return parts.join(" · ");
+  return parts.length ? parts.join(" · ") : (game ? "the usual options" : "");
 }
 
 /** An option and its value as people read them ("board size: 6", "swap (pie rule): on"), from

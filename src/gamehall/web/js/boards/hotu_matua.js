@@ -115,8 +115,8 @@ function skeleton(board, landscape) {
     const my = (y0 + y1) / 2;
     const g = s("g", { "data-line": line.fields.join("-"), "data-number": line.number });
     for (let i = 0; i < line.number; i++) {
-      const off = (i - (line.number - 1) / 2) * 6;
-      g.append(s("circle", { cx: fmt(mx + ux * off), cy: fmt(my + uy * off), r: 2.1, class: "line-dot" }));
+      const off = (i - (line.number - 1) / 2) * 7.5;
+      g.append(s("circle", { cx: fmt(mx + ux * off), cy: fmt(my + uy * off), r: 2.8, class: "line-dot" }));
     }
     lines.set(lineKey(...line.fields), g);
     dots.append(g);
@@ -200,6 +200,7 @@ export function createBoard(ui) {
   }
 
   return {
+    layout: "hotu",
     draw() {
       const view = ui.state.view;
       const landscape = wide();
