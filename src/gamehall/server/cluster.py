@@ -144,7 +144,6 @@ class Cluster:
         self.steady_seconds = 2.0
         """How long this node's own subscriber must have been up before it judges others by
         theirs (after a Redis restart every node resubscribes within moments)."""
-        """Live nodes whose channel had no subscriber, with the count of looks in a row."""
         self._holders: dict[str, str] = {}
         """The owner last seen for rooms this node passes requests to (saves a look-up each)."""
         self._acquiring: dict[str, asyncio.Task[bool]] = {}
