@@ -115,8 +115,10 @@ class Table:
             room = await self.new_room()
             self.pending = None
             ws_base = self.base.replace("http", "ws", 1)
-            socks = [await connect(f"{ws_base}/ws/rooms/{room}?token={t}", open_timeout=60,
-                                   max_size=2**22) for t in self.tokens]
+            socks = [await connect(f"{ws_base}/ws/rooms/{room}", open_timeout=60,
+                                   max_size=2**22,
+                                   additional_headers={"Authorization": f"Bearer {t}"})
+                     for t in self.tokens]
             try:
                 for ws in socks:  # seats and start through the WebSocket, as a page would
                     await ws.send(json.dumps({"type": "join"}))
@@ -336,6 +338,13 @@ def report(stats: Stats, rooms: int, game: str, think: float) -> str:
 
 
 SERVER_PID: int | None = None
+BENCH_LIMITS = ("--session-rate", "100000/minute", "--room-address-rate", "100000/minute",
+                "--max-connections-per-address", "100000", "--address-factor", "100000")
+"""Every client here comes from one address: the per-address limits are raised (each visitor
+keeps the default limits, which the benchmark's players stay within)."""
+BENCH_LIMITS_ENV = {"GAMEHALL_" + flag[2:].upper().replace("-", "_"): value
+                    for flag, value in zip(BENCH_LIMITS[::2], BENCH_LIMITS[1::2], strict=True)}
+"""The same for a cluster's nodes (configured by GAMEHALL_* variables)."""
 
 
 @contextlib.contextmanager
@@ -350,7 +359,7 @@ def local_server(db: str | None) -> Any:
     url = db or f"sqlite:///{Path(tmp) / 'bench.db'}"
     log = open(Path(tmp) / "server.log", "wb")  # noqa: SIM115 - closed below
     proc = subprocess.Popen([sys.executable, "-m", "gamehall", "serve", "--port", str(port),
-                             "--db", url, "--log-level", "warning"], stdout=log,
+                             "--db", url, "--log-level", "warning", *BENCH_LIMITS], stdout=log,
                             stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     global SERVER_PID
@@ -378,7 +387,7 @@ def local_cluster(nodes: int, db: str | None) -> Any:
 
     with contextlib.ExitStack() as stack:
         url = db or stack.enter_context(postgres_cluster(fsync=True))
-        topo = Topology(url, nodes, env={"GAMEHALL_LOG_LEVEL": "warning"})
+        topo = Topology(url, nodes, env={"GAMEHALL_LOG_LEVEL": "warning", **BENCH_LIMITS_ENV})
         topo.start()
         stack.callback(topo.stop)
         yield topo

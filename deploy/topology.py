@@ -171,6 +171,8 @@ class Nginx(Process):
         self.folder = folder / "nginx"
         self.ports = list(ports)
         self.port = port or free_port()
+        self._temps: Path | None = None
+        """Where its workers buffer large bodies, when that cannot be `folder` (see start)."""
 
     @property
     def http(self) -> str:
@@ -179,7 +181,12 @@ class Nginx(Process):
     def start(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
         (self.folder / "gamehall.conf").write_text(nginx_site(self.ports, self.port))
-        temp = {k: self.folder / k for k in ("body", "proxy", "fastcgi", "uwsgi", "scgi")}
+        temps = self.folder
+        if os.geteuid() == 0:  # its workers run as nobody, who may not enter a private folder
+            self._temps = Path(tempfile.mkdtemp(prefix="gamehall-nginx-"))
+            self._temps.chmod(0o755)
+            temps = self._temps
+        temp = {k: temps / k for k in ("body", "proxy", "fastcgi", "uwsgi", "scgi")}
         paths = "\n".join(f"    {k}_temp_path {p};" if k != "body" else
                           f"    client_body_temp_path {p};" for k, p in temp.items())
         user = "user nobody nogroup;" if os.geteuid() == 0 else ""
@@ -199,6 +206,12 @@ http {{
         self._spawn([exe, "-p", str(self.folder), "-c", str(self.folder / "nginx.conf"),
                      "-g", "daemon off;"], cwd=self.folder)
         _wait_port(self.port, self.proc, self.log, 30)  # type: ignore[arg-type]
+
+    def stop(self) -> None:
+        super().stop()
+        if self._temps is not None:
+            shutil.rmtree(self._temps, ignore_errors=True)
+            self._temps = None
 
 
 class Topology:

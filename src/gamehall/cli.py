@@ -284,8 +284,12 @@ def serve(
     bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before it moves.")]
     = 0.5,
     bot_workers: Annotated[int, typer.Option(help="Worker processes for thinking bots.")] = 2,
-    rate: Annotated[float, typer.Option(help="Messages per second per connection.")] = 20.0,
-    burst: Annotated[int, typer.Option(help="Messages a connection may send at once.")] = 40,
+    rate: Annotated[float, typer.Option(
+        help="Messages per second one visitor may send on average (all their connections and "
+             "HTTP room actions together).", min=0.01)] = 20.0,
+    burst: Annotated[int, typer.Option(
+        help="Messages one visitor may send at once: BURST in any BURST/RATE seconds.",
+        min=1)] = 40,
     max_message_bytes: Annotated[int, typer.Option(help="Largest client message.")] = 4096,
     plugin: Annotated[list[str] | None, typer.Option(
         help="Import this module first (e.g. one that registers extra games).")] = None,
@@ -308,6 +312,32 @@ def serve(
         min=0.01)] = 3.0,
     bot_max_simulations: Annotated[int, typer.Option(
         help="The most MCTS simulations per move a client may ask a bot for.", min=1)] = 20000,
+    address_factor: Annotated[float, typer.Option(
+        help="One address (all its visitors together) may send this many times --rate and "
+             "--burst.", min=1.0)] = 5.0,
+    flood_strikes: Annotated[int, typer.Option(
+        help="Refused messages within a minute after which a connection is closed.",
+        min=1)] = 100,
+    session_rate: Annotated[str, typer.Option(
+        help="New sessions per address, e.g. 30/minute or \"10/minute;200/day\".")]
+    = "30/minute",
+    room_rate: Annotated[str, typer.Option(help="Room creations per visitor.")] = "20/minute",
+    room_address_rate: Annotated[str, typer.Option(help="Room creations per address.")]
+    = "60/minute",
+    max_connections_per_visitor: Annotated[int, typer.Option(
+        help="Open WebSockets per visitor.", min=1)] = 10,
+    max_connections_per_address: Annotated[int, typer.Option(
+        help="Open WebSockets per address.", min=1)] = 100,
+    max_body_bytes: Annotated[int, typer.Option(
+        help="The largest HTTP request body (refused with 413 before it is read).",
+        min=1024)] = 262144,
+    allow_origin: Annotated[list[str] | None, typer.Option(
+        help="An origin (https://host[:port]) whose pages may open WebSockets besides the "
+             "hall's own; repeat for several, * for any.")] = None,
+    waiting_room_seconds: Annotated[float, typer.Option(
+        help="A waiting room nobody changed or watched for this long is dropped.",
+        min=1.0)] = 3600.0,
+    chat_keep: Annotated[int, typer.Option(help="Chat lines kept per room.", min=1)] = 500,
     token_idle_days: Annotated[float, typer.Option(
         min=0.01, help="Days a sign-in (a token) lives without being used.")] = 30.0,
     argon2_time_cost: Annotated[int, typer.Option(
@@ -339,9 +369,19 @@ def serve(
                         plugins=tuple(plugin or ()), sqlite_sync=sqlite_sync.lower(),
                         boards_dir=str(boards) if boards is not None else "",
                         max_board_bytes=max_board_bytes, bot_max_seconds=bot_max_seconds,
-                        bot_max_simulations=bot_max_simulations, token_idle_days=token_idle_days,
-                        argon2_time_cost=argon2_time_cost, argon2_memory_kib=argon2_memory_kib,
-                        absent_seconds=absent_seconds, redis_url=redis or "",
+                        bot_max_simulations=bot_max_simulations,
+                        address_factor=address_factor, flood_strikes=flood_strikes,
+                        session_rate=session_rate, room_rate=room_rate,
+                        room_address_rate=room_address_rate,
+                        max_connections_per_visitor=max_connections_per_visitor,
+                        max_connections_per_address=max_connections_per_address,
+                        max_body_bytes=max_body_bytes,
+                        allow_origins=tuple(o.strip().lower().rstrip("/")
+                                            for o in allow_origin or ()),
+                        waiting_room_seconds=waiting_room_seconds, chat_keep=chat_keep,
+                        token_idle_days=token_idle_days, argon2_time_cost=argon2_time_cost,
+                        argon2_memory_kib=argon2_memory_kib, absent_seconds=absent_seconds,
+                        redis_url=redis or "",
                         node=node or (f"{socket.gethostname()}:{port}" if redis else ""),
                         lease_ms=lease_ms)
     run(host, port, db, settings, log_level, say=typer.echo, log_json=log_json)

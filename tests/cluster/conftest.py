@@ -3,6 +3,7 @@ starts it), a throwaway PostgreSQL cluster (tests/server/postgres.py), and the w
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -39,19 +40,27 @@ def pg_url() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
-def topology(pg_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Topology]:
-    """Three nodes on one throwaway PostgreSQL, Redis and nginx: deploy/topology.py, exactly
-    as an operator starts it (the test games loaded; see tests/cluster/helpers.NODE_ENV)."""
+@contextlib.contextmanager
+def fresh_topology(pg_url: str, folder: Path, nodes: int,
+                   env: dict[str, str]) -> Iterator[Topology]:
+    """deploy/topology.py's cluster on a clean database (emptied first), stopped after."""
     _need("redis-server", "redis-server")
     _need("nginx", "nginx")
     engine = sa.create_engine(pg_url)
     with engine.begin() as conn:  # a clean database for each module
         conn.execute(sa.text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
     engine.dispose()
-    topo = Topology(pg_url, 3, folder=tmp_path_factory.mktemp("cluster"), env=NODE_ENV)
+    topo = Topology(pg_url, nodes, folder=folder, env=env)
     topo.start()
     try:
         yield topo
     finally:
         topo.stop()
+
+
+@pytest.fixture(scope="module")
+def topology(pg_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Topology]:
+    """Three nodes on one throwaway PostgreSQL, Redis and nginx: deploy/topology.py, exactly
+    as an operator starts it (the test games loaded; see tests/cluster/helpers.NODE_ENV)."""
+    with fresh_topology(pg_url, tmp_path_factory.mktemp("cluster"), 3, NODE_ENV) as topo:
+        yield topo

@@ -11,13 +11,14 @@ from typing import Any
 import httpx
 
 from deploy.topology import Node, Topology
-from tests.server.live import Client, Message
+from tests.server.live import OPEN_LIMITS_ENV, Client, Message
 
 NODE_ENV = {"GAMEHALL_PLUGIN": "tests.server.games", "GAMEHALL_RATE": "5000",
             "GAMEHALL_BURST": "5000", "GAMEHALL_LOG_LEVEL": "warning",
-            "GAMEHALL_BOT_DELAY": "0.3", "GAMEHALL_LEASE_MS": "2000"}
-"""How the tests' nodes run: the test games, high rate limits, bots that wait 0.3 s a move (so
-a test can catch a bot's turn), leases of 2 s."""
+            "GAMEHALL_BOT_DELAY": "0.3", "GAMEHALL_LEASE_MS": "2000", **OPEN_LIMITS_ENV}
+"""How the tests' nodes run: the test games, high rate limits (every client comes from one
+address, through nginx), bots that wait 0.3 s a move (so a test can catch a bot's turn), leases
+of 2 s."""
 
 
 class Endpoint:
@@ -26,9 +27,9 @@ class Endpoint:
     def __init__(self, http: str, name: str = "") -> None:
         self.http, self.name = http, name
 
-    def ws_url(self, room: str, token: str | None = None) -> str:
-        q = f"?token={token}" if token else ""
-        return f"{self.http.replace('http', 'ws', 1)}/ws/rooms/{room}{q}"
+    def ws_url(self, room: str) -> str:
+        """A room's WebSocket; the token goes in a header, never in the URL."""
+        return f"{self.http.replace('http', 'ws', 1)}/ws/rooms/{room}"
 
     def session(self, nickname: str) -> str:
         r = httpx.post(f"{self.http}/api/session", json={"nickname": nickname}, timeout=30)

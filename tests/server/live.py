@@ -28,6 +28,17 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+OPEN_LIMITS = ("--session-rate", "100000/minute", "--room-rate", "100000/minute",
+               "--room-address-rate", "100000/minute", "--max-connections-per-address", "10000",
+               "--max-connections-per-visitor", "1000")
+"""Every test client comes from one address and tests make many visitors and rooms quickly:
+these limits are raised on every test server (a test of a limit sets its own after them)."""
+
+OPEN_LIMITS_ENV = {"GAMEHALL_" + flag[2:].upper().replace("-", "_"): value
+                   for flag, value in zip(OPEN_LIMITS[::2], OPEN_LIMITS[1::2], strict=True)}
+"""The same, as the environment of a server configured by GAMEHALL_* variables (a cluster's)."""
+
+
 class Server:
     """A hall process; `kill9` and `start` let a test crash and restart it on the same database.
     It logs at warning level (HH_LOG=debug in the environment shows every frame)."""
@@ -47,14 +58,14 @@ class Server:
     def http(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def ws_url(self, room: str, token: str | None = None) -> str:
-        q = f"?token={token}" if token else ""
-        return f"ws://127.0.0.1:{self.port}/ws/rooms/{room}{q}"
+    def ws_url(self, room: str) -> str:
+        """A room's WebSocket; the token goes in a header (`auth`), never in the URL."""
+        return f"ws://127.0.0.1:{self.port}/ws/rooms/{room}"
 
     def start(self, timeout: float = 90.0) -> None:
         cmd = [sys.executable, "-m", self.module, "serve", "--port", str(self.port),
                "--db", self.db_url, "--plugin", "tests.server.games", "--bot-delay", "0",
-               "--log-level", os.environ.get("HH_LOG", "warning"), *self.extra]
+               "--log-level", os.environ.get("HH_LOG", "warning"), *OPEN_LIMITS, *self.extra]
         log = self.log_path.open("ab")
         env = {**os.environ, "PYTHONPATH": str(ROOT), **self.env}
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
@@ -111,6 +122,11 @@ class Server:
         return dict(r.json())
 
 
+def auth(token: str | None) -> dict[str, str]:
+    """The header that carries a token (none for an anonymous client)."""
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
 class Client:
     """A WebSocket client that keeps every message and the latest state."""
 
@@ -124,7 +140,8 @@ class Client:
 
     @classmethod
     async def open(cls, server: Server, room: str, token: str | None, name: str = "") -> Client:
-        ws = await connect(server.ws_url(room, token), max_size=2**22, open_timeout=20)
+        ws = await connect(server.ws_url(room), max_size=2**22, open_timeout=20,
+                           additional_headers=auth(token))
         client = cls(ws, name)
         await client.wait(lambda m: m["type"] == "state")
         return client

@@ -35,7 +35,7 @@ def test_games_endpoint_lists_seats_and_typed_options(server: Server) -> None:
     assert httpx.get(f"{server.http}/openapi.json").json()["paths"]["/api/rooms"]
 
 
-def test_identity_by_cookie_header_and_query(server: Server) -> None:
+def test_identity_by_cookie_and_header_never_the_url(server: Server) -> None:
     name = nick("ida")
     r = httpx.post(f"{server.http}/api/session", json={"nickname": name})
     token = r.json()["token"]
@@ -44,8 +44,8 @@ def test_identity_by_cookie_header_and_query(server: Server) -> None:
     me = {"nickname": name, "account": False}
     assert httpx.get(base, cookies={"gamehall_token": token}).json() == me
     assert httpx.get(base, headers={"X-Gamehall-Token": token}).json() == me
-    assert httpx.get(base, params={"token": token}).json() == me
-    assert httpx.get(base, params={"token": "nope"}).status_code == 401
+    assert httpx.get(base, params={"token": token}).status_code == 401
+    assert httpx.get(base, headers={"X-Gamehall-Token": "nope"}).status_code == 401
     again = httpx.post(f"{server.http}/api/session", json={"nickname": name.upper()})
     assert again.status_code == 409 and again.json()["code"] == "nickname_taken"
     bad = httpx.post(f"{server.http}/api/session", json={"nickname": "<script>"})
@@ -291,7 +291,7 @@ def test_every_command_has_an_http_twin(server: Server) -> None:
     st = server.act(bob, room, "start").json()["state"]
     assert st["status"] == "playing" and st["legal_moves"]
     st = server.act(bob, room, "move", move="b2", version=0).json()["state"]
-    assert st["moves"] == [{"seat": 0, "move": "b2"}]
+    assert st["moves"] == [{"seat": 0, "move": "b2", "turn": 1}]
     r = server.act(bob, room, "move", move="c3", version=1)
     assert r.status_code == 409 and r.json()["code"] == "not_your_turn"
     r = server.act(bob, room, "move", move="c3")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gamehall.server.commands import help_text, parse_command
-from gamehall.server.protocol import ProtocolError, RateLimiter, Request, parse_message
+from gamehall.server.protocol import ProtocolError, Request, parse_message
 
 
 def code(raw: str | bytes, limit: int = 4096) -> str:
@@ -73,12 +73,3 @@ def test_chat_commands_read_like_the_classic_boards() -> None:
                                           "/spectate", "/resign", "/who", "/help", "/clock",
                                           "/claim", "/rematch"))
 
-
-def test_rate_limiter_allows_a_burst_then_the_rate() -> None:
-    now = [0.0]
-    lim = RateLimiter(rate=10, burst=5, clock=lambda: now[0])
-    assert [lim.allow() for _ in range(6)] == [True] * 5 + [False]
-    now[0] += 0.1
-    assert lim.allow() and not lim.allow()
-    now[0] += 100
-    assert sum(lim.allow() for _ in range(10)) == 5

@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from tests.server.live import OPEN_LIMITS
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -37,15 +39,15 @@ class HallProcess:
     """`gamehall serve` in a subprocess; the test plug-ins add Halali!'s set-up end phase and the
     small test games (which have no board module: the page plays them on its generic board)."""
 
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, log_level: str = "warning") -> None:
         self.port = _free_port()
         self.log = tmp / "server.log"
         db = tmp / "hall.db"
         cmd = [sys.executable, "-m", "gamehall", "serve", "--port", str(self.port),
                "--db", str(db), "--plugin", "tests.web.halali_setup", "--plugin",
                "tests.server.games", "--bot-delay", "0.05",
-               "--rate", "1000", "--burst", "1000", "--log-level", "warning",
-               "--argon2-time-cost", "1", "--argon2-memory-kib", "8192"]
+               "--rate", "1000", "--burst", "1000", "--log-level", log_level,
+               "--argon2-time-cost", "1", "--argon2-memory-kib", "8192", *OPEN_LIMITS]
         path = os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), str(ROOT)) if p)
         env = {**os.environ, "PYTHONPATH": path}
         self.proc = subprocess.Popen(cmd, cwd=tmp, env=env, stdout=self.log.open("wb"),

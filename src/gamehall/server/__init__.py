@@ -2,9 +2,29 @@
 
 Start it with `gamehall serve`; the protocol is described in protocol.md (beside
 this file), which the hall serves at /api/protocol.
+
+The names below are imported when first used, so that a process that needs one small module of
+the package (a bot worker: `gamehall.server.botworker`) does not load the web framework too.
 """
 
-from gamehall.server.app import create_app
-from gamehall.server.hall import Hall, Settings
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gamehall.server.app import create_app
+    from gamehall.server.hall import Hall, Settings
 
 __all__ = ["Hall", "Settings", "create_app"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "create_app":
+        from gamehall.server.app import create_app
+
+        return create_app
+    if name in ("Hall", "Settings"):
+        from gamehall.server import hall
+
+        return getattr(hall, name)
+    raise AttributeError(f"module 'gamehall.server' has no attribute {name!r}")

@@ -26,14 +26,24 @@ from pydantic import BaseModel, Field
 from gamehall import __version__
 from gamehall.core import GamehallError, GameRecord, load_game
 from gamehall.core.registry import game_class, list_games
+from gamehall.server import howto
 from gamehall.server import protocol as proto
 from gamehall.server.accounts import MAX_PASSWORD, RateLimited, SignInLimiter
-from gamehall.server.bots import BotLimits, BotPool
+from gamehall.server.bots import BotLimits, BotPool, bot_levels, default_level
 from gamehall.server.clocks import wall_time
 from gamehall.server.cluster import Cluster
+from gamehall.server.guards import (
+    BodyLimit,
+    ConnectionCounts,
+    RateLimits,
+    RateSettings,
+    keep_tokens_out_of_access_log,
+    origin_allowed,
+)
 from gamehall.server.hall import Hall, Player, Settings
+from gamehall.server.limiter import Limiter
 from gamehall.server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
-from gamehall.server.protocol import ProtocolError, RateLimiter
+from gamehall.server.protocol import ProtocolError
 from gamehall.server.pubsub import InProcessPubSub, PubSub
 from gamehall.server.redis_pubsub import RedisPubSub
 from gamehall.server.replay import ReplayCache, replay_step
@@ -51,7 +61,7 @@ PROTOCOL_URL = "/api/protocol"
 _STATUS = {"not_identified": 401, "unknown_room": 404, "not_seated": 403, "not_your_seat": 403,
            "bad_json": 400, "bad_message": 400, "unknown_type": 400, "unknown_command": 400,
            "bad_nickname": 400, "bad_game": 400, "bad_option": 400, "bad_bot": 400,
-           "bad_clock": 400,
+           "bad_clock": 400, "bad_picture": 404,
            "too_large": 413, "bad_step": 400, "storage_error": 503, "bad_login": 401,
            "weak_password": 400, "unknown_player": 404, "rate_limited": 429,
            "room_unavailable": 503, "unknown_game": 404}
@@ -82,6 +92,29 @@ class LoginIn(BaseModel):
     password: str = Field(max_length=MAX_PASSWORD, examples=["correct horse battery"])
 
 
+class Door:
+    """The limits every client passes before the hall acts: rates per visitor and per address,
+    WebSockets per visitor and per address, and the origins whose pages may open WebSockets."""
+
+    def __init__(self, settings: Settings, limiter: Limiter) -> None:
+        s = settings
+        self.rates = RateLimits(limiter, RateSettings(
+            s.rate, s.burst, s.address_factor, s.session_rate, s.room_rate,
+            s.room_address_rate, s.flood_strikes))
+        self.connections = ConnectionCounts(s.max_connections_per_visitor,
+                                            s.max_connections_per_address)
+        self.origins = frozenset(o.strip().lower().rstrip("/") for o in s.allow_origins)
+
+
+def visitor_key(player: Player | None, address: str) -> str:
+    """Who a limit counts: the player once identified, else the address."""
+    return f"p{player.id}" if player is not None else f"a{address}"
+
+
+def address_of(conn: Request | WebSocket) -> str:
+    return conn.client.host if conn.client is not None else "unknown"
+
+
 def create_app(db_url: str, settings: Settings | None = None, storage: Storage | None = None,
                pubsub: PubSub | None = None, web_dir: Path = WEB_DIR,
                clock: Callable[[], float] = wall_time,
@@ -103,6 +136,7 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        keep_tokens_out_of_access_log()  # now: the server has set up its logging by now
         await store.open()
         if cluster is not None:
             await cluster.pubsub.open()
@@ -118,14 +152,17 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
                               "Play happens over the WebSocket at /ws/rooms/{id}; "
                               f"[the protocol]({PROTOCOL_URL}) describes every message "
                               f"(protocol version {proto.PROTOCOL_VERSION}).")
+    door = Door(settings, hall.limiter)
     app.state.hall = hall
+    app.state.door = door
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     if cluster is not None:
         app.add_middleware(NodeHeader, node=cluster.node)
     _protocol_doc(app)
-    _routes(app, hall)
-    _account_routes(app, hall)
+    _routes(app, hall, door)
+    _account_routes(app, hall, door)
     _player_routes(app, hall)
-    _websocket(app, hall, settings)
+    _websocket(app, hall, settings, door)
     if (web_dir / "index.html").is_file():
         app.mount("/", StaticFiles(directory=web_dir, html=True), name="web")
     return app
@@ -168,14 +205,25 @@ def _error(code: str, message: str) -> JSONResponse:
 
 
 def _token(request: Request | WebSocket) -> str | None:
+    """The token from a header, or (HTTP only) the cookie; never from the URL, which access logs
+    keep. A WebSocket ignores the cookie: the page sends `identify` instead, so that each tab is
+    its own player and a page of another site cannot act with the cookie."""
     auth = request.headers.get("authorization", "")
     if auth.lower().startswith("bearer "):
         return auth[7:].strip()
-    return (request.headers.get(TOKEN_HEADER) or request.query_params.get("token")
-            or request.cookies.get(COOKIE))
+    header = request.headers.get(TOKEN_HEADER)
+    if header or isinstance(request, WebSocket):
+        return header
+    return request.cookies.get(COOKIE)
 
 
-def _routes(app: FastAPI, hall: Hall) -> None:
+def _check_rate(wait: float | None) -> None:
+    """Refuse an HTTP request over a rate limit: 429 with Retry-After."""
+    if wait is not None:
+        raise RateLimited(wait, f"too many requests: try again in {max(1, round(wait))} s")
+
+
+def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
     replays = ReplayCache()
 
     @app.exception_handler(RoomError)
@@ -225,6 +273,22 @@ def _routes(app: FastAPI, hall: Hall) -> None:
                         "options": hall.boards.describe(type(game))})
         return out
 
+    @app.get("/api/bots", summary="The bot levels players may seat, and the one `/bot` seats "
+                                  "when none is named")
+    async def bots() -> dict[str, Any]:
+        return {"levels": bot_levels(), "default": default_level()}
+
+    @app.get("/api/games/{game}/rules", summary="How to play the game: its rules for players "
+                                                "(Markdown) and the pictures of its rules page")
+    def rules(game: str) -> dict[str, Any]:
+        return howto.rules_page(game)
+
+    @app.get("/api/games/{game}/rules/{index}.svg", response_class=Response,
+             summary="A picture of the game's rules page (SVG), drawn by the game from a position")
+    def rules_picture(game: str, index: int) -> Response:
+        return Response(howto.picture(game, index), media_type="image/svg+xml",
+                        headers={"Cache-Control": "public, max-age=3600"})
+
     @app.get("/api/games/{name}/pictures", summary="The pictures a game's board module draws "
                                                    "(the same file its SVG drawing reads)")
     async def game_pictures(name: str) -> dict[str, Any]:
@@ -239,7 +303,8 @@ def _routes(app: FastAPI, hall: Hall) -> None:
         return pictures
 
     @app.post("/api/session", summary="Pick a nickname; returns a token (also set as a cookie)")
-    async def new_session(body: SessionIn) -> JSONResponse:
+    async def new_session(body: SessionIn, request: Request) -> JSONResponse:
+        _check_rate(door.rates.session_wait(address_of(request)))
         player, token = await hall.register(body.nickname)
         resp = JSONResponse({"nickname": player.nickname, "token": token})
         resp.set_cookie(COOKIE, token, httponly=True, samesite="lax", max_age=365 * 86400)
@@ -261,6 +326,8 @@ def _routes(app: FastAPI, hall: Hall) -> None:
     async def create(body: RoomIn, request: Request) -> dict[str, Any]:
         player = await who(request)
         assert player is not None
+        address = address_of(request)
+        _check_rate(door.rates.room_wait(visitor_key(player, address), address))
         room = await hall.create_room(player, body.game, body.options, body.rated,
                                       body.clock)
         return room.summary(None, hall.clock())
@@ -286,8 +353,10 @@ def _routes(app: FastAPI, hall: Hall) -> None:
                       "message's fields)")
     async def act(room_id: str, kind: str, request: Request,
                   body: Annotated[dict[str, Any] | None, Body()] = None) -> dict[str, Any]:
-        r = await hall.get_room(room_id)
         player = await who(request, required=False)
+        address = address_of(request)
+        _check_rate(door.rates.message_wait(visitor_key(player, address), address))
+        r = await hall.get_room(room_id)
         req = proto.parse_request({**(body or {}), "type": kind})
         replies = [m for m in await hall.execute(r, player, req) if m["type"] != "sync"]
         r = await hall.get_room(room_id)
@@ -307,7 +376,7 @@ async def _caller(hall: Hall, request: Request) -> tuple[Player, str]:
     return player, token
 
 
-def _account_routes(app: FastAPI, hall: Hall) -> None:
+def _account_routes(app: FastAPI, hall: Hall, door: Door) -> None:
     """Accounts: a password for one's nickname, signing in from any browser, signing out."""
 
     @app.post("/api/account/password",
@@ -320,7 +389,8 @@ def _account_routes(app: FastAPI, hall: Hall) -> None:
     @app.post("/api/login", summary="Sign in with nickname and password: a new token (and "
                                     "cookie) for this browser")
     async def login(body: LoginIn, request: Request) -> JSONResponse:
-        address = request.client.host if request.client else "?"
+        address = address_of(request)
+        _check_rate(door.rates.session_wait(address))  # a sign-in makes a session too
         player, token = await hall.accounts.login(body.nickname, body.password, address)
         resp = JSONResponse({"nickname": player.nickname, "token": token, "account": True})
         _set_token(resp, token)
@@ -412,31 +482,53 @@ def game_record(room: Room) -> dict[str, Any]:
     return data
 
 
-def _websocket(app: FastAPI, hall: Hall, settings: Settings) -> None:
+def _websocket(app: FastAPI, hall: Hall, settings: Settings, door: Door) -> None:
     @app.websocket("/ws/rooms/{room_id}")
     async def ws_room(ws: WebSocket, room_id: str) -> None:
+        if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), door.origins):
+            await ws.close(4403)  # before the handshake completes: the browser gets a 403
+            return
         token = _token(ws)
         player = await hall.identify(token)
+        address = address_of(ws)
+        visitor = visitor_key(player, address)
         await ws.accept()
-        try:
-            room = await hall.get_room(room_id)
-        except RoomError as exc:
-            await ws.send_text(proto.dumps(proto.error(exc.code, exc.message)))
-            await ws.close(4404)
+        refusal = door.connections.open(visitor, address)
+        if refusal is None and not door.rates.allow_connect(address):
+            door.connections.close(visitor, address)
+            refusal = "too many connections too fast: slow down"
+        if refusal is not None:
+            await ws.send_text(proto.dumps(proto.error(TOO_MANY_CONNECTIONS, refusal)))
+            await ws.close(1008, "too many connections")
             return
-        await Connection(ws, hall, settings, room, player, token).run()
+        conn: Connection | None = None
+        try:
+            try:
+                room = await hall.get_room(room_id)
+            except RoomError as exc:
+                await ws.send_text(proto.dumps(proto.error(exc.code, exc.message)))
+                await ws.close(4404)
+                return
+            conn = Connection(ws, hall, settings, room, player, token, door, address)
+            await conn.run()
+        finally:
+            door.connections.close(conn.visitor if conn is not None else visitor, address)
+
+
+TOO_MANY_CONNECTIONS = "too_many_connections"
 
 
 class Connection:
     """One WebSocket: a reader (requests) and a writer (events and replies), one queue between."""
 
     def __init__(self, ws: WebSocket, hall: Hall, settings: Settings, room: Room,
-                 player: Player | None, token: str | None) -> None:
+                 player: Player | None, token: str | None, door: Door, address: str) -> None:
         self.ws, self.hall, self.settings, self.player = ws, hall, settings, player
         self.room_id = room.id
         self.token = token
+        self.door, self.address = door, address
+        self.visitor = visitor_key(player, address)
         self.sub = hall.pubsub.subscribe(room.id)
-        self.limiter = RateLimiter(settings.rate, settings.burst)
         self.last_state: tuple[int, int, int | None, int] | None = None
         self.moves_sent = 0
         """How many moves this connection has been sent: later states carry only the rest."""
@@ -444,7 +536,17 @@ class Connection:
     def _send(self, message: dict[str, Any]) -> None:
         self.sub.deliver({"event": "message", "message": message})
 
+    def _welcome(self, ref: str | int | None = None) -> None:
+        cluster = self.hall.cluster
+        self._send({"type": "welcome", "protocol": proto.PROTOCOL_VERSION, "room": self.room_id,
+                    **({"node": cluster.node} if cluster is not None else {}),
+                    "you": self.player.nickname if self.player else None,
+                    "limits": {"max_message_bytes": self.settings.max_message_bytes,
+                               "rate": self.settings.rate, "burst": self.settings.burst},
+                    **({"id": ref} if ref is not None else {})})
+
     async def run(self) -> None:
+        self._welcome()  # first in the queue: events of the room may come in while it loads
         try:
             room = await self.hall.attach(self.room_id)
         except RoomError as exc:  # gone meanwhile
@@ -462,12 +564,6 @@ class Connection:
 
     async def _run(self, room: Room) -> None:
         history = await self.hall.chat_history(room.id)
-        cluster = self.hall.cluster
-        self._send({"type": "welcome", "protocol": proto.PROTOCOL_VERSION, "room": room.id,
-                    **({"node": cluster.node} if cluster is not None else {}),
-                    "you": self.player.nickname if self.player else None,
-                    "limits": {"max_message_bytes": self.settings.max_message_bytes,
-                               "rate": self.settings.rate, "burst": self.settings.burst}})
         if self.token and self.player is None:
             self._send(proto.error(proto.NOT_IDENTIFIED, "that token is unknown: you are watching"))
         for line in history:
@@ -487,7 +583,8 @@ class Connection:
                                              self.player)
 
     async def _reader(self) -> None:
-        strikes = 0
+        rates = self.door.rates
+        strikes_key = f"{self.visitor}/{id(self)}"
         while True:
             msg = await self.ws.receive()
             if msg["type"] == "websocket.disconnect":
@@ -495,21 +592,43 @@ class Connection:
             raw = msg.get("text")
             if raw is None:
                 raw = msg.get("bytes") or b""
-            if not self.limiter.allow():
-                strikes += 1
-                if strikes > 10 * self.settings.burst:
+            if not rates.allow_message(self.visitor, self.address):
+                if not rates.strike(strikes_key):
                     await self.ws.close(1008, "too many messages")
                     return
                 self._send(proto.error(proto.RATE_LIMITED, "too many messages: slow down"))
                 continue
-            strikes = 0
             await self._handle(raw)
+
+    async def _identify(self, token: str, ref: str | int | None) -> None:
+        """The client names its token in a message (the page does, first thing): from now on
+        the connection is that player's; it is sent a new welcome (with the message's id), the
+        chat and the room as that player sees it."""
+        player = await self.hall.identify(token)
+        if player is None:
+            raise ProtocolError(proto.NOT_IDENTIFIED, "that token is unknown: you are watching",
+                                ref)
+        visitor = visitor_key(player, self.address)
+        refusal = self.door.connections.move(self.visitor, visitor)
+        if refusal is not None:
+            raise ProtocolError(TOO_MANY_CONNECTIONS, refusal, ref)
+        old, self.player, self.token, self.visitor = self.player, player, token, visitor
+        room = await self.hall.get_room(self.room_id)
+        await self.hall.connected(room, player)
+        await self.hall.disconnected(room, old)
+        self._welcome(ref)
+        for line in await self.hall.chat_history(room.id):
+            self._send(line)
+        self.sub.deliver({"event": "sync"})
 
     async def _handle(self, raw: str | bytes) -> None:
         ref: str | int | None = None
         try:
             req = proto.parse_message(raw, self.settings.max_message_bytes)
             ref = req.ref
+            if req.kind == "identify":
+                await self._identify(req.args["token"], ref)
+                return
             room = await self.hall.get_room(self.room_id)
             # a token signed out since the connection opened no longer acts (cheap: cached)
             player = await self.hall.identify(self.token) if self.player is not None else None
@@ -549,10 +668,18 @@ class Connection:
                     await self.ws.close(1013, "too far behind")
                     return
                 if kind == "message":
-                    await self.ws.send_text(proto.dumps(event["message"]))
+                    try:
+                        text = proto.dumps(event["message"])
+                        text.encode()
+                    except (TypeError, ValueError):  # not sendable as UTF-8 text: skip it
+                        log.error("a message could not be sent: %r", event["message"])
+                        continue
+                    await self.ws.send_text(text)
                 elif kind in ("state", "sync"):
                     await self._send_state(full=kind == "sync")
         except (WebSocketDisconnect, RuntimeError, OSError):
             return
         except Exception:  # a closed socket shows up as various errors across servers
             log.debug("writer stopped", exc_info=True)
+        with contextlib.suppress(Exception):  # nothing reaches this client now: let it reconnect
+            await self.ws.close(1011, "the server could not write to this connection")

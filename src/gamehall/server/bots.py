@@ -21,7 +21,7 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from gamehall.ai import bot_kinds, make_bot, parse_level, parse_uct
@@ -51,11 +51,21 @@ class BotLimits:
         return self.max_seconds + DEADLINE_MARGIN
 
 
+def bot_levels() -> list[str]:
+    """The levels players may choose (`/bot LEVEL`, the page's menu), weakest first."""
+    return ["random", *LEVELS] if "mcts" in bot_kinds() else ["random"]
+
+
+def default_level() -> str:
+    """The level `/bot` seats when none is named; the page's menu starts on the same one."""
+    return "medium" if "mcts" in bot_kinds() else "random"
+
+
 def bot_spec(level: str | None, limits: BotLimits | None = None) -> str:
     """The `make_bot` spec for a level the players typed: random, easy, medium, hard, or a spec;
     RoomError ``bad_bot`` for an unknown one or one past the operator's limits."""
     has_mcts = "mcts" in bot_kinds()
-    word = (level or ("medium" if has_mcts else "random")).strip().lower()
+    word = (level or default_level()).strip().lower()
     if word in LEVELS:
         if not has_mcts:
             raise RoomError("bad_bot", "only the random bot is installed here (/bot random)")
@@ -120,8 +130,8 @@ class PoolStats:
     timeouts: int = 0
     """Jobs cut off at their deadline (their worker was killed)."""
     restarts: int = 0
-    """Workers started after the first ones (after a kill, a crash, a failed start)."""
-    started: int = field(default=0, repr=False)
+    """Workers started in place of one that was killed or died."""
+    started: int = 0
 
 
 class BotPool:
@@ -187,34 +197,41 @@ class BotPool:
         return self._queue
 
     async def _slot(self) -> None:
-        """One worker's life: start it, run jobs one at a time, replace it when it dies."""
+        """One worker's life: take jobs one at a time, starting its process when a job comes
+        and none runs (so an idle hall starts none), and a new one after a kill or a crash."""
         assert self._queue is not None
         backoff = 1.0
-        while True:
-            worker = await self._spawn()
-            if worker is None:  # it could not start: fail a job rather than leave it waiting
+        worker: _Worker | None = None
+        try:
+            while True:
                 job = await self._queue.get()
-                self._drop(job)
-                await asyncio.sleep(backoff)
-                backoff = min(30.0, backoff * 2)
-                continue
-            backoff = 1.0
-            try:
-                while not worker.dead and worker.proc.returncode is None:
-                    job = await self._queue.get()
-                    if job.done.done():
-                        continue  # replaced or given up while it waited
+                if job.done.done():
+                    continue  # replaced or given up while it waited
+                if worker is None or worker.dead or worker.proc.returncode is not None:
+                    if worker is not None:
+                        await self._reap(worker)
+                        self.stats.restarts += 1
+                    worker = await self._spawn()
+                    if worker is None:  # it could not start: this job fails, not waits
+                        self._drop(job)
+                        await asyncio.sleep(backoff)
+                        backoff = min(30.0, backoff * 2)
+                        continue
+                    backoff = 1.0
+                if not job.done.done():
                     await self._run(worker, job)
-            finally:
-                worker.kill()
-                self._live.discard(worker)
-                with contextlib.suppress(Exception):
-                    await worker.proc.wait()
+        finally:
+            if worker is not None:
+                await self._reap(worker)
+
+    async def _reap(self, worker: _Worker) -> None:
+        worker.kill()
+        self._live.discard(worker)
+        with contextlib.suppress(Exception):
+            await worker.proc.wait()
 
     async def _spawn(self) -> _Worker | None:
         self.stats.started += 1
-        if self.stats.started > self.workers:
-            self.stats.restarts += 1
         try:
             proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "gamehall.server.botworker", str(os.getpid()),

@@ -26,6 +26,7 @@ import time
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from redis.exceptions import RedisError
@@ -89,9 +90,9 @@ class Settings:
 
     max_message_bytes: int = 4096
     rate: float = 20.0
-    """Messages per second a connection may send, on average."""
+    """Messages per second a visitor may send, on average (all their connections together)."""
     burst: int = 40
-    """Messages a connection may send at once before the rate applies."""
+    """Messages a visitor may send at once: `burst` in any ``ceil(burst / rate)`` seconds."""
     bot_delay: float = 0.5
     """Seconds a bot waits before moving, so people can follow an all-bot game."""
     bot_workers: int = 2
@@ -117,6 +118,26 @@ class Settings:
     absent_seconds: float = 180.0
     """In an untimed game, how long the person to move may be away (no connection) before the
     others may claim the game or hand the seat to a bot."""
+    address_factor: float = 5.0
+    """One address (all its visitors together) may send this many times `rate` and `burst`."""
+    flood_strikes: int = 100
+    """Refused messages within a minute after which a connection is closed (a steady flood)."""
+    session_rate: str = "30/minute"
+    """New sessions (nicknames) per address, in the `limits` notation."""
+    room_rate: str = "20/minute"
+    """Room creations per visitor."""
+    room_address_rate: str = "60/minute"
+    """Room creations per address."""
+    max_connections_per_visitor: int = 10
+    max_connections_per_address: int = 100
+    max_body_bytes: int = 262144
+    """The largest HTTP request body; a larger one is refused with 413 before it is read."""
+    allow_origins: tuple[str, ...] = field(default_factory=tuple)
+    """Origins (``https://host``) whose pages may open WebSockets besides the hall's own."""
+    waiting_room_seconds: float = 3600.0
+    """A waiting room nobody changed or watched for this long is dropped."""
+    chat_keep: int = 500
+    """Chat lines kept per room in storage (older ones are deleted)."""
     redis_url: str = ""
     """Redis of a cluster (``redis://host:port/0``); empty: a single hall, pub/sub in process."""
     node: str = ""
@@ -172,6 +193,7 @@ class Hall:
         self._closing = False
         self._lags: deque[float] = deque(maxlen=1200)
         self._watcher: asyncio.Task[None] | None = None
+        self._expirer: asyncio.Task[None] | None = None
         self.metrics.gauges(
             rooms_owned=lambda: len(self.rooms) if self.cluster is None else
             sum(1 for r in self.rooms if r in self.cluster.owned),
@@ -182,9 +204,10 @@ class Hall:
 
     # --- lifecycle -------------------------------------------------------------------------------
     async def start(self) -> None:
-        """Load every unfinished room from storage and let bots whose turn it is play on; running
-        clocks resume, charged for the time before the last sign of life and not for the
-        downtime."""
+        """Load every game being played and let bots whose turn it is play on; running clocks
+        resume, charged for the time before the last sign of life and not for the downtime.
+        Waiting rooms are loaded when someone asks for one, and dropped once idle
+        (`expire_idle_rooms`)."""
         self._watcher = asyncio.create_task(self._watch_loop(), name="gamehall-loop-lag")
         self._presence = Presence(self.clock())
         self._alive_before = await self.storage.last_alive()
@@ -194,8 +217,9 @@ class Hall:
             await self.cluster.start(self)
             await self._mark_alive()
             self._ticker = asyncio.create_task(self._tick_loop(), name="gamehall-deadlines")
+            self._expirer = asyncio.create_task(self._expire_loop(), name="gamehall-expire")
             return
-        for room_id in await self.storage.active_room_ids():
+        for room_id in await self.storage.active_room_ids(include_waiting=False):
             room = await self.storage.load_room(room_id)
             if room is None:
                 continue
@@ -203,6 +227,7 @@ class Hall:
             self._schedule_bot(self.rooms[room.id])
         await self._mark_alive()
         self._ticker = asyncio.create_task(self._tick_loop(), name="gamehall-deadlines")
+        self._expirer = asyncio.create_task(self._expire_loop(), name="gamehall-expire")
         gc.freeze()  # what start-up loaded stays: keep it out of every later collection
 
     async def _resume(self, room: Room) -> None:
@@ -230,8 +255,9 @@ class Hall:
                 await self._ticker
             with contextlib.suppress(Exception):
                 await self._mark_alive()
-        if self._watcher is not None:
-            self._watcher.cancel()
+        for task in (self._watcher, self._expirer):
+            if task is not None:
+                task.cancel()
         if self.cluster is not None:
             await self.cluster.stop()
         for task in list(self._bot_tasks.values()):
@@ -548,9 +574,9 @@ class Hall:
     async def chat_history(self, room_id: str) -> list[dict[str, Any]]:
         lines = self._chat.get(room_id)
         if lines is None:
-            stored = await self.storage.recent_chat(room_id, self.settings.chat_history)
-            lines = self._chat.setdefault(room_id, deque(stored,
-                                                         maxlen=self.settings.chat_history))
+            shown = min(self.settings.chat_history, self.settings.chat_keep)
+            stored = await self.storage.recent_chat(room_id, shown)
+            lines = self._chat.setdefault(room_id, deque(stored, maxlen=shown))
         return [proto.chat(c.sender, c.text, c.at) for c in lines]
 
     # --- presence --------------------------------------------------------------------------------
@@ -638,6 +664,50 @@ class Hall:
             self.pubsub.unwatch(room_id)
             self.cluster.forget_presence(room_id)
 
+    async def _expire_loop(self) -> None:
+        """Drop idle waiting rooms now and then (a quarter of their lifetime, at most a minute
+        apart)."""
+        pause = max(0.5, min(60.0, self.settings.waiting_room_seconds / 4))
+        while True:
+            try:
+                await self.expire_idle_rooms()
+            except Exception:
+                log.exception("could not drop idle waiting rooms")
+            await asyncio.sleep(pause)
+
+    async def expire_idle_rooms(self, at: float | None = None) -> list[str]:
+        """Drop every waiting room that nobody changed for `waiting_room_seconds` (by the hall's
+        clock, or `at`) and nobody watches now; return their ids. Storage drops a room only if
+        it is still idle, and a room's change holds its lock, so a room in use is never dropped.
+        In a cluster each node drops the rooms it owns, with the lease's fencing number (a node
+        that lost the lease cannot drop the room), counting the watchers of every node."""
+        moment = datetime.fromtimestamp(self.clock() if at is None else at, UTC)
+        before = (moment - timedelta(seconds=self.settings.waiting_room_seconds)).isoformat(
+            timespec="milliseconds")
+        dropped = []
+        for room_id in await self.storage.idle_waiting(before, 1000):
+            if self._watched_anywhere(room_id):
+                continue
+            async with self._lock(room_id):
+                fence = self.cluster.fence(room_id) if self.cluster is not None else None
+                if self._watched_anywhere(room_id) or (self.cluster is not None and fence is None):
+                    continue
+                if await self.storage.drop_waiting(room_id, before, fence=fence):
+                    dropped.append(room_id)
+            if room_id in dropped and self.cluster is not None:
+                await self.cluster.release(room_id)
+            if room_id in dropped or (room_id not in self.rooms and self.cluster is None):
+                self._forget(room_id)
+        if dropped:
+            log.info("dropped %d idle waiting rooms", len(dropped))
+        return dropped
+
+    def _watched_anywhere(self, room_id: str) -> bool:
+        """Someone is connected to the room: here, or (in a cluster) on another node."""
+        if self._watchers.get(room_id) or self._attached.get(room_id):
+            return True
+        return self.cluster is not None and bool(+self.cluster.remote_watchers(room_id))
+
     # --- requests --------------------------------------------------------------------------------
     async def execute(self, room: Room, player: Player | None,
                       req: Request) -> list[dict[str, Any]]:
@@ -660,6 +730,9 @@ class Hall:
             return [proto.info(self._clocks_text(room), req.ref)]
         if req.kind == "sync":
             return [{"type": "sync"}]
+        if req.kind == "identify":
+            raise ProtocolError(proto.UNKNOWN_TYPE, "identify is for WebSocket connections; over "
+                                                    "HTTP the token goes in a header", req.ref)
         if req.kind == "rated" and "value" not in req.args:
             return [proto.info(rated_text(room), req.ref)]
         if player is None:
@@ -968,7 +1041,7 @@ class Hall:
         kept = self.cluster is None or room.id in self.rooms
         if kept:
             await self.chat_history(room.id)  # before the line is stored: it is added once
-        await self.storage.add_chat(room.id, line)
+        await self.storage.add_chat(room.id, line, keep=self.settings.chat_keep)
         if kept:
             self._chat[room.id].append(line)
         message = proto.chat(line.sender, line.text, line.at)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from limits import RateLimitItem, parse, storage, strategies
 
@@ -24,8 +25,9 @@ class Rule:
     limit: str
     keys: tuple[str, ...]
 
-    @property
+    @cached_property
     def item(self) -> RateLimitItem:
+        """The parsed limit (parsed once: some rules are checked on every message)."""
         return parse(self.limit)
 
 
@@ -49,6 +51,14 @@ class Limiter:
     def hit(self, rules: Sequence[Rule], values: dict[str, str]) -> None:
         for rule in rules:
             self._window.hit(rule.item, rule.name, *[values[k] for k in rule.keys])
+
+    def allow(self, rules: Sequence[Rule], values: dict[str, str]) -> bool:
+        """Count one hit under every rule that still allows one (`blocked` and `hit` in one
+        step, for what is limited on every try rather than on failures); True if all did."""
+        ok = True
+        for rule in rules:
+            ok = self._window.hit(rule.item, rule.name, *[values[k] for k in rule.keys]) and ok
+        return ok
 
 
 SIGN_IN_RULES = (

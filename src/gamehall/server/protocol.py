@@ -9,8 +9,7 @@ and whose message a person can read. protocol.md (beside this file, served at
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,6 +82,7 @@ REQUESTS: dict[str, _Fields] = {
     "help": {},
     "sync": {},
     "ping": {},
+    "identify": {"token": ((str,), True)},
 }
 """Every client message type and its fields (``id`` is accepted on all of them)."""
 
@@ -145,6 +145,8 @@ def check_fields(kind: str, spec: _Fields, data: dict[str, Any],
             limit = MAX_OPTION_DATA
         if isinstance(value, str) and len(value) > limit:
             raise ProtocolError(BAD_MESSAGE, f"\"{name}\" is limited to {limit} characters", ref)
+        if isinstance(value, str) and not_text(value):
+            raise ProtocolError(BAD_MESSAGE, f"\"{name}\" is not valid text", ref)
         if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:
             raise ProtocolError(BAD_MESSAGE, f"\"{name}\" is out of range", ref)
         args[name] = value
@@ -161,8 +163,18 @@ def _ref(value: object) -> str | int | None:
     if isinstance(value, int) and abs(value) <= 2**53:
         return value
     if isinstance(value, str) and len(value) <= MAX_REF:
+        if not_text(value):
+            raise ProtocolError(BAD_MESSAGE, "\"id\" is not valid text")
         return value
     return None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def not_text(value: str) -> bool:
+    """True for a string no UTF-8 text can hold (a lone surrogate, from JSON's ``\\ud800``)."""
+    return not value.isascii() and _SURROGATE.search(value) is not None
 
 
 # --- server messages ------------------------------------------------------------------------
@@ -188,22 +200,3 @@ def dumps(message: dict[str, Any]) -> str:
     """Compact JSON as sent on the wire."""
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
-
-class RateLimiter:
-    """A token bucket: `burst` messages at once, then `rate` per second on average."""
-
-    def __init__(self, rate: float, burst: int,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.rate, self.burst = rate, float(burst)
-        self.tokens = float(burst)
-        self.clock = clock
-        self.last = self.clock()
-
-    def allow(self) -> bool:
-        t = self.clock()
-        self.tokens = min(self.burst, self.tokens + (t - self.last) * self.rate)
-        self.last = t
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False

@@ -81,6 +81,7 @@ def check(port: int, db: str | None, settings: Settings, log_level: str) -> str:
     if settings.sqlite_sync not in SQLITE_SYNC:
         raise GamehallError(f"--sqlite-sync is one of {', '.join(SQLITE_SYNC)}, "
                             f"not {settings.sqlite_sync!r}")
+    _check_rates(settings)
     if settings.redis_url and not settings.redis_url.startswith(("redis://", "rediss://",
                                                                   "unix://")):
         raise GamehallError(f"--redis is a URL like redis://HOST:PORT/0, not "
@@ -96,6 +97,17 @@ def check(port: int, db: str | None, settings: Settings, log_level: str) -> str:
     url = database_url(db)
     _check_database(url)
     return url
+
+
+def _check_rates(settings: Settings) -> None:
+    """The rate flags (``--session-rate 30/minute`` …) are rates the `limits` library reads."""
+    from gamehall.server.app import Door
+    from gamehall.server.limiter import Limiter
+
+    try:
+        Door(settings, Limiter())
+    except ValueError as exc:
+        raise GamehallError(str(exc)) from None
 
 
 def _check_database(url: str) -> None:

@@ -179,7 +179,8 @@ class Storage(ABC):
         return None
 
     @abstractmethod
-    async def add_chat(self, room_id: str, line: ChatLine) -> None: ...
+    async def add_chat(self, room_id: str, line: ChatLine, keep: int | None = None) -> None:
+        """Store a chat line; with `keep`, only the room's newest `keep` lines stay stored."""
 
     @abstractmethod
     async def recent_chat(self, room_id: str, limit: int) -> list[ChatLine]: ...
@@ -189,8 +190,17 @@ class Storage(ABC):
         """The room rebuilt from storage (its game replayed move by move), or None."""
 
     @abstractmethod
-    async def active_room_ids(self) -> list[str]:
-        """Rooms waiting or playing, to load at start-up."""
+    async def active_room_ids(self, include_waiting: bool = True) -> list[str]:
+        """Rooms playing (and waiting, unless told not to), to load at start-up."""
+
+    @abstractmethod
+    async def idle_waiting(self, before: str, limit: int) -> list[str]:
+        """Waiting rooms last changed before the time stamp `before` (oldest first)."""
+
+    @abstractmethod
+    async def drop_waiting(self, room_id: str, before: str, fence: int | None = None) -> bool:
+        """Delete the room (and its chat) if it is still waiting and unchanged since before
+        `before` (and, with a `fence`, its stored fence is at most that); True if deleted."""
 
     @abstractmethod
     async def count_waiting(self, created_by: str) -> int:
@@ -697,9 +707,18 @@ class SqlStorage(Storage):
 
         return await self._read(select)
 
-    async def add_chat(self, room_id: str, line: ChatLine) -> None:
+    async def add_chat(self, room_id: str, line: ChatLine, keep: int | None = None) -> None:
+        def prune(conn: Connection) -> None:
+            assert keep is not None
+            oldest_kept = (sa.select(chat.c.id).where(chat.c.room_id == room_id)
+                           .order_by(chat.c.id.desc()).limit(1).offset(keep - 1)
+                           .scalar_subquery())
+            conn.execute(chat.delete().where(chat.c.room_id == room_id,
+                                             chat.c.id < oldest_kept))
+
         await self._write(_Write(chat={"room_id": room_id, "sender": line.sender,
-                                       "text": line.text, "at": line.at}))
+                                       "text": line.text, "at": line.at},
+                                 after=prune if keep is not None else None))
 
     async def recent_chat(self, room_id: str, limit: int) -> list[ChatLine]:
         def select(conn: Connection) -> list[ChatLine]:
@@ -731,12 +750,40 @@ class SqlStorage(Storage):
             return None
         return room
 
-    async def active_room_ids(self) -> list[str]:
+    async def active_room_ids(self, include_waiting: bool = True) -> list[str]:
         def select(conn: Connection) -> list[str]:
             q = sa.select(rooms.c.id).where(rooms.c.status != "finished")
+            if not include_waiting:
+                q = q.where(rooms.c.status != "waiting")
             return [r.id for r in conn.execute(q)]
 
         return await self._read(select)
+
+    async def idle_waiting(self, before: str, limit: int) -> list[str]:
+        def select(conn: Connection) -> list[str]:
+            q = (sa.select(rooms.c.id).where(rooms.c.status == "waiting",
+                                             rooms.c.updated_at < before)
+                 .order_by(rooms.c.updated_at).limit(limit))
+            return [r.id for r in conn.execute(q)]
+
+        return await self._read(select)
+
+    async def drop_waiting(self, room_id: str, before: str, fence: int | None = None) -> bool:
+        dropped: list[bool] = []
+
+        def delete(conn: Connection) -> None:
+            q = sa.select(rooms.c.id).where(rooms.c.id == room_id, rooms.c.status == "waiting",
+                                            rooms.c.updated_at < before)
+            if fence is not None:
+                q = q.where(rooms.c.fence <= fence)
+            idle = conn.execute(q.with_for_update()).first()
+            if idle is not None:
+                conn.execute(chat.delete().where(chat.c.room_id == room_id))
+                conn.execute(rooms.delete().where(rooms.c.id == room_id))
+            dropped.append(idle is not None)
+
+        await self._write(_Write(fn=delete))
+        return dropped[-1]  # the attempt that committed (a failed batch is retried)
 
     async def count_waiting(self, created_by: str) -> int:
         def select(conn: Connection) -> int:

@@ -1,6 +1,10 @@
 // A room's WebSocket that reconnects by itself: backoff 0.5 s doubling to 8 s, a ping every 20 s
 // so a dead connection is noticed, and a `sync` after every (re)connect (the server also sends
 // the state on connect; asking again costs little and covers a missed frame).
+//
+// The token never goes in the URL (servers log URLs): the first message names it (`identify`).
+// Until the server's answer (a `welcome` carrying that message's id) arrives, what it sent is
+// for an anonymous watcher and is skipped; the answer brings the chat and the state again.
 
 import { identity } from "./api.js";
 
@@ -20,13 +24,13 @@ export class RoomConnection {
     this.pinger = null;
     this.lastHeard = 0;
     this.nextId = 1;
+    this.identifying = null;
     this.connect();
   }
 
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const q = identity.token ? `?token=${encodeURIComponent(identity.token)}` : "";
-    return `${scheme}://${location.host}/ws/rooms/${encodeURIComponent(this.roomId)}${q}`;
+    return `${scheme}://${location.host}/ws/rooms/${encodeURIComponent(this.roomId)}`;
   }
 
   connect() {
@@ -37,6 +41,11 @@ export class RoomConnection {
     ws.onopen = () => {
       this.delay = 500;
       this.lastHeard = Date.now();
+      this.identifying = null;
+      if (identity.token) {
+        this.identifying = this.nextId++;
+        ws.send(JSON.stringify({ type: "identify", token: identity.token, id: this.identifying }));
+      }
       this.handlers.onStatus("open");
       this.startPinging();
     };
@@ -47,6 +56,10 @@ export class RoomConnection {
         msg = JSON.parse(ev.data);
       } catch (_) {
         return;
+      }
+      if (this.identifying !== null) {
+        if (!msg || msg.id !== this.identifying) return;  // sent before it read `identify`
+        this.identifying = null;
       }
       this.handlers.onMessage(msg);
     };

@@ -1,0 +1,155 @@
+"""The hall's limits in a cluster (two nodes behind nginx, deploy/topology.py, each with small
+limits of its own): rates and connection caps hold per node, bodies are refused before they are
+read, WebSocket origins are checked through nginx, a token travels in a header or an `identify`
+message to a node that does not own the room, lone surrogates are refused, idle waiting rooms are
+dropped by their owner but not while a client watches them on another node, chat is bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
+
+from deploy.topology import Topology
+from tests.cluster.conftest import fresh_topology
+from tests.cluster.helpers import NODE_ENV, Endpoint, node, owner_of
+from tests.server.live import Client, auth
+
+LIMITS = {"GAMEHALL_RATE": "0.5", "GAMEHALL_BURST": "10", "GAMEHALL_SESSION_RATE": "5/minute",
+          "GAMEHALL_ROOM_RATE": "3/minute", "GAMEHALL_MAX_CONNECTIONS_PER_VISITOR": "2",
+          "GAMEHALL_MAX_BODY_BYTES": "65536", "GAMEHALL_ALLOW_ORIGIN": "https://friend.example",
+          "GAMEHALL_WAITING_ROOM_SECONDS": "4", "GAMEHALL_CHAT_KEEP": "3"}
+
+
+@pytest.fixture(scope="module")
+def limited(pg_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Topology]:
+    folder = tmp_path_factory.mktemp("cluster-limits")
+    with fresh_topology(pg_url, folder, 2, {**NODE_ENV, **LIMITS}) as topo:
+        yield topo
+
+
+def other(topo: Topology, room: str) -> tuple[Endpoint, Endpoint]:
+    """(the room's owner, the other node)."""
+    owner = owner_of(topo, room)
+    rest = next(n for n in topo.nodes if n is not owner)
+    return node(owner), node(rest)
+
+
+def gone(endpoint: Endpoint, room: str) -> bool:
+    return httpx.get(f"{endpoint.http}/api/rooms/{room}", timeout=30).status_code == 404
+
+
+def test_limits_hold_on_every_node(limited: Topology) -> None:
+    front = Endpoint(limited.http)
+    n1, n2 = (node(n) for n in limited.nodes)
+    ann, bob, carol = n2.session("clann"), n2.session("clbob"), n2.session("clcarol")
+    for i in range(5):
+        n1.session(f"clsess{i}")
+    r = httpx.post(f"{n1.http}/api/session", json={"nickname": "clsess5"}, timeout=30)
+    assert r.status_code == 429 and r.json()["code"] == "rate_limited"  # 5 a minute on n1
+
+    kept = n1.create_room(ann, "testline")
+    owner, elsewhere = other(limited, kept)
+
+    async def scenario() -> None:
+        watcher = await elsewhere.client(kept, None, "watcher")  # keeps the room from expiring
+        a = await Client.open(elsewhere, kept, None, "ann")  # type: ignore[arg-type]
+        await a.send({"type": "identify", "token": ann, "id": "me"})
+        hello = await a.wait(lambda m: m["type"] == "welcome" and m.get("id") == "me")
+        assert hello["you"] == "clann" and hello["node"] == elsewhere.name
+        await a.send({"type": "join", "id": "j"})  # carried out by the owner
+        st = await a.wait(lambda m: m["type"] == "state" and m["seat"] == 0)
+        assert st["seats"][0]["player"] == "clann" and st["seats"][0]["connected"]
+
+        await a.send('{"type": "ping", "id": "\\ud800"}')
+        assert (await a.error())["code"] == "bad_message"
+        await a.send({"type": "ping", "id": "after"})
+        assert (await a.wait(lambda m: m["type"] == "pong"))["id"] == "after"
+
+        second = await elsewhere.client(kept, ann, "ann2")
+        async with connect(elsewhere.ws_url(kept), additional_headers=auth(ann)) as ws:
+            refused = json.loads(await ws.recv())
+            assert refused["code"] == "too_many_connections", refused  # 2 per visitor, per node
+        await second.close()
+
+        c = await elsewhere.client(kept, carol, "carol")  # 10 messages in any 20 s per node
+        for i in range(14):
+            await c.send({"type": "ping", "id": i})
+        codes = []
+        while len(codes) < 14:
+            m = await c.wait(lambda m: m["type"] in ("pong", "error"))
+            codes.append(m.get("code", "ok"))
+        assert codes.count("ok") == 10 and codes.count("rate_limited") == 4, codes
+        await c.close()
+
+        for origin, ok in ((None, True), (limited.http, True), ("https://friend.example", True),
+                           ("https://evil.example", False)):
+            try:
+                async with connect(front.ws_url(kept), origin=origin) as ws:  # type: ignore[arg-type]
+                    assert json.loads(await ws.recv())["type"] == "welcome" and ok, origin
+            except InvalidStatus as exc:
+                assert exc.response.status_code == 403 and not ok, origin
+
+        for i in range(5):  # chat from both nodes; 3 lines are kept
+            r = (owner if i % 2 else elsewhere).act(bob, kept, "chat", text=f"line {i}")
+            assert r.status_code == 200, r.text
+        late = await owner.client(kept, None, "late")
+        assert [m["text"] for m in late.messages if m["type"] == "chat"] == \
+            ["line 2", "line 3", "line 4"]
+
+        idle = owner.create_room(bob, "testline")
+        deadline = time.monotonic() + 60
+        while not (gone(owner, idle) and gone(elsewhere, idle)):
+            assert time.monotonic() < deadline, "the idle room was never dropped"
+            await asyncio.sleep(0.5)
+        assert not gone(front, kept), "a room watched on another node is kept"
+        for c in (a, late):
+            await c.close()
+        await watcher.close()
+        while not gone(front, kept):
+            assert time.monotonic() < deadline, "the room was kept after its watchers left"
+            await asyncio.sleep(0.5)
+
+    asyncio.run(scenario())
+    for _ in range(2):
+        owner.create_room(bob, "testline")
+    r = httpx.post(f"{owner.http}/api/rooms", json={"game": "testline"}, headers=auth(bob),
+                   timeout=30)
+    assert r.status_code == 429 and r.json()["code"] == "rate_limited"  # 3 a minute per node
+
+
+def _post(url: str, body: bytes) -> bytes:
+    """POST `body` to /api/session at `url` from a plain socket: the answer's first bytes."""
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as sock:
+        sock.sendall(f"POST /api/session HTTP/1.1\r\nHost: {host}\r\nContent-Type: "
+                     f"application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode())
+        with contextlib.suppress(OSError):  # the server may answer and close before the end
+            sock.sendall(body)
+        answer = b""
+        while b"too_large" not in answer and (more := sock.recv(65536)):
+            answer += more  # head and body may come apart
+        return answer
+
+
+def test_bodies_are_refused_before_they_are_read(limited: Topology) -> None:
+    """nginx refuses a body over the hall's default limit itself, with the hall's answer (so
+    no node is sent one it would refuse half-way, which would count as the node failing); a
+    node refuses one over its own limit from its length."""
+    for _ in range(4):
+        answer = _post(limited.http, b"x" * 2**19)
+        assert answer.startswith(b"HTTP/1.1 413") and b'"code":"too_large"' in answer, answer
+    for n in limited.nodes:
+        answer = _post(n.http, b"x" * 100_000)  # this cluster's nodes: 64 KiB
+        assert answer.startswith(b"HTTP/1.1 413") and b"too_large" in answer, answer[:300]
+    served = {httpx.get(f"{limited.http}/api/health", timeout=30).headers["x-gamehall-node"]
+              for _ in range(6)}
+    assert served == {"n1", "n2"}, "both nodes still serve"
