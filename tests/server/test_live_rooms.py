@@ -291,7 +291,7 @@ def test_every_command_has_an_http_twin(server: Server) -> None:
     st = server.act(bob, room, "start").json()["state"]
     assert st["status"] == "playing" and st["legal_moves"]
     st = server.act(bob, room, "move", move="b2", version=0).json()["state"]
-    assert st["moves"] == [{"seat": 0, "move": "b2"}]
+    assert st["moves"] == [{"seat": 0, "move": "b2", "turn": 1}]
     r = server.act(bob, room, "move", move="c3", version=1)
     assert r.status_code == 409 and r.json()["code"] == "not_your_turn"
     r = server.act(bob, room, "move", move="c3")

@@ -127,8 +127,10 @@ def test_the_state_message_takes_legal_and_played_moves_apart() -> None:
     r.apply(seat, action)
     (drawn,) = r.resolve_chance(SYSTEM_RANDOM)
     moves = r.snapshot(None, set())["moves"]
-    assert moves[0] == {"seat": mover, "move": "flip a1", "kind": "flip", "cell": "a1"}
+    assert moves[0] == {"seat": mover, "move": "flip a1", "turn": 1, "kind": "flip",
+                        "cell": "a1"}
     assert moves[1]["seat"] is None and moves[1]["move"] == drawn.move
+    assert moves[1]["turn"] == 1, "the flipped tile belongs to the flipper's turn"
     assert moves[1]["kind"] == "reveal" and moves[1]["cell"] == "a1"
     assert moves[1]["tile"] == r.snapshot(None, set())["view"]["board"][6].split()[0]
     text = json.loads(r.render(None, set(), moves_from=1))

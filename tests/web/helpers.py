@@ -94,8 +94,11 @@ def drag(page: Page, source: str, target: str) -> None:
 
 
 def moves_shown(page: Page) -> list[str]:
-    """The notation of every entry in the page's move list."""
-    return page.locator("[data-testid=moves] li .notation").all_inner_texts()
+    """The notation of every move in the page's move list (its lines are turns)."""
+    found = page.eval_on_selector_all(
+        "[data-testid=moves] li .step", "els => els.map((e) => e.dataset.notation)")
+    assert isinstance(found, list)
+    return [str(x) for x in found]
 
 
 _RECORD_RENDERS = """() => {

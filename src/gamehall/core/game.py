@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
+from importlib import resources
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from gamehall.core.errors import GamehallError, NotationError, StateFormatError
@@ -101,6 +103,17 @@ class Game(ABC):
             return "draw"
         return f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''}"
 
+    def starts_turn(self, state: State, action: int) -> bool:
+        """Whether `action` (legal in `state`, not yet applied) begins a new turn, so that move
+        lists show one line per turn. Default: every player action begins one and a chance
+        outcome belongs to the turn it happens in (a flip's tile); multi-step games override."""
+        return not state.is_chance_node()
+
+    def scores(self, state: State) -> list[float] | None:
+        """Each seat's score at the end, for people ("bea won 12 to 11"); None: the game has
+        none beyond who won."""
+        return None
+
     def explain_illegal(self, state: State, action: int) -> str:
         """Why the action number `action` (in range, in a live game) is not legal in `state`."""
         return f"action {action} is not legal here"
@@ -118,6 +131,42 @@ class Game(ABC):
     def render_svg(self, state: State | None = None) -> str:
         """An SVG drawing of `state` (or of the empty board) for checking by eye."""
         raise GamehallError(f"{self.title} has no SVG drawing")
+
+    # --- how to play ---------------------------------------------------------------------------
+    @classmethod
+    def howto(cls) -> str:
+        """The rules for players, as Markdown: ``howto.md`` in the game's package, so a game
+        from another package brings its own; a subclass without one has its base game's ("" if
+        none has one)."""
+        for klass in cls.__mro__:
+            if not (isinstance(klass, type) and issubclass(klass, Game)) or klass is Game:
+                continue
+            package = klass.__module__.rpartition(".")[0] or klass.__module__
+            try:
+                return (resources.files(package) / "howto.md").read_text(encoding="utf-8")
+            except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError, TypeError):
+                continue
+        return ""
+
+    howto_moves: ClassVar[int] = 10
+    """How many actions of seeded random play lead to the rules page's mid-game picture."""
+
+    def howto_positions(self) -> list[tuple[str, State]]:
+        """Positions the rules page draws (`render_svg`), each with a caption: the start, and a
+        game under way (seeded random play, so every server draws the same picture)."""
+        start = self.new_initial_state(seed=1)
+        state = start.clone()
+        rng = random.Random(1)
+        played = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(state.sample_chance(rng))
+                continue
+            if played >= self.howto_moves:
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+            played += 1
+        return [("The start of a game", start), ("A game under way", state)]
 
     # --- helpers --------------------------------------------------------------------------------
     def seat_index(self, name: str) -> int:

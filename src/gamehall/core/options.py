@@ -30,6 +30,11 @@ class Option:
     max: int | None = None
     reads_files: bool = False
     """True when a value may name a local file that the game opens (see the module docstring)."""
+    label: str = ""
+    """A short name for people ("board size"); empty: the name with spaces for underscores."""
+    words: tuple[tuple[OptionValue, str], ...] = ()
+    """Values as people read them, e.g. ``(("ends", "ends the game"),)``; a value not listed
+    reads as itself (a yes/no option as on/off)."""
 
     def reaches_files(self, value: object) -> bool:
         """True when the game would open a file for `value`: a file option's value that is
@@ -85,7 +90,18 @@ class Option:
             "min": self.min,
             "max": self.max,
             "reads_files": self.reads_files,
+            "label": self.label or self.name.replace("_", " "),
+            "words": [{"value": value, "word": word} for value, word in self.words],
         }
+
+    def word(self, value: OptionValue) -> str:
+        """`value` as people read it (see `words`)."""
+        for known, word in self.words:
+            if known == value and type(known) is type(value):
+                return word
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        return str(value)
 
 
 def is_file_data(value: object) -> bool:

@@ -22,13 +22,15 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from redis.exceptions import RedisError
 
 from gamehall import __version__
 from gamehall.core import GamehallError, GameRecord, load_game
 from gamehall.core.registry import game_class, list_games
+from gamehall.server import howto
 from gamehall.server import protocol as proto
 from gamehall.server.accounts import MAX_PASSWORD, RateLimited, SignInLimiter
-from gamehall.server.bots import BotLimits, BotPool
+from gamehall.server.bots import BotLimits, BotPool, bot_levels, default_level
 from gamehall.server.clocks import wall_time
 from gamehall.server.cluster import Cluster
 from gamehall.server.guards import (
@@ -60,7 +62,7 @@ PROTOCOL_URL = "/api/protocol"
 _STATUS = {"not_identified": 401, "unknown_room": 404, "not_seated": 403, "not_your_seat": 403,
            "bad_json": 400, "bad_message": 400, "unknown_type": 400, "unknown_command": 400,
            "bad_nickname": 400, "bad_game": 400, "bad_option": 400, "bad_bot": 400,
-           "bad_clock": 400,
+           "bad_clock": 400, "bad_picture": 404,
            "too_large": 413, "bad_step": 400, "storage_error": 503, "bad_login": 401,
            "weak_password": 400, "unknown_player": 404, "rate_limited": 429,
            "room_unavailable": 503, "unknown_game": 404}
@@ -232,6 +234,12 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
             resp.headers["Retry-After"] = str(max(1, round(exc.retry_after)))
         return resp
 
+    @app.exception_handler(RedisError)
+    async def redis_error(_r: Request, exc: RedisError) -> JSONResponse:
+        log.warning("Redis failed during a request: %s", exc)
+        return _error("room_unavailable", "the hall's message service is not answering; try "
+                                          "again in a moment")
+
     @app.exception_handler(ProtocolError)
     async def protocol_error(_r: Request, exc: ProtocolError) -> JSONResponse:
         return _error(exc.code, exc.message)
@@ -271,6 +279,22 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
                         "has_chance": game.has_chance, "board": module,
                         "options": hall.boards.describe(type(game))})
         return out
+
+    @app.get("/api/bots", summary="The bot levels players may seat, and the one `/bot` seats "
+                                  "when none is named")
+    async def bots() -> dict[str, Any]:
+        return {"levels": bot_levels(), "default": default_level()}
+
+    @app.get("/api/games/{game}/rules", summary="How to play the game: its rules for players "
+                                                "(Markdown) and the pictures of its rules page")
+    def rules(game: str) -> dict[str, Any]:
+        return howto.rules_page(game)
+
+    @app.get("/api/games/{game}/rules/{index}.svg", response_class=Response,
+             summary="A picture of the game's rules page (SVG), drawn by the game from a position")
+    def rules_picture(game: str, index: int) -> Response:
+        return Response(howto.picture(game, index), media_type="image/svg+xml",
+                        headers={"Cache-Control": "public, max-age=3600"})
 
     @app.get("/api/games/{name}/pictures", summary="The pictures a game's board module draws "
                                                    "(the same file its SVG drawing reads)")

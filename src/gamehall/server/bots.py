@@ -51,11 +51,21 @@ class BotLimits:
         return self.max_seconds + DEADLINE_MARGIN
 
 
+def bot_levels() -> list[str]:
+    """The levels players may choose (`/bot LEVEL`, the page's menu), weakest first."""
+    return ["random", *LEVELS] if "mcts" in bot_kinds() else ["random"]
+
+
+def default_level() -> str:
+    """The level `/bot` seats when none is named; the page's menu starts on the same one."""
+    return "medium" if "mcts" in bot_kinds() else "random"
+
+
 def bot_spec(level: str | None, limits: BotLimits | None = None) -> str:
     """The `make_bot` spec for a level the players typed: random, easy, medium, hard, or a spec;
     RoomError ``bad_bot`` for an unknown one or one past the operator's limits."""
     has_mcts = "mcts" in bot_kinds()
-    word = (level or ("medium" if has_mcts else "random")).strip().lower()
+    word = (level or default_level()).strip().lower()
     if word in LEVELS:
         if not has_mcts:
             raise RoomError("bad_bot", "only the random bot is installed here (/bot random)")

@@ -93,15 +93,23 @@ class Move:
     action: int
     move: str
     parts: dict[str, Any] = field(default_factory=dict, compare=False)
+    turn: int = field(default=1, compare=False)
+    """The turn this move belongs to (1, 2, ...: `Game.starts_turn`), so move lists show one
+    line per turn."""
 
     @classmethod
-    def played(cls, state: State, seat: int | None, action: int) -> Move:
-        """The move `action` is in `state`, before it is applied."""
-        return cls(seat, action, state.action_to_string(action), state.action_parts(action))
+    def played(cls, state: State, seat: int | None, action: int,
+               previous: Move | None = None) -> Move:
+        """The move `action` is in `state`, before it is applied; `previous` is the game's move
+        before it (None: this is the first)."""
+        turn = 1 if previous is None else previous.turn + int(
+            state.game.starts_turn(state, action))
+        return cls(seat, action, state.action_to_string(action), state.action_parts(action),
+                   turn)
 
     def to_json(self) -> dict[str, Any]:
-        """An entry of the state message's move list: ``{"seat", "move", **parts}``."""
-        return {"seat": self.seat, "move": self.move, **self.parts}
+        """An entry of the state message's move list: ``{"seat", "move", "turn", **parts}``."""
+        return {"seat": self.seat, "move": self.move, "turn": self.turn, **self.parts}
 
 
 def now() -> str:
@@ -390,7 +398,7 @@ class Room:
     def apply(self, seat: int | None, action: int) -> Move:
         """Apply an action already checked legal, and note the end of the game."""
         assert self.state is not None
-        move = Move.played(self.state, seat, action)
+        move = Move.played(self.state, seat, action, self.moves[-1] if self.moves else None)
         self.state.apply_action(action)
         self.moves.append(move)
         self._finish_if_over()
@@ -656,6 +664,7 @@ class Room:
             "view": self.view(seat),
             "result": self.result,
             "outcome": self.outcome,
+            "scores": self.scores(),
             "ended_by": self.ended_by,
             "rated": self.rated_now,
             "rating_changes": self.rating_changes,
@@ -665,6 +674,12 @@ class Room:
                 "moves_from": 0, "moves": [m.to_json() for m in self.moves]}
                if with_moves else {}),
         }
+
+    def scores(self) -> list[float] | None:
+        """Each seat's score once the game is over (`Game.scores`), or None."""
+        if self.status != FINISHED or self.state is None:
+            return None
+        return self.game.scores(self.state)
 
     def summary(self, online: set[int] | None = None, now: float = 0.0) -> dict[str, Any]:
         """The lobby's line for this room (its clock as at `now`)."""
@@ -694,7 +709,8 @@ class Room:
             return
         self.state = self.game.new_initial_state(self.seed)
         for m in moves:
-            move = Move.played(self.state, m.seat, m.action)
+            move = Move.played(self.state, m.seat, m.action,
+                               self.moves[-1] if self.moves else None)
             self.state.apply_action(m.action)
             self.moves.append(move)
         if self.state.is_terminal() and self.ended_by is None:
@@ -712,7 +728,8 @@ class Room:
         else:
             state = stored.game.new_initial_state(stored.seed)
         for seat, action in actions:
-            stored.moves.append(Move.played(state, seat, action))
+            stored.moves.append(Move.played(state, seat, action,
+                                            stored.moves[-1] if stored.moves else None))
             state.apply_action(action)
         stored.state = state
         return stored

@@ -20,13 +20,16 @@ class HalaliGame(Game):
     name = "halali"
     title = "Halali!"
     web_board = "halali"
+    howto_moves = 24
     OPTIONS = (
         Option("rifles", str, "two_each",
                doc="hunters' rifle directions: two_each (2 per direction, shuffled in) or "
                    "random (each hunter's direction drawn when it is flipped)",
-               choices=("two_each", "random")),
+               choices=("two_each", "random"), label="rifles",
+               words=(("two_each", "two per direction"), ("random", "drawn at random"))),
         Option("match", bool, False,
-               doc="play two games with roles swapped and add the scores"),
+               doc="play two games with roles swapped and add the scores",
+               label="match of two games"),
     )
     has_chance = True
 
@@ -65,6 +68,10 @@ class HalaliGame(Game):
 
     def outcome_text(self, state: State) -> str:
         return view.outcome_text(_halali(state))
+
+    def scores(self, state: State) -> list[float] | None:
+        """Each seat's points (a match: both games added)."""
+        return [float(x) for x in _halali(state).totals()[0]]
 
     def explain_illegal(self, state: State, action: int) -> str:
         return explain.explain_illegal(_halali(state), action)

@@ -19,9 +19,10 @@ class HauLaGame(Game):
     name = "hau_la"
     title = "Hau La"
     web_board = "hau_la"
+    howto_moves = 40
     OPTIONS: ClassVar[tuple[Option, ...]] = (
         Option("players", int, 2, "number of players (seats are named by tag colour)",
-               choices=(2, 3, 4)),
+               choices=(2, 3, 4), label="players"),
     )
     has_chance = False
     min_utility = 0.0
@@ -67,6 +68,10 @@ class HauLaGame(Game):
 
     def outcome_text(self, state: State) -> str:
         return view.outcome_text(_hau_la(state))
+
+    def starts_turn(self, state: State, action: int) -> bool:
+        """A placement (piece, holes, sides, tag) is one turn: its first chosen step starts it."""
+        return _hau_la(state).table.chosen() == 0
 
     def explain_illegal(self, state: State, action: int) -> str:
         return explain.explain_illegal(_hau_la(state), action)

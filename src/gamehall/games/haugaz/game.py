@@ -22,19 +22,28 @@ class HaugazGame(Game):
     name = "haugaz"
     title = "Haugaz"
     web_board = "haugaz"
+    howto_moves = 24
     OPTIONS: ClassVar[tuple[Option, ...]] = (
-        Option("size", int, 8, "points per side of the board", min=5, max=19),
+        Option("size", int, 8, "points per side of the board", min=5, max=19,
+               label="board size"),
         Option("cake", bool, True, "two-stack cake rule: first places a black and a white stack, "
-               "second chooses a side"),
+               "second chooses a side", label="cake start"),
         Option("cake_distance", int, 3, "least king-move distance between the two cake stacks",
-               min=1, max=18),
-        Option("blocking", bool, False, "a moving stack may not jump over other stacks"),
+               min=1, max=18, label="cake stacks apart"),
+        Option("blocking", bool, False, "a moving stack may not jump over other stacks",
+               label="jumps", words=((True, "only over empty points"),
+                                     (False, "over anything"))),
         Option("grow_colour", str, "flip", "piece added by growth: flip the stack's owner, or "
-               "always the mover's opponent's colour", choices=("flip", "mover_opponent")),
+               "always the mover's opponent's colour", choices=("flip", "mover_opponent"),
+               label="growth", words=(("flip", "turns the stack over"),
+                                      ("mover_opponent", "in the mover's opponent's colour"))),
         Option("stuck", str, "ends", "a player with no possible move: the game ends, or they "
-               "may place alone", choices=("ends", "place_only")),
+               "may place alone", choices=("ends", "place_only"), label="when stuck",
+               words=(("ends", "the game ends"), ("place_only", "place alone"))),
         Option("objective", str, "tallest", "win by the tallest stacks, or by the most stacks "
-               "(tallest breaks a tie)", choices=("tallest", "most_stacks")),
+               "(tallest breaks a tie)", choices=("tallest", "most_stacks"),
+               label="winner", words=(("tallest", "tallest stacks"),
+                                      ("most_stacks", "most stacks"))),
     )
 
     def __init__(self, **options: object) -> None:
@@ -75,6 +84,12 @@ class HaugazGame(Game):
 
     def outcome_text(self, state: State) -> str:
         return view.outcome_text(_haugaz(state))
+
+    def starts_turn(self, state: State, action: int) -> bool:
+        """A turn is a placement and its move; the cake is both its stacks."""
+        parts = state.action_parts(action)
+        return not (parts.get("kind") == "move"
+                    or (parts.get("kind") == "cake" and parts.get("colour") == "white"))
 
     def explain_illegal(self, state: State, action: int) -> str:
         return explain.explain_illegal(_haugaz(state), action)

@@ -20,13 +20,16 @@ class HotuMatuaGame(Game):
     name: ClassVar[str] = "hotu_matua"
     title: ClassVar[str] = "Hotu Matua"
     web_board: ClassVar[str | None] = "hotu_matua"
+    howto_moves: ClassVar[int] = 30
     has_chance: ClassVar[bool] = True
     OPTIONS: ClassVar[tuple[Option, ...]] = (
         Option("board", str, "", reads_files=True,
                doc="board file (JSON, see the game's README), or the board's JSON itself; "
-                   "empty: the shipped board, a reconstruction of the printed map"),
+                   "empty: the shipped board, a reconstruction of the printed map",
+               label="map", words=(("", "the shipped map"),)),
         Option("turn_limit", int, 200, min=1, max=100_000,
-               doc="turns in all (both players) after which more pearls wins, else a draw"),
+               doc="turns in all (both players) after which more pearls wins, else a draw",
+               label="turn limit"),
     )
 
     def __init__(self, **options: object) -> None:
@@ -75,6 +78,14 @@ class HotuMatuaGame(Game):
 
     def outcome_text(self, state: State) -> str:
         return view.outcome_text(_hotu(state))
+
+    def starts_turn(self, state: State, action: int) -> bool:
+        """A turn is its roll (one chance action per die) and the ship steps that follow."""
+        return state.is_chance_node() and not _hotu(state).rolled
+
+    def scores(self, state: State) -> list[float] | None:
+        """The pearls each seat owns."""
+        return [float(n) for n in _hotu(state).owned]
 
     def explain_illegal(self, state: State, action: int) -> str:
         return explain.explain_illegal(_hotu(state), action)

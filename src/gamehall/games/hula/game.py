@@ -20,9 +20,12 @@ class HulaGame(Game):
     name = "hula"
     title = "Hula"
     web_board = "hula"
+    howto_moves = 16
     OPTIONS = (
-        Option("size", int, 6, "side of the hexagonal board, in cells", choices=SIZES),
-        Option("pie", bool, True, "after the first stone the other player may answer 'swap'"),
+        Option("size", int, 6, "side of the hexagonal board, in cells", choices=SIZES,
+               label="board size"),
+        Option("pie", bool, True, "after the first stone the other player may answer 'swap'",
+               label="swap (pie rule)"),
     )
 
     def __init__(self, **options: object) -> None:

@@ -75,6 +75,14 @@ export async function games() {
   return gamesCache;
 }
 
+let botsCache = null;
+
+/** GET /api/bots: the levels players may seat and the default (what `/bot` alone seats). */
+export async function botLevels() {
+  if (!botsCache) botsCache = api("/api/bots").catch((err) => { botsCache = null; throw err; });
+  return botsCache;
+}
+
 /** {nickname, account} for the stored token, or null (an unknown token is forgotten). */
 export async function session() {
   if (!identity.token) return null;

@@ -75,6 +75,15 @@ function sameMarkup(a, b) {
   return a.nodeType === Node.ELEMENT_NODE ? a.outerHTML === b.outerHTML : a.textContent === b.textContent;
 }
 
+/** Scroll `box` (a list with its own scroll bar) so that `item` in it shows, without scrolling
+ * the page: on a phone, a new move must not pull the page away from the board. */
+export function scrollWithin(box, item) {
+  const outer = box.getBoundingClientRect();
+  const inner = item.getBoundingClientRect();
+  if (inner.top < outer.top) box.scrollTop -= outer.top - inner.top;
+  else if (inner.bottom > outer.bottom) box.scrollTop += inner.bottom - outer.bottom;
+}
+
 /** An <svg> sized to its view box that scales to its container. */
 export function svgRoot(width, height, attrs = {}) {
   return s("svg", {

@@ -4,6 +4,7 @@ import { h, fill } from "./dom.js";
 import { api, chooseNickname, games, signIn } from "./api.js";
 import { Clocks } from "./clock.js";
 import { playerLink } from "./links.js";
+import { outcomeWords } from "./words.js";
 
 const POLL_MS = 2000;
 
@@ -102,9 +103,12 @@ export function showLobby(root, ctx) {
     const select = h("select", { name: "game", "aria-label": "game" },
       list.map((g) => h("option", { value: g.name }, g.title)));
     const optionsBox = h("div", { class: "options" });
+    const rulesLink = h("a", { class: "rules-link", "data-testid": "rules-link" }, "How to play");
     const drawOptions = () => {
       const game = list.find((g) => g.name === select.value);
       fill(optionsBox, game.options.map(optionField));
+      rulesLink.href = `#/rules/${game.name}`;
+      rulesLink.textContent = `How to play ${game.title}`;
     };
     select.addEventListener("change", drawOptions);
     drawOptions();
@@ -134,7 +138,7 @@ export function showLobby(root, ctx) {
       }
     } },
     h("div", { class: "row" }, h("label", {}, "Game ", select), rated,
-      createButton),
+      createButton, rulesLink),
     h("div", { class: "option" }, h("label", { for: "opt-clock" }, "clock"), clockBox,
       h("span", { class: "doc" }, CLOCK_DOC)),
     optionsBox);
@@ -147,9 +151,10 @@ export function showLobby(root, ctx) {
     try {
       const q = filter ? `?status=${filter}` : "";
       const rooms = await api(`/api/rooms${q}`);
+      const specs = await games().catch(() => null);
       if (!alive) return;
       rowClocks = [];
-      fill(listBody, rooms.map(roomRow));
+      fill(listBody, rooms.map((room) => roomRow(room, specs)));
       empty.hidden = rooms.length > 0;
       listBox.classList.remove("stale");
     } catch (err) {
@@ -158,7 +163,7 @@ export function showLobby(root, ctx) {
     if (alive) timer = setTimeout(refresh, POLL_MS);
   }
 
-  function roomRow(room) {
+  function roomRow(room, specs) {
     const clocks = new Clocks();
     clocks.set(room.status === "waiting" ? null : room.clock);
     rowClocks.push(clocks);
@@ -168,11 +173,11 @@ export function showLobby(root, ctx) {
     const open = room.status !== "finished";
     const mine = !!nickname && room.seats.some((seat) => seat.player === nickname && !seat.bot);
     return h("tr", { "data-room": room.id, "data-game": room.game },
-      h("td", {}, h("strong", {}, room.title), h("div", { class: "muted small" }, optionText(room))),
+      h("td", {}, h("strong", {}, room.title), h("div", { class: "muted small" }, optionText(room, specs))),
       h("td", { class: "seats" }, seats),
       h("td", {}, h("span", { class: `status ${room.status}` }, room.status),
         h("span", { class: "tag" }, room.rated ? "rated" : "casual"),
-        room.outcome ? h("div", { class: "small muted" }, room.outcome) : null),
+        room.outcome ? h("div", { class: "small muted" }, outcomeWords(room)) : null),
       h("td", { class: "actions" },
         mine && open ? h("a", { class: "button primary", href: `#/room/${room.id}` }, "Back to it") : null,
         !mine && open && free && nickname
@@ -190,10 +195,30 @@ export function showLobby(root, ctx) {
   };
 }
 
-function optionText(room) {
-  const parts = Object.entries(room.options || {}).map(([k, v]) => `${k} ${v === "" ? "default" : v}`);
+/** A room's line in the lobby: its clock and the options that differ from the game's defaults,
+ * in words (the room itself lists them all). */
+function optionText(room, specs) {
+  const game = (specs || []).find((g) => g.name === room.game);
+  const spec = (k) => game?.options.find((o) => o.name === k);
+  const parts = Object.entries(room.options || {})
+    .filter(([k, v]) => !game || !spec(k) || spec(k).default !== v)
+    .map(([k, v]) => optionWords(spec(k), k, v));
   if (room.clock) parts.unshift(`clock ${room.clock.control}`);
-  return parts.join(", ");
+  return parts.length ? parts.join(" · ") : (game ? "the usual options" : "");
+}
+
+/** An option and its value as people read them ("board size: 6", "swap (pie rule): on"), from
+ * the option's description in /api/games (`label`, `words`); without one, as the name says. */
+export function optionWords(spec, name, value) {
+  const label = spec?.label || name.replace(/_/g, " ");
+  return `${label}: ${valueWord(spec, value)}`;
+}
+
+function valueWord(spec, value) {
+  const known = (spec?.words || []).find((w) => w.value === value);
+  if (known) return known.word;
+  if (typeof value === "boolean") return value ? "on" : "off";
+  return value === "" ? "default" : String(value);
 }
 
 export const CLOCK_DOC = "empty for untimed; 5+3 is five minutes each and three seconds a move, "
@@ -218,7 +243,8 @@ export function optionField(opt) {
     input = boardChoice(opt, id);
   } else if (opt.choices) {
     input = h("select", { id, name: opt.name },
-      opt.choices.map((c) => h("option", { value: String(c), selected: c === opt.default }, String(c))));
+      opt.choices.map((c) => h("option", { value: String(c), selected: c === opt.default },
+        valueWord(opt, c))));
   } else if (opt.type === "int") {
     input = h("input", { type: "number", id, name: opt.name, value: opt.default, step: 1,
       min: opt.min ?? undefined, max: opt.max ?? undefined });
@@ -226,7 +252,7 @@ export function optionField(opt) {
     input = h("input", { type: "text", id, name: opt.name, value: opt.default, maxlength: 200 });
   }
   return h("div", { class: "option" },
-    h("label", { for: id }, opt.name), input,
+    h("label", { for: id }, opt.label || opt.name), input,
     opt.doc ? h("span", { class: "doc" }, opt.doc) : null);
 }
 

@@ -1,5 +1,6 @@
 // The page: a header with the nickname, and the lobby (#/), a room (#/room/ID), a profile
-// (#/player/NICK), a leaderboard (#/leaderboard/GAME) or the archive (#/archive?game=&player=).
+// (#/player/NICK), a leaderboard (#/leaderboard/GAME), the archive (#/archive?game=&player=) or
+// a game's rules (#/rules/GAME).
 
 import { h, fill } from "./dom.js";
 import { games, identity, session } from "./api.js";
@@ -8,6 +9,7 @@ import { playerLink } from "./links.js";
 import { showLobby } from "./lobby.js";
 import { showLeaderboard, showProfile } from "./players.js";
 import { showRoom } from "./room.js";
+import { showRules } from "./rules.js";
 
 const app = document.getElementById("app");
 const who = document.getElementById("who");
@@ -49,6 +51,7 @@ export function renderWho(nickname) {
 async function route() {
   if (current) current.destroy();
   current = null;
+  document.title = "gamehall";
   const hash = location.hash || "#/";
   const me = await session();
   const nickname = me ? me.nickname : null;
@@ -58,6 +61,7 @@ async function route() {
   const player = hash.match(/^#\/player\/([^/?]+)/);
   const board = hash.match(/^#\/leaderboard(?:\/([A-Za-z0-9_]+))?/);
   const archive = hash.match(/^#\/archive(?:\?(.*))?/);
+  const rules = hash.match(/^#\/rules\/([A-Za-z0-9_]+)/);
   if (room) {
     current = showRoom(app, room[1], ctx, room[2] === "/join", room[2] === "/replay");
   } else if (player) {
@@ -66,16 +70,20 @@ async function route() {
     current = showLeaderboard(app, board[1] || null, ctx);
   } else if (archive) {
     current = showArchive(app, archive[1] || "", ctx);
+  } else if (rules) {
+    current = showRules(app, rules[1], ctx);
   } else {
     current = showLobby(app, ctx);
   }
 }
 
-/** The header's line of games, in the order of the lobby's game menu (from /api/games). */
+/** The header's line of games, in the order of the lobby's game menu (from /api/games), each
+ * a link to how to play it. */
 async function gamesLine() {
   try {
-    document.getElementById("games-line").textContent = (await games()).map((g) => g.title)
-      .join(" · ");
+    const list = await games();
+    fill(document.getElementById("games-line"), list.map((g, i) => [i ? " · " : "",
+      h("a", { href: `#/rules/${g.name}`, title: `how to play ${g.title}` }, g.title)]));
   } catch (_) { /* the lobby says the games could not be loaded */ }
 }
 

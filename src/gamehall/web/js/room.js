@@ -4,17 +4,18 @@
 // to the server as chat text and take the same path there. The board gets the server's state
 // message and calls submit(notation) for a move; the board contract is boards/shell.js's.
 
-import { h, fill, patch } from "./dom.js";
-import { chooseNickname, games } from "./api.js";
+import { h, fill, patch, scrollWithin } from "./dom.js";
+import { botLevels, chooseNickname, games } from "./api.js";
 import { RoomConnection } from "./connection.js";
 import { loadBoard } from "./boards/index.js";
 import { mountBoard } from "./boards/shell.js";
 import { delta, playerLink } from "./links.js";
-import { CLOCK_DOC, clockField, optionField } from "./lobby.js";
+import { CLOCK_DOC, clockField, optionField, optionWords } from "./lobby.js";
 import { Replay } from "./replay.js";
 import { Clocks, turnTitle } from "./clock.js";
+import { clearTurn, signalTurn, soundToggle } from "./attention.js";
+import { outcomeWords, personName, resultWords } from "./words.js";
 
-const BOT_LEVELS = ["random", "easy", "medium", "hard"];
 
 export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
   let nickname = ctx.nickname;
@@ -34,6 +35,7 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
   const statusLine = h("p", { class: "status-line", "data-testid": "status", "aria-live": "polite" });
   const link = h("span", { class: "conn", "data-testid": "connection" }, "connecting…");
   const ratedTag = h("span", { class: "tag rated-tag", "data-testid": "rated" });
+  const rulesLink = h("a", { class: "rules-link", "data-testid": "rules-link" }, "How to play");
   const resultBox = h("div", { class: "result", "data-testid": "result", hidden: true });
   const boardHost = h("div", { class: "board-host", "data-testid": "board" });
   const replayBar = h("div", { class: "replay-bar", hidden: true, "data-testid": "replay-bar" });
@@ -50,15 +52,23 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
     ev.preventDefault();
     const text = chatInput.value.trim();
     if (!text) return;
+    if (!nickname) {
+      askNickname();
+      return;
+    }
     if (send({ type: "chat", text })) chatInput.value = "";
   } }, chatInput, h("button", { type: "submit" }, "Send"));
-  const botLevel = h("select", { "aria-label": "bot level", class: "bot-level" },
-    BOT_LEVELS.map((l) => h("option", { value: l, selected: l === "random" }, `${l} bot`)));
+  // The levels and the default come from the server, so the menu starts on what /bot seats.
+  const botLevel = h("select", { "aria-label": "bot level", class: "bot-level" });
+  botLevels().then(({ levels, default: level }) => {
+    fill(botLevel, levels.map((l) => h("option", { value: l, selected: l === level }, `${l} bot`)));
+  }).catch(() => fill(botLevel, h("option", { value: "" }, "bot")));
 
   fill(root, h("div", { class: "room" },
     h("section", { class: "play-area" },
       h("div", { class: "room-head" },
-        h("a", { href: "#/", class: "back" }, "← lobby"), title, ratedTag, link),
+        h("a", { href: "#/", class: "back" }, "← lobby"), title, ratedTag, link, rulesLink,
+        soundToggle()),
       statusLine, resultBox, boardHost, replayBar),
     h("aside", { class: "side" },
       h("section", { class: "card" }, h("h2", {}, "Seats"), seatsBox, adminBox, optionsBox),
@@ -95,6 +105,10 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
       case "error": {
         const mine = pendingMove !== null && msg.id === pendingMove;
         if (mine) pendingMove = null;
+        if (msg.code === "not_identified") {
+          askNickname();
+          break;
+        }
         addLine("error", msg.message);
         ctx.toast(msg.message, "error");
         if (mine && board) board.refused(msg);
@@ -123,7 +137,9 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
     state = msg;
     pendingMove = null;
     title.textContent = `${msg.title} · room ${msg.room}`;
-    document.title = turnTitle(msg);
+    rulesLink.href = `#/rules/${msg.game}`;
+    document.title = msg.status === "finished"
+      ? `Game over: ${resultWords(msg)} · ${msg.title} · gamehall` : turnTitle(msg);
     clocks.set(msg.clock);
     drawSeats();
     drawAdmin();
@@ -131,6 +147,7 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
     drawMoves();
     drawStatus();
     drawResult();
+    signalTurn(msg.seat !== null && msg.status === "playing" && msg.to_move === msg.seat);
     ratedTag.textContent = msg.rated ? "rated" : "casual";
     ratedTag.title = msg.rated ? "this game changes the players' ratings" : "this game is not rated";
     if (first && autoReplay && msg.status !== "waiting" && msg.moves.length) {
@@ -190,6 +207,15 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
     if (send({ type: "move", move, version: state.version, id })) pendingMove = id;
   }
 
+  /** A visitor without a nickname tried to chat or play: say so, and show them the box. */
+  function askNickname() {
+    const text = "Pick a nickname to chat and play: type it in the box under Seats.";
+    addLine("error", text);
+    ctx.toast(text, "error");
+    const box = seatsBox.querySelector("input[name=nickname]");
+    if (box) box.focus();
+  }
+
   // --- seats and administration --------------------------------------------------------------
   /** Whether this page may set up the table (bots, options, start): the server lets anyone
    * seated do it, and anyone while no person sits (the room's creator too; its commands work). */
@@ -237,7 +263,8 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
       h("span", { class: "seat-buttons" }, buttons));
     })));
     if (!nickname) {
-      const input = h("input", { placeholder: "nickname", maxlength: 20, "aria-label": "nickname" });
+      const input = h("input", { name: "nickname", placeholder: "nickname", maxlength: 20,
+        "aria-label": "nickname" });
       seatsBox.append(h("form", { class: "row", onsubmit: async (ev) => {
         ev.preventDefault();
         try {
@@ -303,8 +330,12 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
   async function drawOptions() {
     const entries = Object.entries(state.options || {});
     const control = state.clock ? state.clock.control : "";
+    let spec = [];
+    try {
+      spec = (await games()).find((g) => g.name === state.game)?.options || [];
+    } catch (_) { /* leave the plain list */ }
     if (state.status !== "waiting" || !manager()) {
-      const shown = entries.map(([k, v]) => `${k} ${v === "" ? "default" : v}`);
+      const shown = entries.map(([k, v]) => optionWords(spec.find((o) => o.name === k), k, v));
       shown.unshift(control ? `clock ${control}` : "untimed");
       fill(optionsBox, h("p", { class: "small muted", "data-testid": "room-options" },
         shown.join(" · ")));
@@ -317,10 +348,6 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
     });
     const clockRow = h("div", { class: "option" }, h("label", { for: "opt-clock" }, "clock"),
       clockBox, h("span", { class: "doc" }, CLOCK_DOC));
-    let spec = [];
-    try {
-      spec = (await games()).find((g) => g.name === state.game)?.options || [];
-    } catch (_) { /* leave the plain list */ }
     const fields = spec.map((opt) => {
       const field = optionField({ ...opt, default: state.options[opt.name] ?? opt.default });
       const input = field.querySelector("[name]");
@@ -340,16 +367,30 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
     return state.seats[index] ? state.seats[index].name : `seat ${index + 1}`;
   }
 
+  /** One line per turn (the server numbers each move's turn: `turn`), its number shown whole;
+   * in a replay the turn holding the step shown is current and a click goes to its end. */
   function drawMoves() {
     const at = replay ? replay.step : state.moves.length;
-    fill(movesList, state.moves.map((m, i) => h("li", {
-      class: `${m.seat === null ? "chance" : ""}${i === at - 1 ? " current" : ""}`,
-      "data-index": i + 1, "data-move": m.move,
-      onclick: replay ? () => replay.go(i + 1) : undefined,
-    }, h("span", { class: "who" }, seatName(m.seat)), " ", h("span", { class: "notation" }, m.move))));
+    const turns = groupTurns(state.moves);
+    fill(movesList, turns.map((t) => {
+      const current = at > t.start && at <= t.end;
+      return h("li", {
+        class: `${t.seat === null ? "chance" : ""}${current ? " current" : ""}`,
+        "data-index": t.end, "data-turn": t.turn,
+        onclick: replay ? () => replay.go(t.end) : undefined,
+      }, h("span", { class: "num" }, `${t.turn}.`), " ",
+      h("span", { class: "who", title: seatName(t.seat) }, playerName(t.seat)), " ",
+      h("span", { class: "notation" }, turnWords(t.moves).map((word, k) => [k ? " " : "",
+        h("span", { class: "step", "data-notation": t.moves[k].move }, word)])));
+    }));
     const current = movesList.querySelector(".current");
-    if (current) current.scrollIntoView({ block: "nearest" });
+    if (replay && at === 0) movesList.scrollTop = 0;
+    else if (current) scrollWithin(movesList, current);
     else movesList.scrollTop = movesList.scrollHeight;
+  }
+
+  function playerName(index) {
+    return index === null || index === undefined ? "chance" : personName(state.seats, index);
   }
 
   function drawStatus() {
@@ -360,9 +401,19 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
     const st = state.status;
     if (st === "waiting") {
       const free = state.seats.filter((x) => !x.player).map((x) => x.name);
-      statusLine.textContent = free.length
-        ? `Waiting for players (${free.join(", ")}): sit down, seat a bot, then Start.`
-        : "Every seat is taken: press Start (or type /start).";
+      if (!nickname) {
+        statusLine.textContent = free.length
+          ? `Waiting for players (${free.join(", ")}): pick a nickname below to sit down.`
+          : "Every seat is taken: the players will start the game. You are watching.";
+      } else if (!manager()) {
+        statusLine.textContent = free.length
+          ? `Waiting for players (${free.join(", ")}): sit down to play.`
+          : "Every seat is taken: waiting for the players to start. You are watching.";
+      } else {
+        statusLine.textContent = free.length
+          ? `Waiting for players (${free.join(", ")}): sit down, seat a bot, then Start.`
+          : "Every seat is taken: press Start (or type /start).";
+      }
     } else if (st === "playing") {
       const away = state.absent;
       const mySeat = state.seat !== null ? state.seats[state.seat] : null;
@@ -393,14 +444,13 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
       return;
     }
     resultBox.hidden = false;
-    const scores = (state.result || []).map((r, i) => h("li", {},
-      `${seatName(i)}`, state.seats[i]?.player ? [" (", playerLink(state.seats[i].player), ")"] : "",
-      `: ${r}`));
     const changes = (state.rating_changes || []).map((c) => h("li", { "data-seat": c.seat },
       playerLink(c.player), ` ${c.before} → ${c.after} `,
       h("strong", {}, `(${delta(c.before, c.after)})`)));
-    fill(resultBox, h("strong", {}, state.outcome || "The game is over."),
-      scores.length ? h("ul", { class: "returns" }, scores) : null,
+    fill(resultBox, h("strong", { class: "result-words", "data-testid": "result-words" },
+      resultWords(state)),
+    state.outcome ? h("p", { class: "small outcome", "data-testid": "outcome" },
+      outcomeWords(state)) : null,
       changes.length ? h("div", { class: "rating-changes", "data-testid": "rating-changes" },
         h("span", { class: "small muted" }, "Ratings:"), h("ul", {}, changes)) : null,
       rematchBox());
@@ -429,7 +479,7 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
     const atBottom = chatLog.scrollTop + chatLog.clientHeight >= chatLog.scrollHeight - 20;
     chatLog.append(h("div", { class: `line ${kind}` },
       from ? h("span", { class: "from" }, playerLink(from), ": ") : null,
-      h("span", { class: "text" }, text)));
+      kind === "info" ? columns(text) : h("span", { class: "text" }, text)));
     while (chatLog.childElementCount > 300) chatLog.firstElementChild.remove();
     if (atBottom) chatLog.scrollTop = chatLog.scrollHeight;
   }
@@ -461,6 +511,7 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
     destroy() {
       alive = false;
       clocks.stop();
+      clearTurn();
       conn.close();
       if (board) board.destroy();
       if (replay) replay.destroy();
@@ -469,3 +520,45 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
   };
 }
 
+/** The moves in turns, from each move's `turn` (moves without one are a turn each): the turn's
+ * number, its player (the seat of its first player move; null: only chance), its moves and the
+ * steps it spans (start exclusive, end inclusive). */
+export function groupTurns(moves) {
+  const turns = [];
+  moves.forEach((m, i) => {
+    const number = m.turn ?? (turns.length ? turns[turns.length - 1].turn + 1 : 1);
+    let t = turns[turns.length - 1];
+    if (!t || t.turn !== number) {
+      t = { turn: number, seat: null, moves: [], start: i, end: i };
+      turns.push(t);
+    }
+    t.moves.push(m);
+    t.end = i + 1;
+    if (t.seat === null && m.seat !== null) t.seat = m.seat;
+  });
+  return turns;
+}
+
+/** A turn's moves as written on its line, one entry per move; a word that starts several moves
+ * in a row is written once ("roll 1 3 4" for "roll 1", "roll 3", "roll 4"). */
+export function turnWords(moves) {
+  const words = [];
+  let lead = null;
+  for (const m of moves) {
+    const [first, ...rest] = String(m.move).split(" ");
+    if (rest.length && first === lead) words.push(rest.join(" "));
+    else words.push(String(m.move));
+    lead = rest.length ? first : null;
+  }
+  return words;
+}
+
+/** A server notice; one of several lines each in two columns (two spaces or more apart, as
+ * /help's list is) becomes a table, so its columns line up in any font. */
+function columns(text) {
+  const lines = String(text).split("\n");
+  const rows = lines.map((l) => l.match(/^(\S.*?)\s{2,}(\S.*)$/));
+  if (lines.length < 2 || rows.some((r) => !r)) return h("span", { class: "text" }, text);
+  return h("table", { class: "text columns" }, rows.map((r) => h("tr", {},
+    h("td", {}, r[1]), h("td", {}, r[2]))));
+}

@@ -135,7 +135,58 @@ class Scene3D {
     this.renderer.setSize(w, hgt, false);
     this.camera.aspect = w / hgt;
     this.camera.updateProjectionMatrix();
+    if (this.extent) this.frame(false);
     this.render();
+  }
+
+  /** What must stay in view: the board's rim (top and bottom) and every piece and tag. */
+  static extentOf(view) {
+    const out = [];
+    const rim = 10.2;
+    for (let k = 0; k < 24; k++) {
+      const a = (k / 24) * 2 * Math.PI;
+      out.push([rim * Math.cos(a), rim * Math.sin(a), 0], [rim * Math.cos(a), rim * Math.sin(a), -0.4]);
+    }
+    for (const piece of view.pieces) {
+      const r = piece.radius || 0.35;
+      for (const p of piece.points) out.push([p[0], p[1], p[2] + r], [p[0], p[1], p[2] - r]);
+    }
+    for (const tag of view.tags) {
+      if (tag.position) out.push([tag.position[0], tag.position[1], tag.position[2] + (tag.radius || 0.5)]);
+    }
+    return out;
+  }
+
+  /** Whether every point of the extent is on the screen, inside a small margin. */
+  inView(margin = 0.94) {
+    this.camera.updateMatrixWorld();
+    return this.extent.every((p) => {
+      const q = vec(p).project(this.camera);
+      return q.z < 1 && Math.abs(q.x) <= margin && Math.abs(q.y) <= margin;
+    });
+  }
+
+  /** Keep the whole building and board in view: when some of it is off the screen (or
+   * `always`), aim at its middle and step back along the line of sight until all of it fits,
+   * keeping the direction the player turned the view to. */
+  frame(always) {
+    if (!always && this.inView()) return;
+    const box = new THREE.Box3().setFromPoints(this.extent.map(vec));
+    const centre = box.getCenter(new THREE.Vector3());
+    const dir = this.camera.position.clone().sub(this.controls.target).normalize();
+    this.controls.target.copy(centre);
+    let d = 8;
+    const place = () => {
+      this.camera.position.copy(centre).addScaledVector(dir, d);
+      this.camera.lookAt(centre);
+    };
+    place();
+    while (!this.inView(0.9) && d < 400) {
+      d *= 1.06;
+      place();
+    }
+    this.controls.maxDistance = Math.max(80, d * 1.5);
+    this.controls.update();
   }
 
   clear(group) {
@@ -145,10 +196,17 @@ class Scene3D {
     }
   }
 
-  /** Draw the building: pieces, their free holes, tags; `lastPiece` is highlighted. */
+  /** Draw the building: pieces, their free holes, tags; `lastPiece` is highlighted. The view
+   * is framed to it the first time, and again whenever it grows out of the view. */
   setBuilding(view) {
+    const first = !this.extent;
+    this.extent = Scene3D.extentOf(view);
+    this.frame(first);
     this.clear(this.building);
     const last = view.pieces.reduce((m, p) => Math.max(m, p.number), 0);
+    const before = this.lastPiece ?? last;
+    this.lastPiece = last;
+    this.added = [];   // the pieces this view adds to the one drawn before: for the drop
     for (const piece of view.pieces) {
       const isLast = piece.number === last && last > 3;
       const mat = new THREE.MeshLambertMaterial({
@@ -158,6 +216,7 @@ class Scene3D {
       const obj = tube(piece.points, piece.radius, mat);
       obj.userData.piece = piece.number;
       this.building.add(obj);
+      if (piece.number > before) this.added.push(obj);
       for (const hole of piece.holes) {
         if (!hole.occupant) this.building.add(holeMarker(hole.position, hole.axis, 0x3b3326));
       }
@@ -225,6 +284,23 @@ class Scene3D {
     }
     this.ghost = group;
     this.scene.add(group);
+  }
+
+  /** The pieces just added drop into place from above (one short motion, then still). */
+  drop(objects) {
+    const height = 4;
+    const ms = 500;
+    const start = performance.now();
+    const step = (now) => {
+      const k = Math.min(1, (now - start) / ms);
+      const z = height * (1 - k) * (1 - k);
+      for (const obj of objects) obj.position.z = z;
+      this.render();
+      if (k < 1 && objects.some((obj) => obj.parent)) requestAnimationFrame(step);
+    };
+    for (const obj of objects) obj.position.z = height;
+    this.render();
+    requestAnimationFrame(step);
   }
 
   pick(clientX, clientY) {
@@ -369,6 +445,7 @@ export function createBoard(ui) {
       + `${hand.first_turn ? ` (+${hand.first_turn} first turn)` : ""}`));
     const parts = [
       h("div", {}, h("strong", {}, "Ranking"), h("ol", { class: "ranking", "data-testid": "ranking" }, ranking)),
+      tagOwners(view),
       h("div", { class: "small" }, `Round ${view.round} · bonus stock ${view.stock} · `
         + `${view.pieces.length} pieces in the building`),
       h("details", {}, h("summary", { class: "small" }, "Pieces in hand"), h("ul", { class: "small" }, hands)),
@@ -435,6 +512,22 @@ export function createBoard(ui) {
     return box;
   }
 
+  /** Which tags each player owns, where someone owns more than one (a 2-player game: red
+   * also owns yellow, blue also orange). */
+  function tagOwners(view) {
+    const owned = new Map();
+    for (const tag of view.tags || []) {
+      if (!owned.has(tag.owner)) owned.set(tag.owner, []);
+      owned.get(tag.owner).push(tag.colour);
+    }
+    if (![...owned.values()].some((colours) => colours.length > 1)) return null;
+    const swatch = (c) => h("span", { class: "swatch", title: c,
+      style: `background:#${(TAG_COLOURS[c] || 0x888888).toString(16).padStart(6, "0")}` });
+    return h("ul", { class: "legend small", "data-testid": "tag-owners" }, [...owned].map(([owner, colours]) =>
+      h("li", { "data-owner": owner }, colours.map(swatch), ` ${owner}${playerOf(owner)} owns the `
+        + `${colours.slice(0, -1).join(", ")} and ${colours[colours.length - 1]} tags`)));
+  }
+
   function playerOf(seatName) {
     const seat = ui.state.seats.find((x) => x.name === seatName);
     return seat && seat.player ? ` (${seat.player})` : "";
@@ -445,6 +538,11 @@ export function createBoard(ui) {
     gestures: false,
     draw,
     panel,
+    /** A piece the other players placed drops onto the building. */
+    animate() {
+      const added = scene ? scene.added : [];
+      return added.length ? [{ play: () => scene.drop(added) }] : [];
+    },
     reset() {
       chosen = null;
     },
@@ -454,6 +552,19 @@ export function createBoard(ui) {
         if (!scene) return null;
         const spot = scene.pickables.find((x) => x.key === key);
         return spot ? scene.screen(spot.position) : null;
+      },
+      /** The building and board as drawn on the screen (client pixels: the box around every
+       * point that must stay in view) and the canvas's box, for tests. */
+      framing() {
+        if (!scene || !scene.extent) return null;
+        const pts = scene.extent.map((p) => scene.screen(p));
+        const c = scene.renderer.domElement.getBoundingClientRect();
+        return {
+          left: Math.min(...pts.map((p) => p.x)), right: Math.max(...pts.map((p) => p.x)),
+          top: Math.min(...pts.map((p) => p.y)), bottom: Math.max(...pts.map((p) => p.y)),
+          visible: pts.every((p) => p.visible),
+          canvas: { left: c.left, right: c.right, top: c.top, bottom: c.bottom },
+        };
       },
     },
     destroy() {

@@ -115,8 +115,8 @@ function skeleton(board, landscape) {
     const my = (y0 + y1) / 2;
     const g = s("g", { "data-line": line.fields.join("-"), "data-number": line.number });
     for (let i = 0; i < line.number; i++) {
-      const off = (i - (line.number - 1) / 2) * 6;
-      g.append(s("circle", { cx: fmt(mx + ux * off), cy: fmt(my + uy * off), r: 2.1, class: "line-dot" }));
+      const off = (i - (line.number - 1) / 2) * 7.5;
+      g.append(s("circle", { cx: fmt(mx + ux * off), cy: fmt(my + uy * off), r: 2.8, class: "line-dot" }));
     }
     lines.set(lineKey(...line.fields), g);
     dots.append(g);
@@ -168,6 +168,7 @@ export function createBoard(ui) {
     const { state: current, mine } = ui;
     const v = current.view;
     const dice = diceState(v.dice || {});
+    const over = v.over || current.status === "finished";  // by the rules, or resigned
     const owned = v.pearls_owned || {};
     const rows = current.seats.map((seat) => h("li", {},
       h("span", { class: "swatch", style: `background:${SIDE_COLOURS[seat.name] || "#888"}` }),
@@ -183,12 +184,14 @@ export function createBoard(ui) {
     }
     return [
       h("ul", { class: "legend" }, rows),
-      h("p", { class: "small" }, `Turn ${v.turn + 1} of ${v.turn_limit}${v.to_move ? ` · ${v.to_move} to play` : ""}`),
+      h("p", { class: "small", "data-testid": "turn-line" }, over
+        ? `Game over after ${v.turn} turn${v.turn === 1 ? "" : "s"}.`
+        : `Turn ${v.turn + 1} of ${v.turn_limit}${v.to_move ? ` · ${v.to_move} to play` : ""}`),
       dice.length ? h("div", {}, h("div", { class: "small" }, "Dice rolled:"),
         h("div", { class: "dice", "data-testid": "dice" }, dice.map((d) =>
           h("span", { class: `die${d.used ? " used" : ""}`, "data-die": d.value,
             title: d.used ? "used" : "not used yet" }, String(d.value))))) : null,
-      v.dice && v.dice.passing_on ? h("p", { class: "small" },
+      !over && v.dice && v.dice.passing_on ? h("p", { class: "small" },
         `Unused dice now would give the opponent ${v.dice.passing_on} more.`) : null,
       ui.buttons({ end: "End turn" }),
       hint ? h("p", { class: "hint" }, hint) : null,
@@ -197,6 +200,7 @@ export function createBoard(ui) {
   }
 
   return {
+    layout: "hotu",
     draw() {
       const view = ui.state.view;
       const landscape = wide();

@@ -1,0 +1,55 @@
+"""How to play: each game's rules text for players (`Game.howto`) and the positions its rules
+page draws (`Game.howto_positions`, drawn with the game's own `render_svg`).
+
+The hall knows games only through the registry, so a sixth game's package brings its page too.
+Pictures are drawn once per game and kept: they depend on nothing but the installed game.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from gamehall.core import GamehallError, load_game
+from gamehall.server.rooms import RoomError
+
+
+def _game(name: str) -> Any:
+    try:
+        return load_game(name)
+    except GamehallError as exc:
+        raise RoomError("bad_game", str(exc)) from None
+
+
+@cache
+def rules_page(name: str) -> dict[str, Any]:
+    """`GET /api/games/NAME/rules`: the title, the Markdown text and the pictures' captions and
+    addresses (a game without a drawing has no pictures)."""
+    game = _game(name)
+    pictures = [{"caption": caption, "url": f"/api/games/{game.name}/rules/{i}.svg"}
+                for i, (caption, _) in enumerate(_drawings(game.name))]
+    return {"name": game.name, "title": game.title, "text": type(game).howto(),
+            "pictures": pictures}
+
+
+@cache
+def _drawings(name: str) -> tuple[tuple[str, str], ...]:
+    """Every picture of the game's rules page as (caption, SVG text); () when the game draws
+    none."""
+    game = load_game(name)
+    try:
+        return tuple((caption, game.render_svg(state))
+                     for caption, state in game.howto_positions())
+    except (GamehallError, NotImplementedError):
+        return ()
+
+
+def picture(name: str, index: int) -> str:
+    """`GET /api/games/NAME/rules/I.svg`: one picture of the rules page."""
+    game = _game(name)
+    drawings = _drawings(game.name)
+    if not 0 <= index < len(drawings):
+        raise RoomError("bad_picture", f"{game.title}'s rules page has {len(drawings)} "
+                                       f"picture{'s' if len(drawings) != 1 else ''}, numbered "
+                                       "from 0")
+    return drawings[index][1]

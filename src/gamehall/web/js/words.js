@@ -1,0 +1,53 @@
+// The end of a game and the players in words, for people: names rather than seat labels, never
+// raw returns. Shared by the room and the lobby.
+
+/** The end of a game in words, for the page's reader: "You won 12 to 11", "You lost",
+ * "bea won 12 to 11", "Draw" — names, never seat labels or raw returns. The score is the game's
+ * own (`scores` in the state: points, pearls), the winner's first. */
+export function resultWords(st) {
+  const result = st.result || [];
+  if (!result.length) return "The game is over.";
+  const best = Math.max(...result);
+  const winners = result.map((r, i) => (r === best ? i : -1)).filter((i) => i >= 0);
+  const name = (i) => personName(st.seats, i);
+  const shown = (x) => String(Number.isInteger(x) ? x : Math.round(x * 100) / 100);
+  const score = (first) => {
+    if (!st.scores || st.scores.length !== result.length) return "";
+    const order = [first, ...st.scores.map((_, i) => i).filter((i) => i !== first)];
+    return ` ${order.map((i) => shown(st.scores[i])).join(" to ")}`;
+  };
+  const me = st.seat;
+  if (winners.length === result.length) return `Draw${score(me ?? 0)}`;
+  if (me !== null && me !== undefined && st.seats[me]) {
+    if (!winners.includes(me)) return `You lost${score(me)}`;
+    return winners.length === 1 ? `You won${score(me)}`
+      : `You won, with ${winners.filter((i) => i !== me).map(name).join(" and ")}`;
+  }
+  if (winners.length === 1) return `${name(winners[0])} won${score(winners[0])}`;
+  return `${winners.map(name).join(" and ")} won`;
+}
+
+/** Who seat `i` is for people: the player's name where one sits (with the seat's name when
+ * another seat has the same player: two "random bot"s), else the seat's name. */
+export function personName(seats, i) {
+  const seat = seats[i];
+  if (!seat) return `seat ${i + 1}`;
+  if (!seat.player) return seat.name;
+  const shared = seats.some((x, k) => k !== i && x.player === seat.player);
+  return shared ? `${seat.player} (${seat.name})` : seat.player;
+}
+
+/** The game's sentence on how it ended, with the players' names where it names a seat as
+ * the one who won, resigned or ran out of time ("bea resigned: ann wins"); the game's own terms
+ * (a colour, a side) stay. */
+export function outcomeWords(st) {
+  const text = String(st.outcome || "");
+  const names = new Map();
+  st.seats.forEach((seat, i) => { if (seat.player) names.set(seat.name, personName(st.seats, i)); });
+  if (!names.size) return text;
+  const labels = [...names.keys()].map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+  const after = "(?= (resigned|ran out|was away|dropped out|wins\\b|and |\\())";
+  const re = new RegExp(`\\((${labels})\\)|\\b(${labels})${after}`, "g");
+  return text.replace(re, (whole, inParens, bare) => (inParens
+    ? `(${names.get(inParens)})` : names.get(bare)));
+}
