@@ -15,6 +15,14 @@ the two players sit on one node or two, and whether the mover's node owns the ro
 error (error messages, timeouts, dropped connections). A cluster run ends with a failover: the
 load stops, the node owning most rooms is killed (kill -9), and for each of its rooms a player
 submits a move through nginx; the time until each is accepted is the failover time.
+
+Choosing --think: each room makes about one move per `think` seconds, so N rooms ask for N/think
+moves per second, and the load generator itself needs about 1.2 ms of CPU per move. The default
+(1 s) is a stress setting: 1,000 rooms at 1 s would be 1,000 moves/s, more than the generator
+alone can drive on 2 cores. People think for 5-10 s or more: `--think 10` (100 moves/s for
+1,000 rooms) is the figure for a hall of people, `--think 5` a brisk one. Give a large hall a
+long `--warmup` (rooms are opened over its first half): `--nodes 3 --rooms 1000 --think 10
+--warmup 60` opens 33 rooms a second.
 """
 
 from __future__ import annotations
@@ -74,7 +82,11 @@ async def request(base: str, method: str, path: str, body: dict[str, Any] | None
     head, _, payload = raw.partition(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
     headers = {k.strip().lower(): v.strip() for k, _, v in (h.partition(":") for h in lines[1:])}
-    return int(lines[0].split()[1]), headers, json.loads(payload) if payload else None
+    status = int(lines[0].split()[1])
+    try:
+        return status, headers, json.loads(payload) if payload else None
+    except ValueError:  # not JSON (a proxy's own error page): say what came
+        return status, headers, {"code": f"http_{status}", "text": payload[:200].decode("latin-1")}
 
 
 async def post_json(base: str, path: str, body: dict[str, Any],

@@ -352,8 +352,9 @@ def serve(
         help="This node's name in a cluster (health, metrics, logs). Default: host and port."
     )] = None,
     lease_ms: Annotated[int, typer.Option(
-        help="Cluster: how long a room's lease lasts unless renewed; a dead node's rooms "
-             "are taken over within about this long.")] = 3000,
+        help="Cluster: how long a room's lease lasts unless renewed: the rooms of a node "
+             "frozen this long are taken over (a node whose process ended is seen at once: "
+             "its Redis connections close).")] = 10_000,
     log_json: Annotated[bool, typer.Option(
         help="Write logs as JSON lines (one object per record).")] = False,
 ) -> None:

@@ -254,6 +254,14 @@ def test_levels_and_specs() -> None:
     assert parse_level("250").simulations == 250 and parse_level("250").seconds is None
     assert parse_level("0.5s").seconds == 0.5
     assert isinstance(make_bot("mcts", 1), MCTSBot)
+    assert parse_level("300+pw") == parse_level("300") and parse_level("+pw").simulations == 1000
+    widened = make_bot("mcts:hard+PW", 1)
+    assert isinstance(widened, MCTSBot) and widened.chance_widening == (1.0, 0.5)
+    assert widened.seconds == parse_level("hard").seconds
+    plain = make_bot("mcts:hard", 1)
+    assert isinstance(plain, MCTSBot) and plain.chance_widening is None
+    with pytest.raises(GamehallError, match="no MCTS level"):
+        make_bot("mcts:300+pw+pw", 1)
     with pytest.raises(GamehallError, match="no MCTS level"):
         make_bot("mcts:brutal", 1)
     with pytest.raises(GamehallError):

@@ -15,7 +15,7 @@ from gamehall.server.guards import (
     per_window,
     rules,
 )
-from gamehall.server.limiter import Limiter
+from gamehall.server.limiter import Limiter, Rule, SweptMemoryStorage
 
 
 def test_origins_the_halls_own_the_allowed_ones_and_none() -> None:
@@ -76,3 +76,17 @@ def test_a_token_in_a_url_is_blanked_in_the_access_log() -> None:
                                ("1.2.3.4", "GET", "/api/x?a=1&token=SECRET&b=2", 200), None)
     assert NoTokensInLog().filter(record)
     assert "SECRET" not in record.getMessage() and "token=***&b=2" in record.getMessage()
+
+
+def test_the_limiters_memory_is_swept_once_a_second_with_the_same_limits() -> None:
+    """The library calls the hall's scheduler for its clean-up (a version that renamed its hook
+    would sweep 10 ms after every hit again: costly with many visitors)."""
+    limiter = Limiter()
+    swept = limiter._storage
+    assert isinstance(swept, SweptMemoryStorage)
+    swept.timer.join()  # the library's first sweep, started with the storage
+    rule = (Rule("t", "3/minute", ("k",)),)
+    assert [limiter.allow(rule, {"k": "a"}) for _ in range(4)] == [True, True, True, False]
+    assert limiter.allow(rule, {"k": "b"})
+    assert swept.timer.interval == SweptMemoryStorage.SWEEP_SECONDS
+    assert limiter.blocked(rule, {"k": "a"}) is not None

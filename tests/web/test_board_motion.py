@@ -1,8 +1,8 @@
 """The opponent's last move is animated (a stone drops, a stack grows or slides, a tile slides or
-turns over, a ship sails), and nothing moves for a user who asks for reduced motion. The board
-shell counts the motions it plays and the ones it skips on the board (data-animations-run,
-data-animations-skipped): the tests read those counts and the page's running animations, never
-the time."""
+turns over, a ship sails, a Hau La piece drops onto the building), and nothing moves for a user
+who asks for reduced motion. The board shell counts the motions it plays and the ones it skips
+on the board (data-animations-run, data-animations-skipped): the tests read those counts and
+the page's running animations, never the time."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ GAMES: dict[str, dict[str, Any]] = {
     "haugaz": {"size": 6, "cake": False},
     "halali": {},
     "hotu_matua": {},
+    "hau_la": {},
 }
 
 _COUNTS = """() => { const m = document.querySelector('.board-main');
@@ -61,7 +62,7 @@ def test_the_opponents_move_is_animated(pages: Pages, game: str) -> None:
     assert counts["run"] > 0 and counts["skipped"] == 0
 
 
-@pytest.mark.parametrize("game", ["hula", "halali"])
+@pytest.mark.parametrize("game", ["hula", "halali", "hau_la"])
 def test_nothing_moves_under_reduced_motion(pages: Pages, game: str) -> None:
     page, counts = _after_the_bots_turn(pages, game, reduced=True)
     assert counts["run"] == 0 and counts["skipped"] > 0

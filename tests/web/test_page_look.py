@@ -5,6 +5,7 @@ a folder, to be looked at."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -55,7 +56,11 @@ def overflow(page: Page) -> dict[str, Any]:
     return data
 
 
-def assert_fits(page: Page) -> None:
+def assert_fits(page: Page, shots: Path | None = None, name: str = "") -> None:
+    """Nothing wider than the window; with `shots`, the whole page kept as `name`.png."""
+    if shots is not None:
+        shots.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shots / f"full-{name}.png"), full_page=True)
     data = overflow(page)
     assert data["scroll"] <= data["width"], data
     assert not data["out"], data["out"]
@@ -81,7 +86,7 @@ def test_the_lobby_fits(pages: Pages, width: int) -> None:
     start_against_bot(page)
     page.goto(pages.hall.url)
     page.wait_for_selector(".room-list td.actions button, .room-list td.actions a")
-    assert_fits(page)
+    assert_fits(page, pages.shots, f"lobby-{width}")
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -94,6 +99,6 @@ def test_a_room_fits(pages: Pages, game: str, width: int) -> None:
     page.evaluate("window.scrollTo(0, 0)")  # typing in the chat and pressing Start scrolled
     play_some(page, TURNS[game])
     wait_my_turn(page)
-    assert_fits(page)
+    assert_fits(page, pages.shots, f"{game}-{width}")
     # nothing scrolled the page by itself (the move list scrolls inside its own box)
     assert page.evaluate("window.scrollY") == 0

@@ -22,6 +22,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from redis.exceptions import RedisError
 
 from gamehall import __version__
 from gamehall.core import GamehallError, GameRecord, load_game
@@ -232,6 +233,12 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
         if isinstance(exc, RateLimited):
             resp.headers["Retry-After"] = str(max(1, round(exc.retry_after)))
         return resp
+
+    @app.exception_handler(RedisError)
+    async def redis_error(_r: Request, exc: RedisError) -> JSONResponse:
+        log.warning("Redis failed during a request: %s", exc)
+        return _error("room_unavailable", "the hall's message service is not answering; try "
+                                          "again in a moment")
 
     @app.exception_handler(ProtocolError)
     async def protocol_error(_r: Request, exc: ProtocolError) -> JSONResponse:

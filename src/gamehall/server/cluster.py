@@ -4,7 +4,9 @@ and passing requests for the other rooms to their owners.
 - Every unfinished room has one owner, the node holding its lease (leases.py). Only the owner
   changes a room, and each of its commits carries the lease's fencing number, which PostgreSQL
   checks (storage.Fenced), so a node that lost a lease while paused can never commit.
-- A node renews its leases (and its heartbeat) a few times per lease period. Every node looks
+- A node renews its leases (and its heartbeat) a few times per lease period, from a thread of
+  its own: a busy event loop does not lose them (a loop stalled for `LOOP_STALL` seconds does:
+  such a node serves nobody, so it must not keep its rooms). Every node looks
   at the others' heartbeats twice a second; when one has died (or unheld rooms were found last
   time, or every few seconds anyway: after a Redis restart nobody may have died) it looks for
   unfinished rooms whose lease nobody holds, and takes them: at once when it is the room's
@@ -30,6 +32,7 @@ import itertools
 import json
 import logging
 import secrets
+import threading
 import time
 import zlib
 from collections import Counter
@@ -38,13 +41,24 @@ from typing import Any, Protocol
 
 from redis.exceptions import RedisError
 
-from gamehall.server.leases import Leases
+from gamehall.server.leases import Leases, Renewer
 from gamehall.server.protocol import ProtocolError, Request, TypedSeat
 from gamehall.server.redis_pubsub import RedisPubSub
 from gamehall.server.rooms import RoomError
-from gamehall.server.storage import Storage
+from gamehall.server.storage import Coalescer, Storage
 
 log = logging.getLogger("gamehall.server")
+
+LOOP_STALL = 10.0
+"""Seconds without a sign of the event loop after which the lease thread stops renewing."""
+BEAT = 0.5
+"""Seconds between a node's heartbeats (written by its lease thread)."""
+SILENT_BEATS = 3
+"""Heartbeats a node must have missed, its channel without a subscriber, to be judged ended."""
+RENEWALS = 6
+"""Renewals per lease period: a node that does not run for up to 5/6 of it keeps its leases."""
+FORWARD_CHECK = 0.25
+"""How often a node waiting for a forwarded request's answer checks that the owner lives."""
 
 PlayerRef = tuple[int, str, bool] | None
 """A player as the nodes pass it to one another: (id, nickname, has an account), or None."""
@@ -100,17 +114,23 @@ class Cluster:
     """Leases, takeover and forwarding for one node. `node` is the operator's name for it; the
     holder name in Redis adds a random part, so a restarted node is a new holder."""
 
-    def __init__(self, pubsub: RedisPubSub, storage: Storage, node: str, lease_ms: int = 3000,
-                 forward_timeout: float = 5.0) -> None:
+    def __init__(self, pubsub: RedisPubSub, storage: Storage, node: str, lease_ms: int = 10_000,
+                 forward_timeout: float = 30.0) -> None:
         self.pubsub, self.storage, self.node = pubsub, storage, node
         self.holder = pubsub.origin
         self.lease_ms = lease_ms
         self.forward_timeout = forward_timeout
+        """The longest a forwarded request waits for its answer while its owner lives (an owner
+        judged dead, by its heartbeat, is given up on at once)."""
+        self.handover_wait = 5.0
+        """How long a request waits, beyond a lease period, for a room changing hands."""
         self.leases = Leases(pubsub.redis, self.holder, lease_ms, pubsub.prefix)
         self.owned: dict[str, int] = {}
         """Rooms this node owns, with the fencing number of its lease."""
         self.live: set[str] = {self.holder}
         """The holders of the nodes alive at the last look."""
+        self.gone: set[str] = set()
+        """Holders judged dead (their heartbeat ran out) and not seen again since."""
         self.host: Host | None = None
         self.scan_seconds = 0.5
         """How often the node looks at the other nodes' heartbeats."""
@@ -121,12 +141,23 @@ class Cluster:
         self._hot_until = 0.0
         self._last_full = 0.0
         self._unheld: dict[str, float] = {}
+        self.steady_seconds = 2.0
+        """How long this node's own subscriber must have been up before it judges others by
+        theirs (after a Redis restart every node resubscribes within moments)."""
+        """Live nodes whose channel had no subscriber, with the count of looks in a row."""
         self._holders: dict[str, str] = {}
         """The owner last seen for rooms this node passes requests to (saves a look-up each)."""
         self._acquiring: dict[str, asyncio.Task[bool]] = {}
+        self._holder_now: Coalescer[str, str] = Coalescer(self._holders_of)
+        """Who holds a room's lease now: look-ups asked for together (a crowd of requests for
+        rooms whose owner died) share one MGET."""
         self._calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._ids = itertools.count(1)
         self._tasks: list[asyncio.Task[None]] = []
+        self._keeper: threading.Thread | None = None
+        self._stop_keeping = threading.Event()
+        self._pulse_at = time.monotonic()
+        """When the event loop last showed it runs (the lease thread reads it)."""
         self._serving: set[asyncio.Task[None]] = set()
         self._presence: dict[str, dict[str, tuple[set[int], Counter[str]]]] = {}
         self._mine: dict[str, str] = {}
@@ -150,12 +181,19 @@ class Cluster:
         self.pubsub.on_reconnect = self._reconnected
         self.pubsub.on_down = self._answers_lost
         await self._heartbeat()
-        self._tasks = [asyncio.create_task(self._renew_loop(), name="gamehall-lease-renew"),
+        self._stop_keeping.clear()
+        self._keeper = threading.Thread(target=self._keep, args=(asyncio.get_running_loop(),),
+                                        name="gamehall-leases", daemon=True)
+        self._keeper.start()
+        self._tasks = [asyncio.create_task(self._pulse_loop(), name="gamehall-loop-pulse"),
                        asyncio.create_task(self._scan_loop(), name="gamehall-room-scan")]
 
     async def stop(self) -> None:
         """Hand every room back at once (the others take them without waiting for the leases
         to run out) and leave the cluster."""
+        self._stop_keeping.set()
+        if self._keeper is not None:
+            await asyncio.to_thread(self._keeper.join, 10)
         for task in [*self._tasks, *self._acquiring.values(), *self._serving]:
             task.cancel()
         for task in [*self._tasks, *self._acquiring.values(), *self._serving]:
@@ -189,22 +227,26 @@ class Cluster:
         known = self._holders.get(room_id)
         if known is not None:
             return known
-        (holder,) = await self.leases.holders([room_id])
+        holder = await self._holder_now.get(room_id)
         if holder is None and preferred(room_id, self.live) != self.holder:
             # let the room's preferred node, or its owner coming back from a Redis restart,
             # take it first: fewer changes of hands
             deadline = time.monotonic() + self.grace_seconds
             while holder is None and time.monotonic() < deadline:
                 await asyncio.sleep(0.1)
-                (holder,) = await self.leases.holders([room_id])
+                holder = await self._holder_now.get(room_id)
         if holder is None or holder == self.holder:
             if await self.acquire(room_id):
                 return self.holder
-            (holder,) = await self.leases.holders([room_id])
+            holder = await self._holder_now.get(room_id)
         if holder is None or holder == self.holder:
             return None
         self._holders[room_id] = holder
         return holder
+
+    async def _holders_of(self, room_ids: list[str]) -> dict[str, str]:
+        found = await self.leases.holders(room_ids)
+        return {r: h for r, h in zip(room_ids, found, strict=True) if h is not None}
 
     def forget_owner(self, room_id: str) -> None:
         """The owner last seen for the room is no longer right (or the room is not held here)."""
@@ -225,7 +267,7 @@ class Cluster:
             return False
         fence = await self.leases.acquire(room_id, floor)
         if fence is None:
-            (holder,) = await self.leases.holders([room_id])
+            holder = await self._holder_now.get(room_id)
             return holder == self.holder and room_id in self.owned
         replaced = await self.storage.claim_room(room_id, fence)
         if replaced is None:  # someone claimed it with a larger number meanwhile
@@ -253,7 +295,11 @@ class Cluster:
 
     async def create(self, room_id: str) -> int:
         """The fencing number for a room this node is about to create (and then owns)."""
-        fence = await self.leases.acquire(room_id, 0)
+        try:
+            fence = await self.leases.acquire(room_id, 0)
+        except (RedisError, OSError):
+            raise RoomError("room_unavailable", "the hall's message service is not answering; "
+                                                "try again in a moment") from None
         if fence is None:
             raise RoomError("storage_error", "that room name is taken; try again")
         self.owned[room_id] = fence
@@ -285,24 +331,59 @@ class Cluster:
         pipe.sadd(self._key("nodes"), self.holder)
         await pipe.execute()
 
-    async def _renew_loop(self) -> None:
-        failing = False
+    async def _pulse_loop(self) -> None:
         while True:
-            await asyncio.sleep(self.lease_ms / 3000)
-            try:
-                await self._heartbeat()
-                await self._renew_once()
+            self._pulse_at = time.monotonic()
+            await asyncio.sleep(0.25)
+
+    def _keep(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The lease thread: heartbeat and renewals `RENEWALS` times per lease period, whatever the
+        event loop is busy with; what it finds lost is handled on the loop (`_renewed`)."""
+        renewer = Renewer(self.pubsub.url, self.holder, self.lease_ms, self.pubsub.prefix)
+        failing = stalled = False
+        every = self.lease_ms / 1000 / RENEWALS
+        last = renewed = time.monotonic()
+        try:
+            while not self._stop_keeping.wait(min(BEAT, every)):
+                late, last = time.monotonic() - last - min(BEAT, every), time.monotonic()
+                if late > every:  # the process itself did not run (an overloaded machine)
+                    log.warning("lease renewal %.1f s late", late)
+                if time.monotonic() - self._pulse_at > LOOP_STALL:
+                    if not stalled:
+                        log.warning("the event loop has not run for %.0f s: leases are let go",
+                                    LOOP_STALL)
+                    stalled = True
+                    continue
+                stalled = False
+                renewing = time.monotonic() - renewed >= every - BEAT / 2
+                # one C-level copy, atomic under the GIL
+                owned = list(self.owned.items()) if renewing else []
+                try:
+                    kept = renewer.beat_and_renew(self.node, [r for r, _ in owned])
+                    renewed = time.monotonic() if renewing else renewed
+                except (RedisError, OSError) as exc:
+                    if not failing:  # Redis is down: nobody can take a room meanwhile, go on
+                        log.warning("cannot renew leases: %s", exc)
+                    failing = True
+                    continue
                 failing = False
-            except (RedisError, OSError) as exc:
-                if not failing:  # Redis is down: nobody can take a room meanwhile, so go on
-                    log.warning("cannot renew leases: %s", exc)
-                failing = True
+                if not owned:
+                    continue
+                try:
+                    loop.call_soon_threadsafe(self._renewed, owned, kept)
+                except RuntimeError:  # the loop is closed: the node is stopping
+                    return
+        finally:
+            renewer.close()
 
     async def _renew_once(self) -> None:
-        ids = list(self.owned)
-        fences = [self.owned[r] for r in ids]
-        kept = await self.leases.renew(ids)
-        for room_id, fence, ok in zip(ids, fences, kept, strict=True):
+        owned = list(self.owned.items())
+        self._renewed(owned, await self.leases.renew([r for r, _ in owned]))
+
+    def _renewed(self, owned: list[tuple[str, int]], kept: list[bool]) -> None:
+        """Renewal results: a lease not kept (and not changed meanwhile) is taken again or
+        given up (`_retake`)."""
+        for (room_id, fence), ok in zip(owned, kept, strict=True):
             if not ok and self.owned.get(room_id) == fence and room_id not in self._acquiring:
                 asyncio.get_running_loop().create_task(self._retake(room_id))
 
@@ -335,9 +416,14 @@ class Cluster:
             await self._heartbeat()     # within a renewal; judge nobody dead meanwhile
             return
         alive = await redis.mget([self._key(f"alive:{m}") for m in members]) if members else []
+        ended = await self._ended([m for m, a in zip(members, alive, strict=True)
+                                   if a is not None and m != self.holder])
+        if ended:
+            alive = [None if m in ended else a for m, a in zip(members, alive, strict=True)]
         live = {m for m, a in zip(members, alive, strict=True) if a is not None} | {self.holder}
         dead = set(members) - live
         if dead:
+            self.gone |= dead
             await redis.srem(self._key("nodes"), *dead)
         now = time.monotonic()
         if live != self.live:
@@ -346,6 +432,7 @@ class Cluster:
                 self._hot_until = now + self.lease_ms / 1000 + 2 * self.scan_seconds
             came = live - self.live
             self.live = live
+            self.gone = (self.gone | gone) - came
             self._holders = {r: h for r, h in self._holders.items() if h not in gone}
             if came:  # back from a pause judged as death: its presence was dropped, read it again
                 await self._reload_presence(came)
@@ -360,6 +447,42 @@ class Cluster:
             self._last_full = now
             await self._take_unheld(live, now)
 
+    async def _ended(self, others: list[str]) -> set[str]:
+        """Nodes whose heartbeat has not run out yet but whose process has ended (kill -9, a
+        crash): Redis closed their connections, so their node channel has no subscriber, and
+        they missed `SILENT_BEATS` heartbeats. Their heartbeat and leases are deleted at once
+        rather than left to run out, so the failover does not wait for a lease period. A live
+        node whose subscriber is reconnecting still beats (its lease thread does), and a frozen
+        one (SIGSTOP) keeps its connections: neither is judged here (the frozen one's leases run
+        out). Judging wrongly would still be safe: the fencing numbers refuse the commits of a
+        node whose room another has claimed. Nobody is judged while this node's own subscriber
+        has just come back (after a Redis restart every node resubscribes)."""
+        steady = self.pubsub.up and time.monotonic() - self.pubsub.up_since >= self.steady_seconds
+        if not others or not steady:
+            return set()
+        redis = self.pubsub.redis
+        counts: Any = await redis.pubsub_numsub(*[self.pubsub.node_channel(m) for m in others])
+        silent = [m for m, (_, n) in zip(others, counts, strict=True) if int(n) == 0]
+        if not silent:
+            return set()
+        pipe = redis.pipeline(transaction=False)
+        for m in silent:
+            pipe.pttl(self._key(f"alive:{m}"))
+        left: Any = await pipe.execute()
+        quiet = self.lease_ms - SILENT_BEATS * BEAT * 1000  # its time to live once it missed them
+        ended = {m for m, ms in zip(silent, left, strict=True) if 0 <= int(ms) < quiet}
+        if not ended:
+            return set()
+        await redis.delete(*[self._key(f"alive:{m}") for m in ended])
+        active = await self.storage.active_room_ids()
+        holders = await self.leases.holders(active)
+        for m in sorted(ended):
+            freed = await self.leases.release_of(
+                m, [r for r, h in zip(active, holders, strict=True) if h == m])
+            log.warning("node %s has no connection to Redis: judged ended, %d of its leases "
+                        "freed", m, freed)
+        return ended
+
     async def _take_unheld(self, live: set[str], now: float) -> None:
         active = await self.storage.active_room_ids()
         holders = await self.leases.holders(active)
@@ -369,7 +492,10 @@ class Cluster:
                 continue
             seen.add(room_id)
             first = self._unheld.setdefault(room_id, now)
-            if preferred(room_id, live) == self.holder or now - first >= self.grace_seconds:
+            # after a death its preferred node takes a room at once; otherwise the lease may
+            # only have lapsed (its owner ran late): the owner gets the grace to take it back
+            at_once = now < self._hot_until and preferred(room_id, live) == self.holder
+            if at_once or now - first >= self.grace_seconds:
                 task = asyncio.get_running_loop().create_task(self._take(room_id))
                 self._serving.add(task)
                 task.add_done_callback(self._serving.discard)
@@ -391,17 +517,21 @@ class Cluster:
         message = {"t": "call", "id": call_id, "from": self.holder, "room": room_id,
                    "player": list(player) if player else None, "req": encode_request(req),
                    "deadline": time.time() + self.forward_timeout}
+        limit = time.monotonic() + self.forward_timeout
         try:
             try:
                 if await self.pubsub.send(holder, message) == 0:
                     raise Unreachable(holder)
             except (RedisError, OSError):
                 raise Unreachable(holder) from None
-            try:
-                reply = await asyncio.wait_for(fut, self.forward_timeout)
-            except TimeoutError:
-                raise RoomError("room_unavailable", "the server holding this room did not "
-                                "answer in time; look at the room and try again") from None
+            while True:  # a busy owner is waited for; one judged dead is not
+                try:
+                    reply = await asyncio.wait_for(asyncio.shield(fut), FORWARD_CHECK)
+                    break
+                except TimeoutError:
+                    if holder in self.gone or time.monotonic() > limit:
+                        raise RoomError("room_unavailable", "the server holding this room did "
+                                        "not answer; look at the room and try again") from None
         finally:
             self._calls.pop(call_id, None)
         if reply.get("moved"):

@@ -142,9 +142,9 @@ class Settings:
     """Redis of a cluster (``redis://host:port/0``); empty: a single hall, pub/sub in process."""
     node: str = ""
     """This node's name in a cluster (health and metrics show it)."""
-    lease_ms: int = 3000
-    """How long a room's lease lasts unless its owner renews it (a dead node's rooms are taken
-    over after at most this long)."""
+    lease_ms: int = 10_000
+    """How long a room's lease lasts unless its owner renews it: a frozen node's rooms are taken
+    over after at most this long (a node whose process ended is seen at once, see cluster.py)."""
 
 
 class Hall:
@@ -778,7 +778,7 @@ class Hall:
         and a forwarding timeout; it is only ever sent again when it certainly did not arrive."""
         assert self.cluster is not None
         cluster = self.cluster
-        deadline = time.monotonic() + cluster.lease_ms / 1000 + cluster.forward_timeout
+        deadline = time.monotonic() + cluster.lease_ms / 1000 + cluster.handover_wait
         while True:
             try:
                 holder = await cluster.owner(room_id)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from redis import Redis as SyncRedis
 from redis.asyncio import Redis
 
 PREFIX = "gamehall:"
@@ -93,9 +94,43 @@ class Leases:
                                        args=[self.holder])
         return int(got)
 
+    async def release_of(self, holder: str, room_ids: Sequence[str]) -> int:
+        """Free the leases another holder has on `room_ids`: it has ended (see Cluster)."""
+        if not room_ids:
+            return 0
+        got: Any = await self._release(keys=[self.key(r) for r in room_ids], args=[holder])
+        return int(got)
+
     async def holders(self, room_ids: Sequence[str]) -> list[str | None]:
         """Who holds each room's lease now (None: nobody)."""
         if not room_ids:
             return []
         got = await self.redis.mget([self.key(r) for r in room_ids])
         return [x.decode() if isinstance(x, bytes) else x for x in got]
+
+
+class Renewer:
+    """The renewing half of `Leases` on a synchronous connection of its own, for a thread of
+    its own: a node whose event loop is busy (or blocked for a while) keeps its leases and its
+    heartbeat all the same, and no command queue or pool of the loop's client delays them."""
+
+    def __init__(self, url: str, holder: str, ttl_ms: int, prefix: str = PREFIX) -> None:
+        self.holder, self.ttl_ms, self.prefix = holder, ttl_ms, prefix
+        self.redis = SyncRedis.from_url(url, decode_responses=True, socket_connect_timeout=2,
+                                        socket_timeout=2)
+        self._renew = self.redis.register_script(_RENEW)
+
+    def beat_and_renew(self, node: str, room_ids: Sequence[str]) -> list[bool]:
+        """Write the node's heartbeat and extend its leases on `room_ids`, in one round trip;
+        False where it no longer holds a lease."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.set(f"{self.prefix}alive:{self.holder}", node, px=self.ttl_ms)
+        pipe.sadd(f"{self.prefix}nodes", self.holder)
+        if room_ids:
+            self._renew(keys=[f"{self.prefix}lease:{r}" for r in room_ids],
+                        args=[self.holder, self.ttl_ms], client=pipe)
+        got: Any = pipe.execute()
+        return [bool(x) for x in got[2]] if room_ids else []
+
+    def close(self) -> None:
+        self.redis.close()

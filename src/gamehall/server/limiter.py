@@ -9,6 +9,7 @@ and locking an account from far away are all slow.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -31,11 +32,30 @@ class Rule:
         return parse(self.limit)
 
 
+class SweptMemoryStorage(storage.MemoryStorage):
+    """limits' memory storage, its old entries swept once a second rather than 10 ms after
+    every hit. The library's sweep walks every key (one per visitor) in a thread of its own;
+    after every hit, with a thousand visitors, that cost the hall more CPU per move than the
+    move itself. Sweeping is only clean-up: a moving window reads the entries' times, so the
+    limits are the same."""
+
+    SWEEP_SECONDS = 1.0
+
+    def _MemoryStorage__schedule_expiry(self) -> None:  # noqa: N802 - the library's hook
+        """Replaces the library's private scheduler (name-mangled: called from its methods)."""
+        if not self.timer.is_alive():
+            sweep = self._MemoryStorage__expire_events  # type: ignore[attr-defined]
+            self.timer = threading.Timer(self.SWEEP_SECONDS, sweep)
+            self.timer.daemon = True
+            self.timer.start()
+
+
 class Limiter:
     """Counts hits per rule and keys; tells how long until a rule allows another one."""
 
     def __init__(self, storage_uri: str = "memory://") -> None:
-        self._storage = storage.storage_from_string(storage_uri)
+        self._storage = (SweptMemoryStorage() if storage_uri == "memory://"
+                         else storage.storage_from_string(storage_uri))
         self._window = strategies.MovingWindowRateLimiter(self._storage)
 
     def blocked(self, rules: Sequence[Rule], values: dict[str, str]) -> float | None:

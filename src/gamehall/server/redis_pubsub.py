@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from redis.asyncio import Redis
+from redis.asyncio import ConnectionPool, Redis
 from redis.asyncio.client import PubSub as RedisSubscriber
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
@@ -33,6 +33,9 @@ from gamehall.server.pubsub import Event, InProcessPubSub, PubSub, Subscription
 log = logging.getLogger("gamehall.server")
 
 PREFIX = "gamehall:"
+POOL_SIZE = 4096
+"""The most Redis connections per node for commands and publications (the subscriber has its
+own; Redis accepts 10,000 clients by default)."""
 SUBSCRIBE_WAIT = 5.0
 """Seconds `watch` waits for Redis to confirm a subscription (then goes on; see on_reconnect)."""
 
@@ -46,9 +49,12 @@ class RedisPubSub(PubSub):
 
     def __init__(self, url: str, origin: str, prefix: str = PREFIX) -> None:
         self.url, self.origin, self.prefix = url, origin, prefix
-        self.redis: Redis = Redis.from_url(url, decode_responses=True, health_check_interval=0,
-                                           socket_connect_timeout=2, socket_timeout=5)
-        """Commands and publications (leases use it too)."""
+        self.redis: Redis = Redis(connection_pool=ConnectionPool.from_url(
+            url, max_connections=POOL_SIZE, decode_responses=True, health_check_interval=0,
+            socket_connect_timeout=5, socket_timeout=5))
+        """Commands and publications (leases use it too). Its pool grows to the commands in
+        flight at once, which a busy node under load has many of: redis-py's default of 100
+        refused the 101st (MaxConnectionsError), so publications and room creations failed."""
         self._subscriber: Redis = Redis.from_url(
             url, decode_responses=True, retry=Retry(NoBackoff(), 0), socket_connect_timeout=2)
         self._local = InProcessPubSub()
@@ -59,6 +65,8 @@ class RedisPubSub(PubSub):
         self._closing = False
         self.up = False
         """True while the subscriber connection is open."""
+        self.up_since = 0.0
+        """When (monotonic) the subscriber connection last opened."""
         self.receiver: Callable[[str, Event], list[Event]] = _no_op_receiver
         """Called with each event another node published on a room channel; returns the events
         to deliver to this node's connections (the hall updates its copy of the room first)."""
@@ -189,6 +197,7 @@ class RedisPubSub(PubSub):
                         self._dispatch(msg)
                         if not self.up and msg["type"] == "subscribe":
                             self.up = True
+                            self.up_since = time.monotonic()
                             if connected_before and self.on_reconnect is not None:
                                 asyncio.get_running_loop().create_task(self.on_reconnect())
                             connected_before = True

@@ -13,17 +13,18 @@ one is refused (`Fenced`), so a node that lost its lease can never commit.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -36,6 +37,51 @@ from gamehall.server.rooms import FINISHED, Move, Occupant, Room
 
 log = logging.getLogger("gamehall.server")
 T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Coalescer(Generic[K, V]):
+    """Look-ups of one kind asked for at about the same time, answered by one query each batch:
+    at most `parallel` queries run at once, and keys asked for meanwhile wait for the next one.
+    A lone look-up costs what it did; a burst (a node taking a dead node's rooms, a crowd
+    opening rooms) costs a few queries instead of one (or three) per key."""
+
+    def __init__(self, fetch: Callable[[list[K]], Awaitable[dict[K, V]]], parallel: int = 2,
+                 most: int = 500) -> None:
+        self._fetch, self._parallel, self._most = fetch, parallel, most
+        self._waiting: dict[K, list[asyncio.Future[V | None]]] = {}
+        self._running = 0
+
+    async def get(self, key: K) -> V | None:
+        """The value for `key` (None: there is none)."""
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[V | None] = loop.create_future()
+        self._waiting.setdefault(key, []).append(fut)
+        if self._running < self._parallel:
+            self._running += 1
+            loop.create_task(self._run())
+        return await fut
+
+    async def _run(self) -> None:
+        try:
+            while self._waiting:
+                keys = list(itertools.islice(self._waiting, self._most))
+                batch = {k: self._waiting.pop(k) for k in keys}
+                try:
+                    found = await self._fetch(keys)
+                except Exception as exc:
+                    for futs in batch.values():
+                        for f in futs:
+                            if not f.done():
+                                f.set_exception(exc)
+                    continue
+                for k, futs in batch.items():
+                    for f in futs:
+                        if not f.done():
+                            f.set_result(found.get(k))
+        finally:
+            self._running -= 1
 
 
 class NicknameTaken(Exception):
@@ -397,6 +443,8 @@ class SqlStorage(Storage):
         self.engine: Engine | None = None
         self._writer_pool = ThreadPoolExecutor(1, thread_name_prefix="gamehall-db-write")
         self._reader_pool = ThreadPoolExecutor(2, thread_name_prefix="gamehall-db-read")
+        self._room_loads: Coalescer[str, Room] = Coalescer(self._load_rooms)
+        self._fences: Coalescer[str, int] = Coalescer(self._room_fences)
         self._queue: asyncio.Queue[_Write]
         self._task: asyncio.Task[None] | None = None
         self.stats: dict[str, float] = {"batches": 0, "writes": 0, "commit_seconds": 0.0,
@@ -675,9 +723,12 @@ class SqlStorage(Storage):
         return op.claimed
 
     async def room_fence(self, room_id: str) -> int | None:
-        def select(conn: Connection) -> int | None:
-            found = conn.execute(sa.select(rooms.c.fence).where(rooms.c.id == room_id)).scalar()
-            return int(found) if found is not None else None
+        return await self._fences.get(room_id)
+
+    async def _room_fences(self, room_ids: list[str]) -> dict[str, int]:
+        def select(conn: Connection) -> dict[str, int]:
+            q = sa.select(rooms.c.id, rooms.c.fence).where(rooms.c.id.in_(room_ids))
+            return {r.id: int(r.fence) for r in conn.execute(q)}
 
         return await self._read(select)
 
@@ -729,26 +780,36 @@ class SqlStorage(Storage):
         return await self._read(select)
 
     async def load_room(self, room_id: str) -> Room | None:
-        def select(conn: Connection) -> tuple[Any, list[Any], list[dict[str, Any]] | None] | None:
-            row = conn.execute(sa.select(rooms).where(rooms.c.id == room_id)).first()
-            if row is None:
-                return None
-            moves = conn.execute(sa.select(actions).where(actions.c.room_id == room_id)
-                                 .order_by(actions.c.idx)).all()
-            return row, list(moves), _rating_changes(conn, room_id)
+        return await self._room_loads.get(room_id)
 
-        found = await self._read(select)
-        if found is None:
-            return None
-        row, moves, changes = found
-        try:
-            room = _room_from_row(row)
-            room.rating_changes = changes
-            room.replay([Move(m.seat, m.action, m.move) for m in moves])
-        except GamehallError as exc:
-            log.error("room %s cannot be rebuilt: %s", room_id, exc)
-            return None
-        return room
+    async def _load_rooms(self, room_ids: list[str]) -> dict[str, Room]:
+        """Rooms as stored, rebuilt (a room that cannot be is logged and left out): three
+        queries whatever their number."""
+        Found = tuple[list[Any], dict[str, list[Any]], dict[str, list[dict[str, Any]]]]
+
+        def select(conn: Connection) -> Found:
+            rows = list(conn.execute(sa.select(rooms).where(rooms.c.id.in_(room_ids))))
+            moves: dict[str, list[Any]] = {r.id: [] for r in rows}
+            if rows:
+                for m in conn.execute(sa.select(actions)
+                                      .where(actions.c.room_id.in_(list(moves)))
+                                      .order_by(actions.c.room_id, actions.c.idx)):
+                    moves[m.room_id].append(m)
+            ended = [r.id for r in rows if r.status == FINISHED]
+            return rows, moves, _rating_changes_of(conn, ended)
+
+        rows, moves, changes = await self._read(select)
+        out: dict[str, Room] = {}
+        for row in rows:
+            try:
+                room = _room_from_row(row)
+                room.rating_changes = changes.get(row.id)
+                room.replay([Move(m.seat, m.action, m.move) for m in moves[row.id]])
+            except GamehallError as exc:
+                log.error("room %s cannot be rebuilt: %s", row.id, exc)
+                continue
+            out[row.id] = room
+        return out
 
     async def active_room_ids(self, include_waiting: bool = True) -> list[str]:
         def select(conn: Connection) -> list[str]:
@@ -947,6 +1008,25 @@ def _rating_changes(conn: Connection, room_id: str) -> list[dict[str, Any]] | No
         return None
     return [{"seat": int(r.seat), "player": r.nickname, "before": round(r.rating_before),
              "after": round(r.rating_after)} for r in rows]
+
+
+def _rating_changes_of(conn: Connection,
+                       room_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """`_rating_changes` of several rooms in one query (a room not rated is left out)."""
+    if not room_ids:
+        return {}
+    q = (sa.select(game_players.c.room_id, game_players.c.seat, game_players.c.rating_before,
+                   game_players.c.rating_after, players.c.nickname)
+         .join(players, players.c.id == game_players.c.player_id)
+         .where(game_players.c.room_id.in_(room_ids))
+         .where(game_players.c.rating_before.is_not(None))
+         .order_by(game_players.c.room_id, game_players.c.seat))
+    out: dict[str, list[dict[str, Any]]] = {}
+    for r in conn.execute(q):
+        out.setdefault(r.room_id, []).append(
+            {"seat": int(r.seat), "player": r.nickname, "before": round(r.rating_before),
+             "after": round(r.rating_after)})
+    return out
 
 
 def bot_player(conn: Connection, spec: str, at: str) -> int:

@@ -204,6 +204,9 @@ class Scene3D {
     this.frame(first);
     this.clear(this.building);
     const last = view.pieces.reduce((m, p) => Math.max(m, p.number), 0);
+    const before = this.lastPiece ?? last;
+    this.lastPiece = last;
+    this.added = [];   // the pieces this view adds to the one drawn before: for the drop
     for (const piece of view.pieces) {
       const isLast = piece.number === last && last > 3;
       const mat = new THREE.MeshLambertMaterial({
@@ -213,6 +216,7 @@ class Scene3D {
       const obj = tube(piece.points, piece.radius, mat);
       obj.userData.piece = piece.number;
       this.building.add(obj);
+      if (piece.number > before) this.added.push(obj);
       for (const hole of piece.holes) {
         if (!hole.occupant) this.building.add(holeMarker(hole.position, hole.axis, 0x3b3326));
       }
@@ -280,6 +284,23 @@ class Scene3D {
     }
     this.ghost = group;
     this.scene.add(group);
+  }
+
+  /** The pieces just added drop into place from above (one short motion, then still). */
+  drop(objects) {
+    const height = 4;
+    const ms = 500;
+    const start = performance.now();
+    const step = (now) => {
+      const k = Math.min(1, (now - start) / ms);
+      const z = height * (1 - k) * (1 - k);
+      for (const obj of objects) obj.position.z = z;
+      this.render();
+      if (k < 1 && objects.some((obj) => obj.parent)) requestAnimationFrame(step);
+    };
+    for (const obj of objects) obj.position.z = height;
+    this.render();
+    requestAnimationFrame(step);
   }
 
   pick(clientX, clientY) {
@@ -517,6 +538,11 @@ export function createBoard(ui) {
     gestures: false,
     draw,
     panel,
+    /** A piece the other players placed drops onto the building. */
+    animate() {
+      const added = scene ? scene.added : [];
+      return added.length ? [{ play: () => scene.drop(added) }] : [];
+    },
     reset() {
       chosen = null;
     },

@@ -23,7 +23,8 @@
 //   target(entry)   optional: the place a moving entry goes to (default its `to`)
 //   animate(moves)  optional: the motions that show `moves` (the other seats' moves this state
 //                   added, already drawn): a list of {el, keyframes} for the Web Animations API
-//                   (a tile slides, a stone drops, a stack grows). The shell plays them, unless
+//                   (a tile slides, a stone drops, a stack grows), or of {play} (a function
+//                   that runs its own motion: Hau La's 3D view). The shell plays them, unless
 //                   the user asks for reduced motion (then nothing moves); it counts both on
 //                   ui.main (data-animations-run, data-animations-skipped) for tools and tests.
 //   gestures        false where the board takes the pointer itself (Hau La's 3D view)
@@ -156,14 +157,15 @@ export function mountBoard(host, createBoard, { submit, toast }) {
     if (!game.animate || !ui.state || ui.state.replay) return;
     const theirs = ui.fresh.filter((m) => m.seat !== null && m.seat !== ui.state.seat);
     if (!theirs.length) return;
-    const motions = (game.animate(theirs) || []).filter((m) => m && m.el && m.el.animate);
+    const motions = (game.animate(theirs) || []).filter((m) => m && (m.play || (m.el && m.el.animate)));
     if (!motions.length) return;
     const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
     const key = reduced ? "animationsSkipped" : "animationsRun";
     main.dataset[key] = String(Number(main.dataset[key] || 0) + motions.length);
     if (reduced) return;
-    for (const { el, keyframes, duration } of motions) {
-      el.animate(keyframes, { duration: duration || 450, easing: "ease-out" });
+    for (const { el, keyframes, duration, play } of motions) {
+      if (play) play();
+      else el.animate(keyframes, { duration: duration || 450, easing: "ease-out" });
     }
   }
 
