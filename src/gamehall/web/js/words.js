@@ -3,7 +3,7 @@
 
 /** The end of a game in words, for the page's reader: "You won 12 to 11", "You lost",
  * "bea won 12 to 11", "Draw" — names, never seat labels or raw returns. The score is the game's
- * own (`scores` in the state: points, pearls), the winner's first. */
+ * own (`scores` in the state: points, pearls), the winner's first, when the rules ended it. */
 export function resultWords(st) {
   const result = st.result || [];
   if (!result.length) return "The game is over.";
@@ -12,7 +12,9 @@ export function resultWords(st) {
   const name = (i) => personName(st.seats, i);
   const shown = (x) => String(Number.isInteger(x) ? x : Math.round(x * 100) / 100);
   const score = (first) => {
+    // a resignation or a clock decides against the score: then the score would mislead
     if (!st.scores || st.scores.length !== result.length) return "";
+    if (st.ended_by && st.ended_by !== "rules") return "";
     const order = [first, ...st.scores.map((_, i) => i).filter((i) => i !== first)];
     return ` ${order.map((i) => shown(st.scores[i])).join(" to ")}`;
   };
