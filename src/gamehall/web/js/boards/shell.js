@@ -165,7 +165,14 @@ export function mountBoard(host, createBoard, { submit, toast }) {
     if (reduced) return;
     for (const { el, keyframes, duration, play } of motions) {
       if (play) play();
-      else el.animate(keyframes, { duration: duration || 450, easing: "ease-out" });
+      else {
+        // A moving element must not catch a click meant for what lies under its path.
+        el.style.pointerEvents = "none";
+        const motion = el.animate(keyframes, { duration: duration || 450, easing: "ease-out" });
+        const done = () => { el.style.pointerEvents = ""; };
+        motion.addEventListener("finish", done);
+        motion.addEventListener("cancel", done);
+      }
     }
   }
 
