@@ -17,8 +17,11 @@ from gamehall.games.hau_la.building import Building
 from gamehall.games.hau_la.data import Model, PieceSpec
 from gamehall.games.hau_la.geometry import Arr, canonical_axis, cross, norm
 from gamehall.games.hau_la.shapes import (
+    SHAPES,
     JointShapes,
+    ShapeCache,
     end_shapes,
+    joint_shapes_cached,
     joint_shapes_groups,
     rotation_table,
 )
@@ -79,16 +82,18 @@ class Placements:
         return len(self.rows)
 
 
-def enumerate_placements(b: Building, tags: Tags, ask: Ask) -> Placements:
+def enumerate_placements(b: Building, tags: Tags, ask: Ask,
+                         cache: ShapeCache | None = SHAPES) -> Placements:
     """Every placement `ask` allows, kind by kind in its order.
 
     The work is batched over all kinds at once (one fit of every joint candidate, one touch
     check of every candidate piece, one of every candidate tag): the arrays are small, so the
     cost is mostly per numpy call. Each candidate's numbers are computed element by element,
-    so batching never changes a result.
+    so batching never changes a result, and joint shapes found in `cache` (None: compute all)
+    are the ones a fresh fit would give (see shapes.py).
     """
     m = b.model
-    shaped = _shapes(b, tags, ask)
+    shaped = _shapes(b, tags, ask, cache)
     live = [s for s in shaped if s is not None]
     checks = _piece_checks(b, tags, live)
     blocks: list[_Block] = []
@@ -152,7 +157,7 @@ class _Block:
     lifted: Bools
 
 
-def _shapes(b: Building, tags: Tags, ask: Ask) -> list[_Cands | None]:
+def _shapes(b: Building, tags: Tags, ask: Ask, cache: ShapeCache | None) -> list[_Cands | None]:
     """The candidates of each kind in `ask.kinds`, all joint kinds fitted in one batch."""
     m = b.model
     out: list[_Cands | None] = [None] * len(ask.kinds)
@@ -168,8 +173,10 @@ def _shapes(b: Building, tags: Tags, ask: Ask) -> list[_Cands | None]:
     a, bb = b.pos[lo], b.pos[hi]
     da, db = plug_direction_many(b.axis[lo], sl), plug_direction_many(b.axis[hi], sh)
     sizes = [len(x[0]) for _, x in found]
-    shapes = joint_shapes_groups(m, [m.kinds[ask.kinds[i]] for i, _ in found], a, da, bb, db,
-                                 lo < b.n_board, hi < b.n_board, sizes)
+    specs = [m.kinds[ask.kinds[i]] for i, _ in found]
+    board = (lo < b.n_board, hi < b.n_board)
+    shapes = (joint_shapes_groups(m, specs, a, da, bb, db, *board, sizes) if cache is None
+              else joint_shapes_cached(cache, m, specs, a, da, bb, db, *board, sizes))
     start = 0
     for (i, x), js in zip(found, shapes, strict=True):
         part = slice(start, start + len(x[0]))
