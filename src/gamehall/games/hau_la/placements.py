@@ -194,7 +194,8 @@ def _end_cands(b: Building, tags: Tags, ask: Ask, kind: int) -> _EndCands | None
     board = hs < b.n_board
     p = b.pos[hs]
     d = np.where((ss == 0)[:, None], b.axis[hs], -b.axis[hs])
-    ok, shape = end_shapes(m, spec, p, d, b.tan[hs], np.tile([1.0, 0.0], (len(hs), 1)), board)
+    no_turn = _NO_TURN[np.zeros(len(hs), dtype=np.int64)]
+    ok, shape = end_shapes(m, spec, p, d, b.tan[hs], no_turn, board)
     keep = np.flatnonzero(ok)
     if len(keep) == 0:
         return None
@@ -210,7 +211,8 @@ def _joint_inputs(b: Building, ask: Ask, kind: int) -> tuple[Ints, ...] | None:
     """(lo, hi, flags, side_lo, side_hi) of every joint candidate of `kind`."""
     lo, hi, flags = _pairs(b, ask, b.model.kinds[kind])
     pi = np.repeat(np.arange(len(lo)), 4)
-    sl, sh = np.tile(_COMBOS[:, 0], len(lo)), np.tile(_COMBOS[:, 1], len(lo))
+    combo = _COMBOS[np.arange(4 * len(lo)) % 4]
+    sl, sh = combo[:, 0], combo[:, 1]
     lo, hi, flags = lo[pi], hi[pi], flags[pi]
     keep = ((sl == 0) | (lo >= b.n_board)) & ((sh == 0) | (hi >= b.n_board))
     if not keep.any():
@@ -220,6 +222,8 @@ def _joint_inputs(b: Building, ask: Ask, kind: int) -> tuple[Ints, ...] | None:
 
 
 _COMBOS = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], dtype=np.int64)
+_NO_TURN = np.array([[1.0, 0.0]])
+"""(cos, sin) of no rotation: an end piece's holes while its candidates are checked."""
 
 
 def _joint_cands(b: Building, tags: Tags, kind: int, x: tuple[Ints, ...], a: Arr, bb: Arr,
@@ -268,7 +272,7 @@ def _end_blocks(m: Model, c: _EndCands, inside: Bools, touch: Bools, tag: bool) 
     cs = rotation_table(m)
     n_rot = len(cs)
     ci = np.repeat(np.arange(n_c), n_rot)
-    ri = np.tile(np.arange(n_rot), n_c)
+    ri = np.arange(n_c * n_rot) % n_rot
     base = np.stack([np.full(n_c * n_rot, c.kind), hs[ci], np.full(n_c * n_rot, -1), ri,
                      ss[ci]], 1)
     if not tag:
@@ -320,7 +324,7 @@ def _finish(b: Building, tags: Tags, blocks: list[_Block]) -> list[Part]:
         part = slice(start, start + size)
         start += size
         owner = np.repeat(np.arange(len(x.base)), n)
-        tag = np.tile(np.arange(n), len(x.base))
+        tag = np.arange(size) % max(n, 1)
         ok = possible[part]
         out.append((np.concatenate([x.base[owner], tag[:, None]], 1)[ok],
                     (x.touch[owner] | ttouch[part])[ok], centres[part, 2][ok]))
@@ -347,7 +351,7 @@ def _tag_rows(m: Model, hole_pos: Arr, hole_axis: Arr) -> Arr:
 def _with_sides(b: Building, holes: Ints) -> tuple[Ints, Ints]:
     """Each hole with each face a plug may enter from (board holes: only from above)."""
     hs = np.repeat(holes, 2)
-    ss = np.tile(np.array([0, 1], dtype=np.int64), len(holes))
+    ss = np.arange(2 * len(holes), dtype=np.int64) % 2
     keep = (ss == 0) | (hs >= b.n_board)
     return hs[keep], ss[keep]
 
@@ -357,7 +361,7 @@ def _pairs(b: Building, ask: Ask, spec: PieceSpec) -> tuple[Ints, Ints, Ints]:
     f = np.array(ask.firsts, dtype=np.int64)
     s = np.array(ask.seconds, dtype=np.int64)
     a = np.repeat(f, len(s))
-    c = np.tile(s, len(f))
+    c = s[np.arange(len(f) * len(s)) % len(s)] if len(s) else s
     keep = a != c
     if ask.bonus:
         keep &= (a < b.n_board) != (c < b.n_board)

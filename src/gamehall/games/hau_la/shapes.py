@@ -21,6 +21,7 @@ import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, cast
 
 import numpy as np
@@ -46,8 +47,14 @@ def n_segments(m: Model, spec: PieceSpec) -> int:
 
 def rotation_table(m: Model) -> Arr:
     """(cos, sin) of each end-piece rotation, computed once in scalar arithmetic."""
-    return np.array([[math.cos(math.radians(a)), math.sin(math.radians(a))]
-                     for a in m.rotations_deg])
+    return _rotations(m.rotations_deg)
+
+
+@cache
+def _rotations(degrees: tuple[int, ...]) -> Arr:
+    table = np.array([[math.cos(math.radians(a)), math.sin(math.radians(a))] for a in degrees])
+    table.setflags(write=False)
+    return table
 
 
 @dataclass(frozen=True)

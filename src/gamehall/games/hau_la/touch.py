@@ -104,12 +104,13 @@ def piece_contacts(grid: SegmentGrid, q0: Arr, q1: Arr, owner: Ints, joints: Joi
     excused = np.zeros(len(qi), dtype=bool)
     for k in range(joints.host.shape[1]):
         jh = joints.host[c, k]
-        hit = (jh == host) & (jh >= 0)
-        if hit.any():
-            jp = joints.point[c, k]
-            hit &= point_segment_distance(jp, q0[qi], q1[qi]) < r_ex
-            hit &= point_segment_distance(jp, grid.p0[ei], grid.p1[ei]) < r_ex
-        excused |= hit
+        at = np.flatnonzero((jh == host) & (jh >= 0))  # pairs with the piece joint k plugs into
+        if len(at):
+            jp = joints.point[c[at], k]
+            q, e = qi[at], ei[at]
+            near_joint = point_segment_distance(jp, q0[q], q1[q]) < r_ex
+            near_joint &= point_segment_distance(jp, grid.p0[e], grid.p1[e]) < r_ex
+            excused[at[near_joint]] = True
     keep = ~excused
     touch = np.bincount(c[keep], minlength=n_cand) > 0
     inside = np.bincount(c[keep & (d < r)], minlength=n_cand) > 0
