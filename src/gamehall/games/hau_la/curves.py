@@ -398,5 +398,7 @@ def fold_back(points: Arr, seg_len: float, r: float) -> Bools:
     """True where a centre line comes back within 2r of itself (samples > 4r apart along it)."""
     gap = max(1, math.ceil(4.0 * r / seg_len))
     i, j = _far_pairs(points.shape[1], gap)
-    d = norm(points[:, i, :] - points[:, j, :])
+    x, y, z = (np.take(points[..., c], i, axis=1) - np.take(points[..., c], j, axis=1)
+               for c in range(3))  # axis by axis, as in `_hermite_parts`
+    d = np.sqrt(x * x + y * y + z * z)
     return np.asarray((d < 2.0 * r).any(axis=1), dtype=bool)
