@@ -104,6 +104,22 @@ def _assert_rejects_illegal(state: State) -> None:
     assert state.history() == history, "a refused action changed the history"
 
 
+def _check_views(state: State) -> None:
+    """Every view is JSON; where the game names a seat's own keys (`seat_overlay`), the
+    spectator's view with them put in is that seat's view exactly, key order included (the
+    hall serialises the shared part once for every seat)."""
+    game = state.game
+    public = state.view(None)
+    json.dumps(public)
+    for seat in range(game.num_players):
+        mine = state.view(seat)
+        overlay = game.seat_overlay(state, seat)
+        if overlay is not None:
+            assert json.dumps({**public, **overlay}) == json.dumps(mine), \
+                f"seat {seat}'s view is not the spectator's with {sorted(overlay)} put in"
+        json.dumps(mine)
+
+
 @pytest.mark.parametrize("cfg", CONFIGS, ids=lambda c: c.id)
 def test_deep_checks_along_random_games(cfg: Config) -> None:
     game = _game(cfg)
@@ -119,8 +135,7 @@ def test_deep_checks_along_random_games(cfg: Config) -> None:
             assert state_from_json(json.loads(text)).to_json() == data
             assert again.current_player() == state.current_player()
             assert again.legal_actions() == state.legal_actions()
-            for seat in [None, *range(game.num_players)]:
-                json.dumps(state.view(seat))
+            _check_views(state)
             clone = state.clone()
             assert clone == state and clone is not state
             assert clone.history() == state.history()

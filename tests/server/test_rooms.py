@@ -225,3 +225,35 @@ def test_a_draft_changes_without_touching_the_room_it_was_made_from() -> None:
     assert r.seats[0] is not None and not r.seats[0].rematch
     assert '"moves":[]' in r.render(0, set()) and draft.version == 2
     assert draft.status == FINISHED and '"move":"roll"' in draft.render(0, set())
+
+
+@pytest.mark.parametrize("game", ["hula", "haugaz", "halali", "hotu_matua", "hau_la"])
+def test_the_head_built_from_shared_parts_is_the_snapshot_text_for_every_seat(game: str) -> None:
+    """`render_head` serialises what everyone sees once per position and each seat's own keys
+    apart; its text must be exactly the snapshot's, for every seat, the spectator, presence
+    changes, and moves (the cache must follow each)."""
+    def text(r: Room, seat: int | None, online: set[int]) -> str:
+        return json.dumps(r.snapshot(seat, online, with_moves=False), ensure_ascii=False,
+                          separators=(",", ":"))[:-1]
+
+    r = Room(id="g1", game_name=game, options={}, created_by="t", seed=77)
+    players = range(r.game.num_players)
+    for p in players:
+        r.join(p + 1, f"p{p}", None)
+    rng = random.Random(5)
+    seats: list[int | None] = [None, *players]
+    for s in seats:
+        assert r.render_head(s, {1}) == text(r, s, {1})
+    r.start()
+    r.resolve_chance(rng)
+    for step in range(12 if game != "hau_la" else 4):
+        online = set(rng.sample(range(1, len(players) + 1), rng.randint(0, len(players))))
+        for s in seats:
+            assert r.render_head(s, online) == text(r, s, online), (step, s)
+        if r.status != PLAYING:
+            break
+        r = r.draft()
+        seat = r.to_move()
+        assert seat is not None and r.state is not None
+        r.apply(seat, rng.choice(r.state.legal_actions()))
+        r.resolve_chance(rng)

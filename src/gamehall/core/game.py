@@ -93,6 +93,17 @@ class Game(ABC):
         """`state.view(seat)`: what `seat` may see (None: a spectator); the JSON form here."""
         return state.to_json()
 
+    def seat_overlay(self, state: State, seat: int) -> dict[str, Any] | None:
+        """The keys in which `seat`'s view differs from a spectator's, with `seat`'s values, or
+        None where the game does not say (then each seat's view is made whole).
+
+        A game that says must keep ``{**state_view(state, None), **seat_overlay(state, seat)}``
+        equal to ``state_view(state, seat)``, key order included (the conformance tests check
+        it). It lets the hall make and serialise what everyone sees once per position, and
+        only the few keys that name the seat once per seat: with two players and watchers that
+        was most of the hall's work per move."""
+        return None
+
     def outcome_text(self, state: State) -> str:
         """`state.outcome_text()`: one line saying how the game ended, for people."""
         names = self.seat_names

@@ -32,8 +32,9 @@ class State(ABC):
         self._history: list[int] = []
         self._seed = seed
         self._rng: random.Random | None = None
-        self._notation_cache: tuple[int, dict[str, int]] | None = None
-        """(history length, normalised notation -> action) of the position it was made for."""
+        self._notation_cache: tuple[int, tuple[tuple[int, str], ...], dict[str, int]] | None = None
+        """(history length, (action, notation) pairs, normalised notation -> action) of the
+        position it was made for."""
 
     @property
     def rng(self) -> random.Random:
@@ -144,16 +145,26 @@ class State(ABC):
             return found
         return self.game.read_move(self, text)
 
+    def legal_notation(self) -> tuple[tuple[int, str], ...]:
+        """Every legal action with its notation, in `legal_actions` order; made once per
+        position and shared by what reads it (the hall's legal-move list, move lookup, views).
+
+        Cached with the history's length as key (every applied action changes it); a clone made
+        by `_clone_base` shares the cache, which is immutable, until either side moves on."""
+        return self._notations()[1]
+
     def notation_index(self) -> dict[str, int]:
-        """Every legal action by its normalised notation; made once per position (the cache is
-        keyed by the history's length, which every applied action changes)."""
+        """Every legal action by its normalised notation (the cache of `legal_notation`)."""
+        return self._notations()[2]
+
+    def _notations(self) -> tuple[int, tuple[tuple[int, str], ...], dict[str, int]]:
         key = len(self._history)
         cached = self._notation_cache
         if cached is None or cached[0] != key:
-            index = {normalise_notation(self.action_to_string(a)): a
-                     for a in self.legal_actions()}
-            cached = self._notation_cache = (key, index)
-        return cached[1]
+            pairs = tuple((a, self.action_to_string(a)) for a in self.legal_actions())
+            index = {normalise_notation(text): a for a, text in pairs}
+            cached = self._notation_cache = (key, pairs, index)
+        return cached
 
     def is_terminal(self) -> bool:
         return self.current_player() == TERMINAL

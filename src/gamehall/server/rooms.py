@@ -11,7 +11,7 @@ import copy
 import dataclasses
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -161,6 +161,8 @@ class Room:
             self.seats = [None] * self.game.num_players
         self._preview: State | None = None
         self._moves_json: list[str] = []
+        self._position: _Position | None = None
+        self._head: tuple[tuple[int, frozenset[int]], tuple[str, str, str]] | None = None
 
     def draft(self) -> Room:
         """A copy to change: the hall applies a request to it, commits it, and only then makes it
@@ -168,9 +170,9 @@ class Room:
 
         Moves are immutable, so a shallow copy of the move list suffices; the seats' occupants,
         the clock and the position are copied."""
-        out = copy.copy(self)
+        out = _shallow(self)
         out.options = dict(self.options)
-        out.seats = [copy.copy(o) if o is not None else None for o in self.seats]
+        out.seats = [_shallow(o) if o is not None else None for o in self.seats]
         out.moves = list(self.moves)
         out._moves_json = list(self._moves_json)
         if self.state is not None:
@@ -583,11 +585,28 @@ class Room:
     # --- what clients see -------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
         """The position as `seat` may see it; before the start, the starting position."""
+        return self._shown_state().view(seat)
+
+    def _shown_state(self) -> State:
         if self.state is None:
             if self._preview is None:
                 self._preview = self.game.new_initial_state(self.seed)
-            return self._preview.view(seat)
-        return self.state.view(seat)
+            return self._preview
+        return self.state
+
+    def _rendered_position(self) -> _Position:
+        """The JSON of what the current position shows, made once per position."""
+        state = self._shown_state()
+        pos = self._position
+        if pos is None or pos.state is not state or pos.version != self.version:
+            pos = self._position = _Position(state, self.version)
+        return pos
+
+    def _legal(self) -> list[dict[str, Any]]:
+        """Each legal move of the seat to move: its notation and its parts (for a board)."""
+        assert self.state is not None
+        state = self.state
+        return [{"move": text, **state.action_parts(a)} for a, text in state.legal_notation()]
 
     def seats_json(self, online: set[int]) -> list[dict[str, Any]]:
         out = []
@@ -612,10 +631,34 @@ class Room:
         return untimed_public(self.time_control, self.game.num_players)
 
     def render_head(self, seat: int | None, online: set[int]) -> str:
-        """`snapshot` as JSON text without the move list and its closing brace (see `render`)."""
-        head = json.dumps(self.snapshot(seat, online, with_moves=False), ensure_ascii=False,
-                          separators=(",", ":"))
-        return head[:-1]
+        """`snapshot` as JSON text without the move list and its closing brace (see `render`).
+
+        Text for text the same as serialising `snapshot(seat, online, with_moves=False)`, but
+        built from parts made once per revision (the seats, the result) and once per position
+        (what everyone sees of it, the legal moves), so that another seat costs only its own
+        few keys."""
+        before, middle, after = self._head_parts(online)
+        pos = self._rendered_position()
+        if seat is not None and seat == self.to_move() and self.state is not None:
+            legal_moves, legal = pos.legal(self._legal)
+        else:
+            legal_moves = legal = "[]"
+        return (f'{before},"seat":{_dumps(seat)},{middle},"legal_moves":{legal_moves},'
+                f'"legal":{legal},"view":{pos.view(self.game, seat)},{after}')
+
+    def _head_parts(self, online: set[int]) -> tuple[str, str, str]:
+        """The seat-independent parts of the head: before the seat, between the seat and the
+        legal moves, after the view."""
+        key = (self.rev, frozenset(online))
+        if self._head is not None and self._head[0] == key:
+            return self._head[1]
+        whole = self.snapshot(None, online, with_moves=False, seat_parts=False)
+        before = {k: whole[k] for k in _BEFORE_SEAT}
+        middle = {k: whole[k] for k in _BEFORE_LEGAL}
+        after = {k: v for k, v in whole.items() if k not in before and k not in middle}
+        parts = (_dumps(before)[:-1], _dumps(middle)[1:-1], _dumps(after)[1:-1])
+        self._head = (key, parts)
+        return parts
 
     def moves_text(self, start: int) -> str:
         """The moves from index `start` on, as JSON array items; each move serialised once."""
@@ -639,15 +682,17 @@ class Room:
         return f'{head},{live},"moves_from":{start},"moves":[{self.moves_text(start)}]}}'
 
     def snapshot(self, seat: int | None, online: set[int], with_moves: bool = True,
-                 now: float = 0.0, absent: dict[str, Any] | None = None) -> dict[str, Any]:
+                 now: float = 0.0, absent: dict[str, Any] | None = None,
+                 seat_parts: bool = True) -> dict[str, Any]:
         """The `state` message for a client holding `seat` (None: spectator). Without the moves
-        it is the cached head of `render`, so it leaves out the clock and absence as well."""
+        it is the cached head of `render`, so it leaves out the clock and absence as well;
+        without `seat_parts`, the seat, the legal moves and the view too (see `render_head`)."""
         to_move = self.to_move()
         legal: list[dict[str, Any]] = []
         if seat is not None and to_move == seat and self.state is not None:
-            state = self.state
-            legal = [{"move": state.action_to_string(a), **state.action_parts(a)}
-                     for a in state.legal_actions()]
+            legal = self._legal()
+        mine = {"seat": seat, "legal_moves": [entry["move"] for entry in legal],
+                "legal": legal, "view": self.view(seat)} if seat_parts else {}
         return {
             "type": "state",
             "room": self.id,
@@ -656,12 +701,10 @@ class Room:
             "options": self.game.shown_options(),
             "status": self.status,
             "version": self.version,
-            "seat": seat,
+            **({"seat": mine["seat"]} if seat_parts else {}),
             "seats": self.seats_json(online),
             "to_move": to_move,
-            "legal_moves": [entry["move"] for entry in legal],
-            "legal": legal,
-            "view": self.view(seat),
+            **{k: v for k, v in mine.items() if k != "seat"},
             "result": self.result,
             "outcome": self.outcome,
             "scores": self.scores(),
@@ -733,3 +776,94 @@ class Room:
             state.apply_action(action)
         stored.state = state
         return stored
+
+
+_BEFORE_SEAT = ("type", "room", "game", "title", "options", "status", "version")
+_BEFORE_LEGAL = ("seats", "to_move")
+"""The keys of a `state` head before the seat, and between the seat and the legal moves."""
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _shallow(obj: Any) -> Any:
+    """`copy.copy` of a plain instance without its generic protocol (a room is drafted for
+    every move)."""
+    out = object.__new__(type(obj))
+    out.__dict__.update(obj.__dict__)
+    return out
+
+
+class _Position:
+    """The JSON a room renders of one position (`state` after `version` actions): what a
+    spectator sees, serialised once, and the legal moves of the seat to move. A seat's view is
+    that with the seat's own keys (`Game.seat_overlay`) put in: the spectator's view is cut
+    once around those keys, and each seat serialises only its own values."""
+
+    def __init__(self, state: State, version: int) -> None:
+        self.state, self.version = state, version
+        self._public: dict[str, Any] | None = None
+        self._public_text = ""
+        self._cuts: dict[tuple[str, ...], list[str | tuple[str, str]]] = {}
+        self._legal: tuple[str, str] | None = None
+
+    def view(self, game: Game, seat: int | None) -> str:
+        if self._public is None:
+            self._start(game)
+        if seat is None:
+            return self._public_text
+        overlay = game.seat_overlay(self.state, seat)
+        if overlay is None:
+            return _dumps(self.state.view(seat))
+        keys = tuple(overlay)
+        cut = self._cuts.get(keys)
+        if cut is None:
+            cut = self._cuts[keys] = _cut(self._public or {}, keys)
+        return _fill(cut, overlay)
+
+    def _start(self, game: Game) -> None:
+        """Make the spectator's view, and serialise it cut around seat 0's own keys (every
+        game names the same keys for every seat), so that it is serialised once in all."""
+        public = self._public = self.state.view(None)
+        overlay = game.seat_overlay(self.state, 0)
+        if overlay is None:
+            self._public_text = _dumps(public)
+            return
+        keys = tuple(overlay)
+        cut = self._cuts[keys] = _cut(public, keys)
+        self._public_text = _fill([item for item in cut if isinstance(item, str)
+                                   or item[0] in public], public)
+
+    def legal(self, make: Callable[[], list[dict[str, Any]]]) -> tuple[str, str]:
+        """The legal moves' notation and the full entries, as JSON arrays (made by `make`)."""
+        if self._legal is None:
+            entries = make()
+            self._legal = (_dumps([e["move"] for e in entries]), _dumps(entries))
+        return self._legal
+
+
+def _cut(public: dict[str, Any], keys: tuple[str, ...]) -> list[str | tuple[str, str]]:
+    """The members of ``{**public, **overlay}`` in order, for an overlay with `keys`: each run
+    of public keys as its serialised text, each overlay key as (key, key's JSON) to be filled
+    in (a key the public view lacks goes at the end, where a dict merge puts it)."""
+    out: list[str | tuple[str, str]] = []
+    run: dict[str, Any] = {}
+    for k in [*public, *(k for k in keys if k not in public)]:
+        if k in keys:
+            if run:
+                out.append(_dumps(run)[1:-1])
+                run = {}
+            out.append((k, _dumps(k)))
+        else:
+            run[k] = public[k]
+    if run:
+        out.append(_dumps(run)[1:-1])
+    return out
+
+
+def _fill(cut: list[str | tuple[str, str]], values: dict[str, Any]) -> str:
+    """A `_cut` with its keys' values from `values`: the JSON object text."""
+    members = [item if isinstance(item, str) else f"{item[1]}:{_dumps(values[item[0]])}"
+               for item in cut]
+    return "{" + ",".join(members) + "}"

@@ -66,6 +66,9 @@ class HalaliGame(Game):
     def state_view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view.state_view(_halali(state), seat)
 
+    def seat_overlay(self, state: State, seat: int) -> dict[str, Any]:
+        return view.seat_overlay(_halali(state), seat)
+
     def outcome_text(self, state: State) -> str:
         return view.outcome_text(_halali(state))
 

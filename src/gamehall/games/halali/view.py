@@ -43,8 +43,8 @@ def state_view(state: HalaliState, seat: int | None) -> dict[str, Any]:
     scores, taken = state.totals()
     to_move = None if state.over else state.to_move
     data.update({
-        "seat": seat,
-        "side": SIDE_NAMES[state.side_of_seat(seat)] if seat is not None else None,
+        "seat": None,
+        "side": None,
         "seats": {name: state.seat_of(s) for s, name in enumerate(SIDE_NAMES)},
         "to_move_seat": to_move,
         "phase": phase(state),
@@ -52,12 +52,22 @@ def state_view(state: HalaliState, seat: int | None) -> dict[str, Any]:
         "scores": {name: state.score(s) for s, name in enumerate(SIDE_NAMES)},
         "tiles_taken": {name: state.taken(s) for s, name in enumerate(SIDE_NAMES)},
         "seat_totals": {"scores": scores, "taken": taken},
-        "legal_moves": ([state.action_to_string(a) for a in state.legal_actions()]
-                        if seat is not None and seat == state.current_player() else []),
+        "legal_moves": [],
         "result": ({"returns": state.returns(), "outcome": state.outcome_text()}
                    if state.over else None),
     })
+    if seat is not None:
+        data.update(seat_overlay(state, seat))
     return data
+
+
+def seat_overlay(state: HalaliState, seat: int) -> dict[str, Any]:
+    """What differs between a seat's view and a spectator's: the seat, its side, and (for the
+    seat to move) its legal moves. Nothing hidden differs: face-down tiles are hidden from
+    every seat alike."""
+    return {"seat": seat, "side": SIDE_NAMES[state.side_of_seat(seat)],
+            "legal_moves": ([text for _, text in state.legal_notation()]
+                            if seat == state.current_player() else [])}
 
 
 # --- terminal ----------------------------------------------------------------------------------

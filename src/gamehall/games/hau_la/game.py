@@ -66,6 +66,9 @@ class HauLaGame(Game):
     def state_view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view.state_view(_hau_la(state), seat)
 
+    def seat_overlay(self, state: State, seat: int) -> dict[str, Any]:
+        return view.seat_overlay(_hau_la(state), seat)
+
     def outcome_text(self, state: State) -> str:
         return view.outcome_text(_hau_la(state))
 

@@ -25,9 +25,16 @@ STEP_MOVES_WIDTH = 80
 def state_view(state: HauLaState, seat: int | None) -> dict[str, Any]:
     """Hau La has no hidden information: everyone sees the whole table."""
     data = state.to_json()
-    data["viewer"] = state.game.seat_names[seat] if seat is not None else None
+    data["viewer"] = None
     data["expecting"] = state.expecting()
+    if seat is not None:
+        data.update(seat_overlay(state, seat))
     return data
+
+
+def seat_overlay(state: HauLaState, seat: int) -> dict[str, Any]:
+    """What differs between a seat's view and a spectator's: the viewer's seat name."""
+    return {"viewer": state.game.seat_names[seat]}
 
 
 def outcome_text(state: HauLaState) -> str:

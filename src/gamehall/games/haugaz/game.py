@@ -82,6 +82,9 @@ class HaugazGame(Game):
     def state_view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view.state_view(_haugaz(state), seat)
 
+    def seat_overlay(self, state: State, seat: int) -> dict[str, Any]:
+        return view.seat_overlay(_haugaz(state), seat)
+
     def outcome_text(self, state: State) -> str:
         return view.outcome_text(_haugaz(state))
 

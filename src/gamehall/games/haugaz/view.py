@@ -28,10 +28,18 @@ def state_view(state: HaugazState, seat: int | None) -> dict[str, Any]:
     data["over"] = state.over
     data["to_move_seat"] = None if state.over else state.current_player()
     data["heights"] = {COLOURS[c]: state.heights(c) for c in (BLACK, WHITE)}
-    data["you"] = (None if seat is None or state.black_seat is None
-                   else COLOURS[BLACK if state.seat_of(BLACK) == seat else WHITE])
+    data["you"] = None
     data["returns"] = state.returns() if state.over else None
+    if seat is not None:
+        data.update(seat_overlay(state, seat))
     return data
+
+
+def seat_overlay(state: HaugazState, seat: int) -> dict[str, Any]:
+    """What differs between a seat's view and a spectator's: the colour "you" play, once
+    sides are chosen."""
+    return {"you": None if state.black_seat is None
+            else COLOURS[BLACK if state.seat_of(BLACK) == seat else WHITE]}
 
 
 def player_name(state: HaugazState, colour: int) -> str:

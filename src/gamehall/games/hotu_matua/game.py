@@ -76,6 +76,9 @@ class HotuMatuaGame(Game):
     def state_view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view.state_view(_hotu(state), seat)
 
+    def seat_overlay(self, state: State, seat: int) -> dict[str, Any]:
+        return view.seat_overlay(_hotu(state), seat)
+
     def outcome_text(self, state: State) -> str:
         return view.outcome_text(_hotu(state))
 

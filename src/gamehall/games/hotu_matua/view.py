@@ -40,12 +40,12 @@ def state_view(state: HotuMatuaState, seat: int | None) -> dict[str, Any]:
                           "ship": ship_label(state.player, k), "from": ids[here],
                           "to": ids[board.other_end(line, here)],
                           "number": board.line_number[line]})
-    legal = [state.action_to_string(a) for a in state.legal_actions()]
+    legal = [text for _, text in state.legal_notation()]
     data = state.to_json()
-    return {
+    view = {
         "game": data["game"],
         "options": state.game.shown_options(),  # the board itself follows, once
-        "seat": SEATS[seat] if seat is not None else None,
+        "seat": None,
         "board": _board_copy(board),
         "board_digest": board.digest,
         "to_move": data["to_move"],
@@ -65,6 +65,14 @@ def state_view(state: HotuMatuaState, seat: int | None) -> dict[str, Any]:
         "result": state.returns() if state.over else None,
         "outcome": state.outcome_text() if state.over else None,
     }
+    if seat is not None:
+        view.update(seat_overlay(state, seat))
+    return view
+
+
+def seat_overlay(state: HotuMatuaState, seat: int) -> dict[str, Any]:
+    """What differs between a seat's view and a spectator's: the viewer's seat."""
+    return {"seat": SEATS[seat]}
 
 
 # --- terminal -----------------------------------------------------------------------------------

@@ -69,6 +69,9 @@ class HulaGame(Game):
     def state_view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view.state_view(_hula(state), seat)
 
+    def seat_overlay(self, state: State, seat: int) -> dict[str, Any]:
+        return view.seat_overlay(_hula(state), seat)
+
     def outcome_text(self, state: State) -> str:
         return view.outcome_text(_hula(state))
 

@@ -29,13 +29,15 @@ KEYS = {"game", "options", "board", "to_move", "swapped", "last_move", "winner"}
 
 def state_to_json(state: HulaState) -> dict[str, Any]:
     geo = state.geo
-    board: dict[str, str] = {}
+    placed: list[tuple[int, str]] = []
     masks = (state.stones[0], state.stones[1], state.neutral)
-    for cell in range(geo.num_cells):
-        bit = geo.bit[cell]
-        for name, mask in zip(STONE_NAMES, masks, strict=True):
-            if mask & bit:
-                board[geo.names[cell]] = name
+    for name, mask in zip(STONE_NAMES, masks, strict=True):
+        while mask:  # only the stones there are, not every cell (the hall renders this often)
+            low = mask & -mask
+            placed.append((geo.cell_at_pos[low.bit_length() - 1], name))
+            mask ^= low
+    placed.sort()  # cells in board order, as a reader of the JSON expects
+    board = {geo.names[cell]: name for cell, name in placed}
     winner = state.winner
     return {
         "game": state.game.name,

@@ -29,6 +29,11 @@ def loop_scores(state: HulaState) -> tuple[Score | None, Score | None]:
         shortest_loop(state.geo, state.stones[c], state.neutral) for c in (0, 1))
 
 
+def seat_overlay(state: HulaState, seat: int) -> dict[str, Any]:
+    """What differs between a seat's view and a spectator's: which seat "you" are."""
+    return {"you": SEATS[seat]}
+
+
 def state_view(state: HulaState, seat: int | None) -> dict[str, Any]:
     """Public information only (Hula hides nothing), plus what a front end needs to draw it."""
     geo = state.geo
@@ -37,9 +42,9 @@ def state_view(state: HulaState, seat: int | None) -> dict[str, Any]:
         "size": geo.size,
         "row_lengths": geo.row_lengths,
         "centre": geo.names[geo.centre],
-        "you": None if seat is None else SEATS[seat],
+        "you": None,
         "colours": {SEATS[s]: STONE_NAMES[state.colour_of_seat(s)] for s in (0, 1)},
-        "legal_moves": [action_name(geo, a) for a in state.legal_actions()],
+        "legal_moves": [text for _, text in state.legal_notation()],
         "loop": [geo.names[c] for c in winning_loop(state)],
         "double_loop": state.double,
     })
@@ -48,6 +53,8 @@ def state_view(state: HulaState, seat: int | None) -> dict[str, Any]:
             STONE_NAMES[c]: {"length": s[0], "neutrals": s[1]} if s else None
             for c, s in enumerate(loop_scores(state))
         }
+    if seat is not None:
+        data.update(seat_overlay(state, seat))
     return data
 
 
