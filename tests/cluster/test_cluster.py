@@ -8,6 +8,7 @@ import asyncio
 import random
 
 import httpx
+import redis
 
 from deploy.topology import Topology
 from tests.cluster.helpers import (
@@ -16,9 +17,9 @@ from tests.cluster.helpers import (
     node,
     one_history,
     owner_of,
-    seat_and_start,
     wait_for,
 )
+from tests.server.live import seat_and_start
 
 
 def test_a_game_across_three_nodes(topology: Topology) -> None:
@@ -65,6 +66,41 @@ def test_a_game_across_three_nodes(topology: Topology) -> None:
                  "gamehall_bot_queue", "gamehall_lease_changes_total",
                  "gamehall_forward_seconds_bucket", "process_cpu_seconds_total"):
         assert name in metrics, name
+
+
+def _publications(topology: Topology) -> int:
+    """How many PUBLISH commands Redis has carried out since it started."""
+    client = redis.Redis.from_url(topology.redis.url)
+    try:
+        stats = client.info("commandstats")
+        return int(stats.get("cmdstat_publish", {}).get("calls", 0))
+    finally:
+        client.close()
+
+
+def test_the_state_event_answers_a_forwarded_move(topology: Topology) -> None:
+    """n1 owns the room; Ann plays on n2 and Bob on n3, so every move is passed to n1. The
+    state event of its commit both updates the other nodes and answers the caller: two
+    publications per move (the request, the event), no answer of its own."""
+    n1, n2, n3 = (node(n) for n in topology.nodes)
+    ann, bob = n1.session("fann"), n1.session("fbob")
+    room = n1.create_room(ann, "testrace", goal=30)
+    assert owner_of(topology, room).name == "n1"
+
+    async def scenario() -> None:
+        a = await n2.client(room, ann, "ann")
+        b = await n3.client(room, bob, "bob")
+        await seat_and_start([a, b])
+        rng = random.Random(3)
+        before = _publications(topology)
+        for _ in range(4):
+            await move({0: a, 1: b}, rng)
+        assert _publications(topology) - before == 2 * 4
+        one_history([a, b])
+        for x in (a, b):
+            await x.close()
+
+    asyncio.run(scenario())
 
 
 def test_kill_9_of_a_rooms_owner_mid_game(topology: Topology) -> None:

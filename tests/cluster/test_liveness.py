@@ -1,8 +1,8 @@
 """How a node keeps its rooms under load and how the others see it end, on a real redis-server:
 the lease thread's renewals and heartbeat, a node whose connections closed (kill -9) judged
 ended and its leases freed without waiting for them to run out (a live node never), a forwarded
-request that waits for a busy owner and gives up on a dead one, and storage look-ups that a
-burst shares."""
+request that waits for a busy owner and gives up on a dead one, or is answered by the room's
+own event when the caller watches the room, and storage look-ups that a burst shares."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from redis.asyncio import Redis
 
 from deploy.topology import RedisServer
 from gamehall.server import cluster as cluster_module
-from gamehall.server.cluster import BEAT, SILENT_BEATS, Cluster, NotOwner
+from gamehall.server.cluster import BEAT, SILENT_BEATS, Answer, Cluster, NotOwner
 from gamehall.server.leases import Leases, Renewer
 from gamehall.server.protocol import Request
 from gamehall.server.redis_pubsub import RedisPubSub
@@ -91,7 +91,8 @@ class _SlowHost:
         self.arrived = asyncio.Event()
         self.go = asyncio.Event()
 
-    async def serve_forwarded(self, room_id: str, player: Any, req: Request) -> list[Any]:
+    async def serve_forwarded(self, room_id: str, player: Any, req: Request,
+                              answer: Answer | None = None) -> list[Any]:
         self.arrived.set()
         await self.go.wait()
         if room_id == "moved":
@@ -128,6 +129,62 @@ def test_a_forwarded_request_waits_for_a_busy_owner_and_not_for_a_dead_one(
         assert refused.value.code == "room_unavailable"
         host.go.set()
         await asyncio.sleep(0.1)
+        for node in (caller, owner):
+            await node.pubsub.close()
+
+    asyncio.run(scenario())
+
+
+class _CommittingHost:
+    """An owner whose every forwarded request commits a change: the room's state event says
+    which requests it answers, as the hall's commit does."""
+
+    def __init__(self, owner: Cluster) -> None:
+        self.owner = owner
+        self.answers: list[Answer | None] = []
+
+    async def serve_forwarded(self, room_id: str, player: Any, req: Request,
+                              answer: Answer | None = None) -> list[Any]:
+        self.answers.append(answer)
+        event: dict[str, Any] = {"event": "state", "revision": len(self.answers)}
+        if answer is not None:
+            answer.folded = await self.owner.pubsub.publish_remote(
+                room_id, {**event, "answered": [answer.id]})
+        else:
+            await self.owner.pubsub.publish_remote(room_id, event)
+        return []
+
+
+def test_a_forwarded_change_is_answered_by_the_rooms_event_where_the_caller_watches_it(
+        redis_server: RedisServer) -> None:
+    async def scenario() -> None:
+        caller, owner = _node(redis_server, "n1", []), _node(redis_server, "n2", [])
+        host = _CommittingHost(owner)
+        owner.host = host  # type: ignore[assignment]
+        for node in (caller, owner):
+            await node.pubsub.open()
+        owner.pubsub.on_direct = owner._on_direct
+        direct: list[dict[str, Any]] = []
+
+        def on_direct(msg: dict[str, Any]) -> None:
+            direct.append(msg)
+            caller._on_direct(msg)
+
+        caller.pubsub.on_direct = on_direct
+        caller.pubsub.on_answered = caller._on_answered
+        await caller.pubsub.watch("watched")
+        events = caller.pubsub.subscribe("watched")
+        req = Request("move", {"move": "a1", "version": 0}, None)
+        assert await caller.forward(owner.holder, "watched", (1, "ann", False), req) == []
+        got = await asyncio.wait_for(events.get(), 10)
+        assert got["event"] == "state" and got["answered"] == [host.answers[0].id]  # type: ignore[union-attr]
+        assert caller.pubsub.watching("watched")      # still watched once, as before the call
+        caller.pubsub.unwatch("watched")
+        assert not caller.pubsub.watching("watched")
+        # a room the caller does not follow: the owner answers on the caller's own channel
+        assert await caller.forward(owner.holder, "elsewhere", (1, "ann", False), req) == []
+        assert host.answers[1] is None
+        assert [m["t"] for m in direct] == ["reply"]  # one answer of its own, for that one only
         for node in (caller, owner):
             await node.pubsub.close()
 

@@ -36,6 +36,9 @@ def test_health_reports_load_and_storage(tmp_path: Path) -> None:
         health = client.get("/api/health").json()
         assert health["storage"]["writes"] >= 1 and health["connections"] == 0
         assert set(health["loop_lag_ms"]) == {"p50", "p99", "max"}
+        collector = health["gc"]  # a full collection stalls the loop: operators see them
+        assert len(collector["thresholds"]) == len(collector["collections"]) == 3
+        assert collector["frozen"] >= 0
 
 
 def test_every_game_names_the_board_module_the_page_serves(tmp_path: Path,

@@ -189,6 +189,40 @@ def test_rooms_moves_chat_and_players_round_trip(db_url: str, test_games: None) 
     asyncio.run(scenario())
 
 
+def test_a_broken_writer_connection_costs_a_retry_and_no_write(db_url: str,
+                                                                test_games: None) -> None:
+    """The writer keeps one connection between commits (no checkout and ping per commit); when
+    it breaks (the database restarted, the server ended the session) the write is retried on a
+    new one and lands."""
+    async def scenario() -> None:
+        store = SqlStorage(db_url)
+        await store.open()
+        room = _room(1)
+        await store.save_room(room)
+        kept = store._writer
+        assert kept is not None
+        await store.save_room(room)
+        assert store._writer is kept                 # the same connection, commit after commit
+        raw = kept.connection.dbapi_connection
+        assert raw is not None
+        if db_url.startswith("postgresql"):          # the server ends the writer's session
+            engine = sa.create_engine(db_url)
+            with engine.begin() as conn:
+                conn.execute(sa.text("SELECT pg_terminate_backend(:pid)"),
+                             {"pid": raw.info.backend_pid})  # type: ignore[attr-defined]
+            engine.dispose()
+        else:
+            raw.close()
+        room.join(1, "ann", None)
+        await store.save_room(room)                  # fails once, retried on a new connection
+        assert store._writer is not kept
+        back = await store.load_room(room.id)
+        assert back is not None and back.seats[0] is not None
+        await store.close()
+
+    asyncio.run(scenario())
+
+
 def test_a_whole_game_through_a_server_on_postgresql(pg_url: str, tmp_path: Path) -> None:
     server = Server(pg_url, tmp_path / "server.log", "--rate", "1000", "--burst", "1000")
     server.start()

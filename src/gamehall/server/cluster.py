@@ -17,10 +17,12 @@ and passing requests for the other rooms to their owners.
   from PostgreSQL. Nothing the old owner committed is lost; nothing it did not commit was ever
   acknowledged.
 - A request for a room owned elsewhere is passed to the owner over Redis (the owner's node
-  channel) and answered the same way; see docs/cluster.md for why requests move rather than
-  rooms. A request that certainly did not arrive (nobody listening, or the owner says it no
-  longer owns the room) is tried again with the new owner; one that may have arrived is never
-  sent twice (the caller gets `room_unavailable`).
+  channel) and answered the same way, or, when the caller watches the room and the request
+  commits a change, by the room's own state event (`Answer`: one publication less per move);
+  see docs/cluster.md for why requests move rather than rooms. A request that certainly did
+  not arrive (nobody listening, or the owner says it no longer owns the room) is tried again
+  with the new owner; one that may have arrived is never sent twice (the caller gets
+  `room_unavailable`).
 - Presence (who is connected to a room, on any node) is a Redis hash per room plus an event.
 """
 
@@ -37,6 +39,7 @@ import time
 import zlib
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from redis.exceptions import RedisError
@@ -72,6 +75,18 @@ class Unreachable(Exception):
     """Nobody received the forwarded request (the owner is gone): safe to send it again."""
 
 
+@dataclass
+class Answer:
+    """A forwarded request whose caller watches the room: the owner's state event of the commit
+    the request makes carries `id` (``"answered"``), which answers the caller (with no replies:
+    a change's notice goes to everyone on the room's channel); `folded` says it was published,
+    so that no separate answer is sent."""
+
+    id: str
+    room: str
+    folded: bool = False
+
+
 class Host(Protocol):
     """What the cluster needs from the hall."""
 
@@ -82,9 +97,10 @@ class Host(Protocol):
     def room_lost(self, room_id: str) -> None:
         """This node no longer owns the room: stop acting on it."""
 
-    async def serve_forwarded(self, room_id: str, player: PlayerRef,
-                              req: Request) -> list[dict[str, Any]]:
-        """Carry out a request another node passed on (raise NotOwner when not the owner)."""
+    async def serve_forwarded(self, room_id: str, player: PlayerRef, req: Request,
+                              answer: Answer | None = None) -> list[dict[str, Any]]:
+        """Carry out a request another node passed on (raise NotOwner when not the owner); with
+        `answer`, the state event of the commit it makes answers the caller (`Answer.folded`)."""
 
     def presence_changed(self, room_id: str, players: set[int]) -> None:
         """Who is connected to the room changed on another node (`players` came or went)."""
@@ -177,6 +193,7 @@ class Cluster:
     async def start(self, host: Host) -> None:
         self.host = host
         self.pubsub.on_direct = self._on_direct
+        self.pubsub.on_answered = self._on_answered
         self.pubsub.on_reconnect = self._reconnected
         self.pubsub.on_down = self._answers_lost
         await self._heartbeat()
@@ -513,9 +530,12 @@ class Cluster:
         call_id = f"{self.holder}/{next(self._ids)}"
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._calls[call_id] = fut
+        # the room's events reach this node: its commit's state event may answer (kept
+        # subscribed until then)
+        watching = self.pubsub.hold(room_id)
         message = {"t": "call", "id": call_id, "from": self.holder, "room": room_id,
                    "player": list(player) if player else None, "req": encode_request(req),
-                   "deadline": time.time() + self.forward_timeout}
+                   "deadline": time.time() + self.forward_timeout, "w": watching}
         limit = time.monotonic() + self.forward_timeout
         try:
             try:
@@ -533,6 +553,8 @@ class Cluster:
                                         "not answer; look at the room and try again") from None
         finally:
             self._calls.pop(call_id, None)
+            if watching:
+                self.pubsub.unwatch(room_id)
         if reply.get("moved"):
             raise NotOwner(room_id)
         if reply.get("lost"):
@@ -551,6 +573,13 @@ class Cluster:
             if not fut.done():
                 fut.set_result({"lost": True})
 
+    def _on_answered(self, call_ids: list[str]) -> None:
+        """A room's state event answered requests of this node (the commit they made)."""
+        for call_id in call_ids:
+            fut = self._calls.get(str(call_id))
+            if fut is not None and not fut.done():
+                fut.set_result({"t": "reply", "id": call_id, "replies": []})
+
     def _on_direct(self, msg: dict[str, Any]) -> None:
         if msg.get("t") == "reply":
             fut = self._calls.get(str(msg.get("id")))
@@ -567,11 +596,14 @@ class Cluster:
             return  # the caller has given up (this node was paused): doing it now would surprise
         reply: dict[str, Any] = {"t": "reply", "id": msg["id"]}
         player = msg.get("player")
+        answer = Answer(str(msg["id"]), str(msg["room"])) if msg.get("w") else None
         try:
             reply["replies"] = await self.host.serve_forwarded(
                 str(msg["room"]),
                 (int(player[0]), str(player[1]), bool(player[2])) if player else None,
-                decode_request(msg["req"]))
+                decode_request(msg["req"]), answer)
+            if answer is not None and answer.folded:
+                return  # the commit's state event answered it
         except NotOwner:
             reply["moved"] = True
         except ProtocolError as exc:

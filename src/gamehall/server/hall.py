@@ -45,7 +45,7 @@ from gamehall.server.accounts import (
 from gamehall.server.boards import MAX_BOARD_BYTES, Boards
 from gamehall.server.bots import BotPool, bot_spec
 from gamehall.server.clocks import ClockError, parse_control, wall_time
-from gamehall.server.cluster import Cluster, NotOwner, PlayerRef, Unreachable
+from gamehall.server.cluster import Answer, Cluster, NotOwner, PlayerRef, Unreachable
 from gamehall.server.commands import help_text, parse_command
 from gamehall.server.limiter import Limiter, SignInLimits
 from gamehall.server.metrics import Metrics
@@ -218,6 +218,7 @@ class Hall:
             await self._mark_alive()
             self._ticker = asyncio.create_task(self._tick_loop(), name="gamehall-deadlines")
             self._expirer = asyncio.create_task(self._expire_loop(), name="gamehall-expire")
+            gc.freeze()  # the modules and the app: out of every later collection
             return
         for room_id in await self.storage.active_room_ids(include_waiting=False):
             room = await self.storage.load_room(room_id)
@@ -362,8 +363,9 @@ class Hall:
             self._lags.append(loop.time() - t - 0.05)
 
     def health(self) -> dict[str, Any]:
-        """Figures for operators: rooms in memory, connections, bots thinking, storage, and the
-        event loop's lag over the last minute or so (p50, p99, max, in ms)."""
+        """Figures for operators: rooms in memory, connections, bots thinking, storage, the
+        event loop's lag over the last minute or so (p50, p99, max, in ms), and the cycle
+        collector (its collections per generation: a full one stalls the loop)."""
         lags = sorted(self._lags)
 
         def ms(q: float) -> float:
@@ -380,6 +382,8 @@ class Hall:
             "storage": dict(getattr(self.storage, "stats", {})),
             "clocks": {"time": self.clock(), "alive_at": self._alive_at,
                        "deadlines": len(self._deadlines)},
+            "gc": {"thresholds": list(gc.get_threshold()), "frozen": gc.get_freeze_count(),
+                   "collections": [g["collections"] for g in gc.get_stats()]},
             **({"cluster": self.cluster.health()} if self.cluster is not None else {}),
         }
 
@@ -745,9 +749,10 @@ class Hall:
             return await self._execute_at_owner(room.id, player, req)
         return await self._execute_here(room.id, player, req)
 
-    async def _execute_here(self, room_id: str, player: Player,
-                            req: Request) -> list[dict[str, Any]]:
-        """A state-changing request for a room this node owns (every room, on a single node)."""
+    async def _execute_here(self, room_id: str, player: Player, req: Request,
+                            answer: Answer | None = None) -> list[dict[str, Any]]:
+        """A state-changing request for a room this node owns (every room, on a single node);
+        `answer`: another node's request, answered by the state event of its change."""
         async with self._lock(room_id):
             if self.cluster is not None and self.cluster.fence(room_id) is None:
                 raise NotOwner(room_id)
@@ -759,7 +764,7 @@ class Hall:
             change = self._change(draft, player, req)
             if change is not None:
                 rematch = self._rematch_room(draft) if draft.rematch_agreed() else None
-                await self._commit(live, draft, change[1], rematch)
+                await self._commit(live, draft, change[1], rematch, answer=answer)
         if change is not None and change[0]:
             message = proto.info(change[0])
             await self.pubsub.publish(room_id, {"event": "message", "message": message})
@@ -951,7 +956,8 @@ class Hall:
         return new, moves
 
     async def _commit(self, live: Room, draft: Room, moves: list[Move],
-                      also: tuple[Room, list[Move]] | None = None) -> None:
+                      also: tuple[Room, list[Move]] | None = None,
+                      answer: Answer | None = None) -> None:
         """Store `draft` (the live room with a change applied) and its new moves, then make it
         the room and tell every connection. `also` is a new room committed in the same
         transaction (a rematch) and made live with it. On failure the room is reloaded from
@@ -962,7 +968,8 @@ class Hall:
 
         In a cluster the commit carries this node's fencing number for the room (and a new
         rematch room gets a lease of its own); when the database refuses it, another node has
-        taken the room: NotOwner (nothing changed)."""
+        taken the room: NotOwner (nothing changed). `answer`: the forwarded request this commit
+        carries out, whose caller learns from the state event that it is done."""
         t = self.clock()
         draft.settle_clock(t)
         draft.revision = live.revision + 1
@@ -1006,7 +1013,13 @@ class Hall:
             self._install(made)
             self._plan(made)
         start = time.perf_counter()
-        await self.pubsub.publish(draft.id, self._state_event(live, draft, moves))
+        event = self._state_event(live, draft, moves)
+        if answer is None or self.cluster is None or answer.room != draft.id:
+            await self.pubsub.publish(draft.id, event)
+        else:  # the caller's node follows the room: this event answers its request too
+            self.pubsub.deliver_local(draft.id, event)
+            answer.folded = await self.cluster.pubsub.publish_remote(
+                draft.id, {**event, "answered": [answer.id]})
         self.metrics.broadcast_seconds.observe(time.perf_counter() - start)
 
     def _state_event(self, live: Room, draft: Room, moves: list[Move]) -> Event:
@@ -1149,12 +1162,12 @@ class Hall:
         else:
             self._forget(room_id)
 
-    async def serve_forwarded(self, room_id: str, player: PlayerRef,
-                              req: Request) -> list[dict[str, Any]]:
+    async def serve_forwarded(self, room_id: str, player: PlayerRef, req: Request,
+                              answer: Answer | None = None) -> list[dict[str, Any]]:
         if player is None:
             raise ProtocolError(proto.NOT_IDENTIFIED,
                                 "choose a nickname first (POST /api/session)", req.ref)
-        return await self._execute_here(room_id, Player(*player), req)
+        return await self._execute_here(room_id, Player(*player), req, answer)
 
     def presence_changed(self, room_id: str, players: set[int]) -> None:
         """Someone connected to or left the room on another node (or that node died)."""

@@ -72,6 +72,11 @@ class RedisPubSub(PubSub):
         to deliver to this node's connections (the hall updates its copy of the room first)."""
         self.on_direct: Callable[[dict[str, Any]], None] = lambda _msg: None
         """Called with each message addressed to this node."""
+        self.on_answered: Callable[[list[str]], None] = lambda _ids: None
+        """Called with the ids of this node's forwarded requests that a room event answers
+        (after the event was handed to `receiver`)."""
+        self._own = '{"origin":' + json.dumps(origin) + ","
+        """How this node's own publications start: the subscriber skips them unparsed."""
         self.on_reconnect: Callable[[], Coroutine[Any, Any, None]] | None = None
         """Called after the subscriber connection was lost and is back (events may be lost)."""
         self.on_down: Callable[[], None] = lambda: None
@@ -114,15 +119,19 @@ class RedisPubSub(PubSub):
         await self._local.publish(channel, event)
         await self.publish_remote(channel, event)
 
-    async def publish_remote(self, channel: str, event: Event) -> None:
-        """Publish to the other nodes only. A Redis failure is logged, never raised: the change
-        is committed already, and the others catch up from the database on reconnecting."""
-        data = json.dumps({**event, "origin": self.origin}, separators=(",", ":"))
+    async def publish_remote(self, channel: str, event: Event) -> bool:
+        """Publish to the other nodes only; False when Redis failed. A failure is logged, never
+        raised: the change is committed already, and the others catch up from the database on
+        reconnecting. The origin comes first, so that the publisher's own subscriber can skip
+        its copy without parsing it."""
+        data = json.dumps({"origin": self.origin, **event}, separators=(",", ":"))
         try:
             await self.redis.publish(self.room_channel(channel), data)
         except (RedisError, OSError) as exc:
             self.failed_publishes += 1
             log.warning("could not publish on room %s: %s", channel, exc)
+            return False
+        return True
 
     def deliver_local(self, channel: str, event: Event) -> None:
         """Hand an event to this node's connections of `channel` only."""
@@ -175,6 +184,17 @@ class RedisPubSub(PubSub):
     def watching(self, channel: str) -> bool:
         return channel in self._watched
 
+    def hold(self, channel: str) -> bool:
+        """If the other nodes' events on `channel` reach this node now (watched, and Redis has
+        confirmed the subscription), keep them coming until the matching `unwatch`; else
+        False (nothing to undo)."""
+        confirmed = self._confirmed.get(channel)
+        if not self.up or channel not in self._watched or confirmed is None \
+                or not confirmed.is_set():
+            return False
+        self._watched[channel] += 1
+        return True
+
     async def send(self, node: str, message: dict[str, Any]) -> int:
         """Publish `message` to one node; returns how many subscribers got it (0: nobody)."""
         return int(await self.redis.publish(self.node_channel(node),
@@ -223,8 +243,11 @@ class RedisPubSub(PubSub):
             return
         if kind != "message":
             return
+        raw = msg["data"]
+        if isinstance(raw, str) and raw.startswith(self._own):
+            return  # this node's own publication: its connections had it at once
         try:
-            data = json.loads(msg["data"])
+            data = json.loads(raw)
         except (TypeError, ValueError):
             log.warning("not JSON on %s", channel)
             return
@@ -238,6 +261,9 @@ class RedisPubSub(PubSub):
             events = self.receiver(room, data)
         except Exception:
             log.exception("room event on %s failed", room)
-            return
+            events = []
         for event in events:
             self.deliver_local(room, event)
+        answered = data.get("answered")
+        if answered:
+            self.on_answered(list(answered))

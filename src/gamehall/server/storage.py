@@ -13,6 +13,7 @@ one is refused (`Fenced`), so a node that lost its lease can never commit.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import logging
@@ -21,7 +22,6 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Generic, TypeVar
@@ -31,8 +31,8 @@ from sqlalchemy.engine import Connection, Engine
 
 from gamehall.core import GamehallError
 from gamehall.server import ratings as rating_model
-from gamehall.server.accounts import AccountRow, TokenOwner, seconds
-from gamehall.server.clocks import Clock, ClockError, parse_control
+from gamehall.server.accounts import AccountRow, TokenOwner, seconds, stamp
+from gamehall.server.clocks import Clock, ClockError, parse_control, wall_time
 from gamehall.server.rooms import FINISHED, Move, Occupant, Room
 
 log = logging.getLogger("gamehall.server")
@@ -366,11 +366,13 @@ game_players = sa.Table(
 a rated game. Written in the same transaction as the room row that records the end."""
 
 
-def _stamp() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+def _stamp(clock: Callable[[], float] = wall_time) -> str:
+    """Now, as stored, by `clock` (the storage's: the hall's time source, so a waiting room's
+    `updated_at` and the hall's idle cut-off in `Hall.expire_idle_rooms` read one clock)."""
+    return stamp(clock())
 
 
-def _room_values(room: Room) -> dict[str, Any]:
+def _room_values(room: Room, clock: Callable[[], float] = wall_time) -> dict[str, Any]:
     """The room's row, serialised now (the commit happens later, on the writer thread)."""
     return {
         "id": room.id,
@@ -385,7 +387,7 @@ def _room_values(room: Room) -> dict[str, Any]:
         "ended_by": room.ended_by,
         "created_by": room.created_by,
         "created_at": room.created_at,
-        "updated_at": _stamp(),
+        "updated_at": _stamp(clock),
         "revision": room.revision,
         "clock": room.time_control.text if room.time_control else None,
         "clock_state": json.dumps(room.clock.to_json()) if room.clock else None,
@@ -436,8 +438,11 @@ def _room_from_row(row: Any) -> Room:
 class SqlStorage(Storage):
     """SQLAlchemy storage: ``sqlite:///file.db`` (default) or ``postgresql+psycopg://…``."""
 
-    def __init__(self, url: str, batch: int = 512, sqlite_sync: str = "normal") -> None:
+    def __init__(self, url: str, batch: int = 512, sqlite_sync: str = "normal",
+                 clock: Callable[[], float] = wall_time) -> None:
         self.url = url
+        self.clock = clock
+        """The hall's time source (`create_app` passes the hall's): every stamp stored reads it."""
         self.sqlite_sync = sqlite_sync
         self.batch = batch
         self.engine: Engine | None = None
@@ -447,6 +452,8 @@ class SqlStorage(Storage):
         self._fences: Coalescer[str, int] = Coalescer(self._room_fences)
         self._queue: asyncio.Queue[_Write]
         self._task: asyncio.Task[None] | None = None
+        self._writer: Connection | None = None
+        """The writer thread's connection, kept between commits (`_writing`)."""
         self.stats: dict[str, float] = {"batches": 0, "writes": 0, "commit_seconds": 0.0,
                                         "max_commit_seconds": 0.0}
         """Group-commit figures since start (GET /api/health shows them)."""
@@ -464,6 +471,7 @@ class SqlStorage(Storage):
             while not self._queue.empty():
                 await asyncio.sleep(0.01)
             self._task.cancel()
+        await asyncio.get_running_loop().run_in_executor(self._writer_pool, self._drop_writer)
         self._writer_pool.shutdown(wait=True)
         self._reader_pool.shutdown(wait=True)
         if self.engine is not None:
@@ -502,48 +510,73 @@ class SqlStorage(Storage):
                 else:
                     op.done.set_exception(failure)
 
+    def _writing(self) -> Connection:
+        """The writer thread's own connection, kept open between commits: a commit pays no pool
+        checkout and no liveness ping (on PostgreSQL a round trip, a sixth of a move's commit).
+        One that failed is dropped (`_commit`), and the write loop's retry checks out a new one
+        (pinged, as every checkout is)."""
+        assert self.engine is not None
+        if self._writer is None:
+            self._writer = self.engine.connect()
+        return self._writer
+
+    def _drop_writer(self) -> None:
+        conn, self._writer = self._writer, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.close()
+
     def _commit(self, batch: list[_Write]) -> list[BaseException | None]:
         """One transaction for the whole batch, with one statement per kind of row: few round
         trips through the driver, so the writer thread needs the GIL rarely. Returns each write's
         failure (a `Fenced` refusal) or None; the others commit."""
-        assert self.engine is not None
         start = time.perf_counter()
-        with self.engine.begin() as conn:
-            for op in batch:
-                if op.fn is not None:
-                    op.fn(conn)
-            ids = sorted({row["id"] for op in batch for row, _ in _rows(op)}
-                         | {op.claim[0] for op in batch if op.claim is not None})
-            stored: dict[str, int] = {}
-            if ids:  # locked (in one order on every node) until the commit
-                stored = {r.id: int(r.fence) for r in conn.execute(
-                    sa.select(rooms.c.id, rooms.c.fence).where(rooms.c.id.in_(ids))
-                    .order_by(rooms.c.id).with_for_update())}
-            self._claim(conn, batch, stored)
-            results: list[BaseException | None] = []
-            accepted: list[_Write] = []
-            for op in batch:
-                behind = [Fenced(row["id"], fence, stored[row["id"]]) for row, fence in _rows(op)
-                          if fence is not None and stored.get(row["id"], -1) > fence]
-                results.append(behind[0] if behind else None)  # all of a write, or none of it
-                if not behind:
-                    accepted.append(op)
-            self._write_rooms(conn, accepted, stored)
-            moves = [row for op in accepted for row in op.actions]
-            if moves:
-                conn.execute(actions.insert(), moves)
-            lines = [op.chat for op in accepted if op.chat is not None]
-            if lines:
-                conn.execute(chat.insert(), lines)
-            for op in accepted:
-                if op.after is not None:
-                    op.after(conn)
+        conn = self._writing()
+        try:
+            with conn.begin():
+                results = self._commit_on(conn, batch)
+        except BaseException:
+            self._drop_writer()
+            raise
         took = time.perf_counter() - start
         st = self.stats
         st["batches"] += 1
         st["writes"] += len(batch)
         st["commit_seconds"] += took
         st["max_commit_seconds"] = max(st["max_commit_seconds"], took)
+        return results
+
+    def _commit_on(self, conn: Connection, batch: list[_Write]) -> list[BaseException | None]:
+        """The batch's statements, inside `_commit`'s transaction."""
+        for op in batch:
+            if op.fn is not None:
+                op.fn(conn)
+        ids = sorted({row["id"] for op in batch for row, _ in _rows(op)}
+                     | {op.claim[0] for op in batch if op.claim is not None})
+        stored: dict[str, int] = {}
+        if ids:  # locked (in one order on every node) until the commit
+            stored = {r.id: int(r.fence) for r in conn.execute(
+                sa.select(rooms.c.id, rooms.c.fence).where(rooms.c.id.in_(ids))
+                .order_by(rooms.c.id).with_for_update())}
+        self._claim(conn, batch, stored)
+        results: list[BaseException | None] = []
+        accepted: list[_Write] = []
+        for op in batch:
+            behind = [Fenced(row["id"], fence, stored[row["id"]]) for row, fence in _rows(op)
+                      if fence is not None and stored.get(row["id"], -1) > fence]
+            results.append(behind[0] if behind else None)  # all of a write, or none of it
+            if not behind:
+                accepted.append(op)
+        self._write_rooms(conn, accepted, stored)
+        moves = [row for op in accepted for row in op.actions]
+        if moves:
+            conn.execute(actions.insert(), moves)
+        lines = [op.chat for op in accepted if op.chat is not None]
+        if lines:
+            conn.execute(chat.insert(), lines)
+        for op in accepted:
+            if op.after is not None:
+                op.after(conn)
         return results
 
     @staticmethod
@@ -605,7 +638,7 @@ class SqlStorage(Storage):
     # --- players -------------------------------------------------------------------------------
     async def add_player(self, nickname: str, token_hash: str, at: str | None = None) -> int:
         out: list[int] = []
-        when = at or _stamp()
+        when = at or _stamp(self.clock)
 
         def insert(conn: Connection) -> None:
             key = nickname.lower()
@@ -703,12 +736,12 @@ class SqlStorage(Storage):
     async def save_room(self, room: Room, new_moves: Sequence[Move] = (),
                         finished: bool = False,
                         fence: int | None = None) -> list[dict[str, Any]] | None:
-        values = _room_values(room)
+        values = _room_values(room, self.clock)
         rows = _action_rows(room, new_moves)
         if not finished or room.status != FINISHED:
             await self._write(_Write(room=values, actions=rows, fence=fence))
             return None
-        ending = _Ending.of(room)
+        ending = _Ending.of(room, self.clock)
         changes: list[list[dict[str, Any]] | None] = [None]
 
         def record(conn: Connection) -> None:
@@ -734,7 +767,7 @@ class SqlStorage(Storage):
 
     async def save_rooms(self, rooms: Sequence[tuple[Room, Sequence[Move]]],
                          fences: Sequence[int | None] = ()) -> None:
-        await self._write(_Write(more_rooms=[_room_values(r) for r, _ in rooms],
+        await self._write(_Write(more_rooms=[_room_values(r, self.clock) for r, _ in rooms],
                                  more_fences=list(fences) or [None] * len(rooms),
                                  actions=[a for r, m in rooms for a in _action_rows(r, m)]))
 
@@ -1056,11 +1089,11 @@ class _Ending:
     rated: bool
 
     @classmethod
-    def of(cls, room: Room) -> _Ending:
+    def of(cls, room: Room, clock: Callable[[], float]) -> _Ending:
         people = [o for o in room.seats if o is not None and o.bot is None]
         rated = bool(room.rated) and room.ended_by in rating_model.RATED_ENDINGS \
             and room.result is not None and bool(people) and None not in room.seats
-        return cls(room.id, room.game_name, room.ended_at or _stamp(), list(room.seats),
+        return cls(room.id, room.game_name, room.ended_at or _stamp(clock), list(room.seats),
                    list(room.result) if room.result is not None else None, rated)
 
     def record(self, conn: Connection) -> list[dict[str, Any]] | None:
