@@ -351,9 +351,8 @@ def test_registered_evaluator_is_the_default() -> None:
 def test_a_forced_step_is_answered_without_searching() -> None:
     state = nim(5, 3)  # three taken: only "stop" is legal
     bot = MCTSBot(1, simulations=None, seconds=1.0)
-    start = time.perf_counter()
     assert bot.choose(state) == STOP
-    assert time.perf_counter() - start < 0.1 and bot.stats.simulations == 0
+    assert bot.stats.simulations == 0, "a forced step spends none of the budget"
 
 
 # --- chance widening ----------------------------------------------------------------------------

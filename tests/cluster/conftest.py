@@ -13,6 +13,7 @@ import sqlalchemy as sa
 
 from deploy.topology import RedisServer, Topology
 from tests.cluster.helpers import NODE_ENV
+from tests.server.live import running
 from tests.server.postgres import pg_bin, postgres_cluster
 
 
@@ -24,12 +25,8 @@ def _need(exe: str, package: str) -> None:
 @pytest.fixture()
 def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
     _need("redis-server", "redis-server")
-    server = RedisServer(tmp_path)
-    server.start()
-    try:
+    with running(RedisServer(tmp_path)) as server:
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="module")
@@ -50,12 +47,8 @@ def fresh_topology(pg_url: str, folder: Path, nodes: int,
     with engine.begin() as conn:  # a clean database for each module
         conn.execute(sa.text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
     engine.dispose()
-    topo = Topology(pg_url, nodes, folder=folder, env=env)
-    topo.start()
-    try:
+    with running(Topology(pg_url, nodes, folder=folder, env=env)) as topo:
         yield topo
-    finally:
-        topo.stop()
 
 
 @pytest.fixture(scope="module")

@@ -86,15 +86,6 @@ def wait_for(what: Callable[[], Any], timeout: float = 60.0, step: float = 0.1) 
         time.sleep(step)
 
 
-async def seat_and_start(clients: list[Client]) -> None:
-    for c in clients:
-        await c.command("/join")
-        await c.wait(lambda m: m["type"] == "state" and m["seat"] is not None)
-    await clients[0].command("/start")
-    for c in clients:
-        await c.wait(lambda m: m["type"] == "state" and m["status"] == "playing")
-
-
 async def move(clients: dict[int, Client], rng: Any, retry_on: tuple[str, ...] = ()) -> Message:
     """The seat to move plays a random legal move; returns the state every client then has.
     A refusal whose code is in `retry_on` (a room changing hands) is tried again."""

@@ -17,9 +17,9 @@ from tests.cluster.helpers import (
     node,
     one_history,
     owner_of,
-    seat_and_start,
     wait_for,
 )
+from tests.server.live import seat_and_start
 
 
 def test_a_game_across_three_nodes(topology: Topology) -> None:

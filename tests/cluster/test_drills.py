@@ -18,9 +18,9 @@ from tests.cluster.helpers import (
     node,
     one_history,
     owner_of,
-    seat_and_start,
     wait_for,
 )
+from tests.server.live import seat_and_start
 
 pytestmark = pytest.mark.drill
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.live import Server
+from tests.server.live import Server, running
 
 
 @pytest.fixture(scope="session")
@@ -17,12 +17,8 @@ def test_games() -> None:
 
 
 def _server(tmp: Path, *extra: str) -> Iterator[Server]:
-    server = Server(f"sqlite:///{tmp / 'hall.db'}", tmp / "server.log", *extra)
-    server.start()
-    try:
+    with running(Server(f"sqlite:///{tmp / 'hall.db'}", tmp / "server.log", *extra)) as server:
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="session")

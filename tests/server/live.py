@@ -4,6 +4,7 @@ HTTP and WebSocket clients that record every message they receive."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -11,12 +12,14 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+
+from tests.server.fake_time import ENV, set_time
 
 ROOT = Path(__file__).resolve().parents[2]
 Message = dict[str, Any]
@@ -122,6 +125,60 @@ class Server:
         return dict(r.json())
 
 
+class TimedServer(Server):
+    """A server whose clock is the number in a file: `at(t)` sets it, and waits until the hall
+    has read it (and stored it as its last sign of life)."""
+
+    def __init__(self, tmp: Path, *extra: str) -> None:
+        self.time_file = tmp / "now.txt"
+        set_time(self.time_file, 1000.0)
+        super().__init__(f"sqlite:///{tmp / 'hall.db'}", tmp / "server.log",
+                         "--plugin", "tests.server.fake_time", "--rate", "1000",
+                         "--burst", "1000", *extra, env={ENV: str(self.time_file)})
+
+    def at(self, t: float) -> None:
+        set_time(self.time_file, t)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            clocks = httpx.get(f"{self.http}/api/health").json()["clocks"]
+            if clocks["time"] == t and clocks["alive_at"] == t:
+                return
+            time.sleep(0.05)
+        raise AssertionError(f"the server did not reach time {t}")
+
+
+class Service(Protocol):
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+S = TypeVar("S", bound=Service)
+
+
+@contextlib.contextmanager
+def running(service: S) -> Iterator[S]:
+    """`service` (a server, Redis, a cluster) started for the block, stopped after it however
+    the block ends."""
+    service.start()
+    try:
+        yield service
+    finally:
+        service.stop()
+
+
+async def until(done: Callable[[], bool], failure: str, polls: int = 120,
+                pause: float = 0.25) -> None:
+    """Wait for something the server does on its own (a loop's next round), asking `done` up to
+    `polls` times; AssertionError(failure) if it never holds. What a test checks is that it
+    happens (after what the test did), never how soon."""
+    for _ in range(polls):
+        if done():
+            return
+        await asyncio.sleep(pause)
+    raise AssertionError(failure)
+
+
 def auth(token: str | None) -> dict[str, str]:
     """The header that carries a token (none for an anonymous client)."""
     return {"Authorization": f"Bearer {token}"} if token else {}
@@ -191,6 +248,17 @@ class Client:
 
     async def close(self) -> None:
         await self.ws.close()
+
+
+async def seat_and_start(clients: list[Client], starter: int = 0) -> None:
+    """Each client takes a seat (in order), `clients[starter]` starts the game; until all see it
+    running."""
+    for c in clients:
+        await c.command("/join")
+        await c.wait(lambda m: m["type"] == "state" and m["seat"] is not None)
+    await clients[starter].command("/start")
+    for c in clients:
+        await c.wait(lambda m: m["type"] == "state" and m["status"] == "playing")
 
 
 async def play_random(clients: dict[int, Client], rng: Any, max_moves: int = 10000,

@@ -7,14 +7,13 @@ The server here is the real one with a storage whose commits the test holds open
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.server.live import Client, Server
+from tests.server.live import Client, Server, until
 
 
 @pytest.fixture(scope="module")
@@ -47,10 +46,8 @@ def gate(server: Server, what: str, **params: Any) -> int:
 
 async def wait_held(server: Server, n: int = 1) -> None:
     """Until `n` commits wait at the gate (the change has been applied and is being stored)."""
-    deadline = time.monotonic() + 30
-    while gate(server, "held") < n:
-        assert time.monotonic() < deadline, "the commit never reached the storage"
-        await asyncio.sleep(0.02)
+    await until(lambda: gate(server, "held") >= n, "the commit never reached the storage",
+                polls=1500, pause=0.02)
 
 
 async def state_since(client: Client, mark: int) -> dict[str, Any]:

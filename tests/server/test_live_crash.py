@@ -10,18 +10,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.server.live import Client, Server, play_random
-
-
-async def _seat_and_start(server: Server, room: str, tokens: list[str]) -> list[Client]:
-    clients = [await Client.open(server, room, t) for t in tokens]
-    for c in clients:
-        await c.command("/join")
-        await c.wait(lambda m: m["type"] == "state" and m["seat"] is not None)
-    await clients[0].command("/start")
-    for c in clients:
-        await c.wait(lambda m: m["type"] == "state" and m["status"] == "playing")
-    return clients
+from tests.server.live import Client, Server, play_random, seat_and_start
 
 
 async def _play(clients: list[Client], rng: random.Random, moves: int) -> None:
@@ -64,7 +53,9 @@ def test_kill_9_mid_game_loses_nothing(plain_server: Server) -> None:
     async def before() -> dict[str, object]:
         ann, bob = server.session("crashann"), server.session("crashbob")
         duel = server.create_room(ann, "testrace", goal=30)
-        a, b = await _seat_and_start(server, duel, [ann, bob])
+        clients = [await Client.open(server, duel, t) for t in (ann, bob)]
+        await seat_and_start(clients)
+        a, b = clients
         await a.send({"type": "chat", "text": "before the crash"})
         await b.wait(lambda m: m["type"] == "chat")
         await _play([a, b], random.Random(11), 7)

@@ -6,7 +6,6 @@ test sets (tests/server/fake_time.py); nothing here asserts how long anything to
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,40 +13,14 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.fake_time import ENV, set_time
-from tests.server.live import Client, Message, Server
-
-
-class TimedServer(Server):
-    """A server whose clock is the number in a file: `at(t)` sets it, and waits until the hall
-    has read it (and stored it as its last sign of life)."""
-
-    def __init__(self, tmp: Path, *extra: str) -> None:
-        self.time_file = tmp / "now.txt"
-        set_time(self.time_file, 1000.0)
-        super().__init__(f"sqlite:///{tmp / 'hall.db'}", tmp / "server.log",
-                         "--plugin", "tests.server.fake_time", "--rate", "1000",
-                         "--burst", "1000", *extra, env={ENV: str(self.time_file)})
-
-    def at(self, t: float) -> None:
-        set_time(self.time_file, t)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            clocks = httpx.get(f"{self.http}/api/health").json()["clocks"]
-            if clocks["time"] == t and clocks["alive_at"] == t:
-                return
-            time.sleep(0.05)
-        raise AssertionError(f"the server did not reach time {t}")
+from tests.server.fake_time import set_time
+from tests.server.live import Client, Message, Server, TimedServer, running
 
 
 @pytest.fixture()
 def timed(tmp_path: Path) -> Iterator[TimedServer]:
-    server = TimedServer(tmp_path, "--absent-seconds", "60")
-    server.start()
-    try:
+    with running(TimedServer(tmp_path, "--absent-seconds", "60")) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def state(server: Server, room: str, token: str | None = None) -> Message:

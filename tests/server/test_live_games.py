@@ -17,7 +17,7 @@ import pytest
 
 from gamehall.ai import bot_kinds
 from gamehall.core import GameRecord, State, list_games, load_game
-from tests.server.live import Client, Message, Server, play_random
+from tests.server.live import Client, Message, Server, play_random, seat_and_start
 
 REAL_GAMES = [g for g in list_games() if not g.startswith("test")]
 
@@ -215,12 +215,7 @@ def test_hau_la_for_three_set_by_option_plays_through_the_hall(server: Server) -
         await clients[0].command("/option players=3")
         st = await clients[0].wait(lambda m: m["type"] == "state" and len(m["seats"]) == 3)
         assert st["options"]["players"] == 3
-        for c in clients:
-            await c.command("/join")
-            await c.wait(lambda m: m["type"] == "state" and m["seat"] is not None)
-        await clients[2].command("/start")
-        for c in clients:
-            await c.wait(lambda m: m["type"] == "state" and m["status"] == "playing")
+        await seat_and_start(clients, starter=2)
         by_seat = {c.state["seat"]: c for c in clients if c.state is not None}
         final = await play_random(by_seat, random.Random(4), max_moves=60, resign=True)
         assert final["status"] == "finished" and len(final["result"]) == 3

@@ -1,7 +1,7 @@
 """The hall's limits against real servers, each started with small limits of its own: rates per
 visitor and per address, floods disconnected, connections capped, bodies capped before they are
 read, WebSocket origins checked, text that is not text refused, tokens never in a URL, idle
-waiting rooms dropped, chat history bounded."""
+waiting rooms dropped (by the hall's clock, which the test moves), chat history bounded."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import asyncio
 import json
 import socket
 import sqlite3
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -18,7 +17,8 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from tests.server.live import Client, Server, auth
+from tests.server.fake_time import set_time
+from tests.server.live import Client, Server, TimedServer, auth, running, until
 
 Start = Callable[..., Server]
 
@@ -268,36 +268,39 @@ def test_tokens_travel_in_headers_or_a_message_never_in_the_url(start: Start) ->
     run(scenario())
 
 
-def test_idle_waiting_rooms_are_dropped_and_not_loaded_at_start(start: Start) -> None:
-    """Waiting rooms live 2 seconds without a change or a watcher here."""
-    server = start("--waiting-room-seconds", "2")
-    token = server.session("idleann")
+def test_idle_waiting_rooms_are_dropped_and_not_loaded_at_start(tmp_path: Path) -> None:
+    """Waiting rooms live 2 seconds of the hall's clock without a change or a watcher. The test
+    moves that clock (tests/server/fake_time.py): a room goes once the hall's time says it has
+    been idle, and never before, however long the machine takes."""
+    with running(TimedServer(tmp_path, "--waiting-room-seconds", "2")) as server:
+        token = server.session("idleann")
 
-    async def scenario() -> None:
-        idle = server.create_room(token, "testline")
-        watched = server.create_room(token, "testline")
-        w = await Client.open(server, watched, None)
-        deadline = time.monotonic() + 60
-        while httpx.get(f"{server.http}/api/rooms/{idle}").status_code != 404:
-            assert time.monotonic() < deadline, "the idle waiting room was never dropped"
-            await asyncio.sleep(0.5)
-        assert httpx.get(f"{server.http}/api/rooms/{watched}").status_code == 200
-        await w.close()
-        while httpx.get(f"{server.http}/api/rooms/{watched}").status_code != 404:
-            assert time.monotonic() < deadline, "the room was kept after its watcher left"
-            await asyncio.sleep(0.5)
+        def gone(room: str) -> bool:
+            return httpx.get(f"{server.http}/api/rooms/{room}").status_code == 404
 
-    run(scenario())
-    server.stop()
-    server.extra = ("--waiting-room-seconds", "3600")
-    server.start()
-    waiting = [server.create_room(token, "testline") for _ in range(3)]
-    server.stop()
-    server.start()
-    health = httpx.get(f"{server.http}/api/health").json()
-    assert health["rooms_in_memory"] == 0, "waiting rooms are loaded when asked for"
-    assert httpx.get(f"{server.http}/api/rooms/{waiting[0]}").json()["status"] == "waiting"
-    assert httpx.get(f"{server.http}/api/health").json()["rooms_in_memory"] == 1
+        async def scenario() -> None:
+            idle = server.create_room(token, "testline")  # at 1000: idle from 1002 on
+            watched = server.create_room(token, "testline")
+            w = await Client.open(server, watched, None)
+            set_time(server.time_file, 1001.5)
+            young = server.create_room(token, "testline")  # idle from 1003.5 on
+            set_time(server.time_file, 1003.0)
+            await until(lambda: gone(idle), "the idle waiting room was never dropped")
+            assert not gone(watched), "a watched waiting room is kept"
+            await w.close()
+            await until(lambda: gone(watched), "the room was kept after its watcher left")
+            assert not gone(young), "a room is kept until it has been idle by the hall's clock"
+            set_time(server.time_file, 1004.0)
+            await until(lambda: gone(young), "the young room was kept after its time")
+
+        run(scenario())
+        waiting = [server.create_room(token, "testline") for _ in range(3)]  # the clock stays
+        server.stop()
+        server.start()
+        health = httpx.get(f"{server.http}/api/health").json()
+        assert health["rooms_in_memory"] == 0, "waiting rooms are loaded when asked for"
+        assert httpx.get(f"{server.http}/api/rooms/{waiting[0]}").json()["status"] == "waiting"
+        assert httpx.get(f"{server.http}/api/health").json()["rooms_in_memory"] == 1
 
 
 def test_chat_history_is_bounded(start: Start, tmp_path: Path) -> None:

@@ -122,9 +122,10 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
                sign_ins: SignInLimiter | None = None) -> FastAPI:
     """The hall as an ASGI app; storage is opened (and migrated) when the app starts. The browser
     page is served at ``/`` from `web_dir` when it holds an index.html. `clock` is the hall's
-    time source (tests pass their own)."""
+    time source (tests pass their own); the storage made here stamps its rows with it too (an
+    injected `storage` keeps the clock it was made with)."""
     settings = settings or Settings()
-    store = storage or SqlStorage(db_url, sqlite_sync=settings.sqlite_sync)
+    store = storage or SqlStorage(db_url, sqlite_sync=settings.sqlite_sync, clock=clock)
     cluster: Cluster | None = None
     if settings.redis_url:  # a node of a cluster: pub/sub and leases through Redis
         node = settings.node or f"{socket.gethostname()}-{os.getpid()}"

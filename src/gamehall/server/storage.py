@@ -22,7 +22,6 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Generic, TypeVar
@@ -32,8 +31,8 @@ from sqlalchemy.engine import Connection, Engine
 
 from gamehall.core import GamehallError
 from gamehall.server import ratings as rating_model
-from gamehall.server.accounts import AccountRow, TokenOwner, seconds
-from gamehall.server.clocks import Clock, ClockError, parse_control
+from gamehall.server.accounts import AccountRow, TokenOwner, seconds, stamp
+from gamehall.server.clocks import Clock, ClockError, parse_control, wall_time
 from gamehall.server.rooms import FINISHED, Move, Occupant, Room
 
 log = logging.getLogger("gamehall.server")
@@ -367,11 +366,13 @@ game_players = sa.Table(
 a rated game. Written in the same transaction as the room row that records the end."""
 
 
-def _stamp() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+def _stamp(clock: Callable[[], float] = wall_time) -> str:
+    """Now, as stored, by `clock` (the storage's: the hall's time source, so a waiting room's
+    `updated_at` and the hall's idle cut-off in `Hall.expire_idle_rooms` read one clock)."""
+    return stamp(clock())
 
 
-def _room_values(room: Room) -> dict[str, Any]:
+def _room_values(room: Room, clock: Callable[[], float] = wall_time) -> dict[str, Any]:
     """The room's row, serialised now (the commit happens later, on the writer thread)."""
     return {
         "id": room.id,
@@ -386,7 +387,7 @@ def _room_values(room: Room) -> dict[str, Any]:
         "ended_by": room.ended_by,
         "created_by": room.created_by,
         "created_at": room.created_at,
-        "updated_at": _stamp(),
+        "updated_at": _stamp(clock),
         "revision": room.revision,
         "clock": room.time_control.text if room.time_control else None,
         "clock_state": json.dumps(room.clock.to_json()) if room.clock else None,
@@ -437,8 +438,11 @@ def _room_from_row(row: Any) -> Room:
 class SqlStorage(Storage):
     """SQLAlchemy storage: ``sqlite:///file.db`` (default) or ``postgresql+psycopg://…``."""
 
-    def __init__(self, url: str, batch: int = 512, sqlite_sync: str = "normal") -> None:
+    def __init__(self, url: str, batch: int = 512, sqlite_sync: str = "normal",
+                 clock: Callable[[], float] = wall_time) -> None:
         self.url = url
+        self.clock = clock
+        """The hall's time source (`create_app` passes the hall's): every stamp stored reads it."""
         self.sqlite_sync = sqlite_sync
         self.batch = batch
         self.engine: Engine | None = None
@@ -634,7 +638,7 @@ class SqlStorage(Storage):
     # --- players -------------------------------------------------------------------------------
     async def add_player(self, nickname: str, token_hash: str, at: str | None = None) -> int:
         out: list[int] = []
-        when = at or _stamp()
+        when = at or _stamp(self.clock)
 
         def insert(conn: Connection) -> None:
             key = nickname.lower()
@@ -732,12 +736,12 @@ class SqlStorage(Storage):
     async def save_room(self, room: Room, new_moves: Sequence[Move] = (),
                         finished: bool = False,
                         fence: int | None = None) -> list[dict[str, Any]] | None:
-        values = _room_values(room)
+        values = _room_values(room, self.clock)
         rows = _action_rows(room, new_moves)
         if not finished or room.status != FINISHED:
             await self._write(_Write(room=values, actions=rows, fence=fence))
             return None
-        ending = _Ending.of(room)
+        ending = _Ending.of(room, self.clock)
         changes: list[list[dict[str, Any]] | None] = [None]
 
         def record(conn: Connection) -> None:
@@ -763,7 +767,7 @@ class SqlStorage(Storage):
 
     async def save_rooms(self, rooms: Sequence[tuple[Room, Sequence[Move]]],
                          fences: Sequence[int | None] = ()) -> None:
-        await self._write(_Write(more_rooms=[_room_values(r) for r, _ in rooms],
+        await self._write(_Write(more_rooms=[_room_values(r, self.clock) for r, _ in rooms],
                                  more_fences=list(fences) or [None] * len(rooms),
                                  actions=[a for r, m in rooms for a in _action_rows(r, m)]))
 
@@ -1085,11 +1089,11 @@ class _Ending:
     rated: bool
 
     @classmethod
-    def of(cls, room: Room) -> _Ending:
+    def of(cls, room: Room, clock: Callable[[], float]) -> _Ending:
         people = [o for o in room.seats if o is not None and o.bot is None]
         rated = bool(room.rated) and room.ended_by in rating_model.RATED_ENDINGS \
             and room.result is not None and bool(people) and None not in room.seats
-        return cls(room.id, room.game_name, room.ended_at or _stamp(), list(room.seats),
+        return cls(room.id, room.game_name, room.ended_at or _stamp(clock), list(room.seats),
                    list(room.result) if room.result is not None else None, rated)
 
     def record(self, conn: Connection) -> list[dict[str, Any]] | None:

@@ -11,6 +11,7 @@ All work is vectorised over many candidates at once; see geometry.py for why it 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -103,6 +104,7 @@ _LEN_WW = _LEN_W * _LEN_W
 _LEN_PQ = _LEN_P * _LEN_Q
 _KAP_W, _KAP_P, _KAP_Q = _d1(U_KAPPA)
 _KAP_W2, _KAP_P2, _KAP_Q2 = _d2(U_KAPPA)
+_KAP_WW, _KAP_WW2, _KAP_W2W2 = _KAP_W * _KAP_W, _KAP_W * _KAP_W2, _KAP_W2 * _KAP_W2
 
 
 def _split_ratio(ratio: float) -> tuple[float, float]:
@@ -128,12 +130,25 @@ def ratio_tables(ratios: tuple[float, ...]) -> RatioTables:
         table(lambda ra, rb: ra * _KAP_P2), table(lambda ra, rb: -rb * _KAP_Q2))
 
 
-def _gram(sc: Scalars, x: tuple[Arr, Arr, Arr], y: tuple[Arr, Arr, Arr]) -> Arr:
-    """x·y for vectors written as x1·D + x2·dA + x3·dB (each xi of shape (M, U) or (U,))."""
-    dd, da, db, ab = (v[:, None] for v in (sc.dd, sc.da, sc.db, sc.ab))
-    return (x[0] * y[0] * dd + x[1] * y[1] + x[2] * y[2]
+Columns = tuple[Arr, Arr, Arr, Arr]
+"""dd, da, db, ab of `Scalars` as (M, 1) columns."""
+
+
+def _gram(sc: Columns, x: tuple[Arr, Arr, Arr], y: tuple[Arr, Arr, Arr], x0y0: Arr) -> Arr:
+    """x·y for vectors written as x1·D + x2·dA + x3·dB (x0, y0 of shape (U,), the others
+    (M, U); `x0y0` is x0·y0, made once)."""
+    dd, da, db, ab = sc
+    return (x0y0 * dd + x[1] * y[1] + x[2] * y[2]
             + (x[0] * y[1] + x[1] * y[0]) * da + (x[0] * y[2] + x[2] * y[0]) * db
             + (x[1] * y[2] + x[2] * y[1]) * ab)
+
+
+def _gram_self(sc: Columns, x: tuple[Arr, Arr, Arr], x0x0: Arr) -> Arr:
+    """`_gram(sc, x, x, x0x0)`: the mixed products once each (a·b is b·a exactly in floats)."""
+    dd, da, db, ab = sc
+    p01, p02, p12 = x[0] * x[1], x[0] * x[2], x[1] * x[2]
+    return (x0x0 * dd + x[1] * x[1] + x[2] * x[2] + (p01 + p01) * da + (p02 + p02) * db
+            + (p12 + p12) * ab)
 
 
 def solve_scale(sc: Scalars, t: RatioTables, rid: Index, length: Arr) -> tuple[Arr, Bools]:
@@ -169,9 +184,10 @@ def curvature(sc: Scalars, t: RatioTables, rid: Index, s: Arr) -> Arr:
     sv = s[:, None]
     x = (_KAP_W, sv * t.kap_p[rid], sv * t.kap_q[rid])
     y = (_KAP_W2, sv * t.kap_p2[rid], sv * t.kap_q2[rid])
-    xx = _gram(sc, x, x)
-    xy = _gram(sc, x, y)
-    yy = _gram(sc, y, y)
+    cols = (sc.dd[:, None], sc.da[:, None], sc.db[:, None], sc.ab[:, None])
+    xx = _gram_self(cols, x, _KAP_WW)
+    xy = _gram(cols, x, y, _KAP_WW2)
+    yy = _gram_self(cols, y, _KAP_W2W2)
     c2 = np.maximum(xx * yy - xy * xy, 0.0)
     return np.sqrt(c2) / np.maximum(xx * np.sqrt(xx), TINY)
 
@@ -210,10 +226,11 @@ def fit_joints(m: Model, a: Arr, da: Arr, b: Arr, db: Arr, length: float | Arr) 
     in_span = (span >= m.min_span * lengths - 1e-12) & (span <= m.max_span * lengths + 1e-12)
     t = ratio_tables(m.ratios)
     n_r = len(m.ratios)
-    rid = np.tile(np.arange(n_r), n)
+    rid = np.arange(n * n_r) % n_r
     ci = np.repeat(np.arange(n), n_r)
-    s, conv = solve_scale(sc.take(ci), t, rid, lengths[ci])
-    kap = curvature(sc.take(ci), t, rid, s)
+    per_ratio = sc.take(ci)
+    s, conv = solve_scale(per_ratio, t, rid, lengths[ci])
+    kap = curvature(per_ratio, t, rid, s)
     peak = kap.max(axis=1).reshape(n, n_r)
     where = kap.argmax(axis=1).reshape(n, n_r)
     s, conv = s.reshape(n, n_r), conv.reshape(n, n_r)
@@ -247,8 +264,21 @@ def _eval(a: Arr, da: Arr, b: Arr, db: Arr, sa: Arr, sb: Arr, u: Arr,
     else:
         w, p, q = _d1(u) if order == 1 else _d2(u)
         h = (-w, p, w, q)
-    return (h[0][..., None] * a[:, None, :] + h[1][..., None] * (sa[:, None] * da)[:, None, :]
-            + h[2][..., None] * b[:, None, :] - h[3][..., None] * (sb[:, None] * db)[:, None, :])
+    return np.stack(_hermite_parts(a, da, b, db, sa, sb, h), axis=-1)
+
+
+def _hermite_parts(a: Arr, da: Arr, b: Arr, db: Arr, sa: Arr, sb: Arr,
+                   h: tuple[Arr, ...]) -> list[Arr]:
+    """The x, y and z parts of h0·A + h1·(sa·dA) + h2·B - h3·(sb·dB) for weights h of shape
+    (M, K) or (K,) and vectors (M, 3), each of shape (M, K).
+
+    Worked out axis by axis: numpy takes many times longer over a product broadcast along a
+    last axis of length 3 (a buffered copy every three numbers) than over one of length K.
+    Each number gets the same operations in the same order either way.
+    """
+    sda, sdb = sa[:, None] * da, sb[:, None] * db
+    return [h[0] * a[:, c, None] + h[1] * sda[:, c, None] + h[2] * b[:, c, None]
+            - h[3] * sdb[:, c, None] for c in range(3)]
 
 
 @dataclass(frozen=True)
@@ -284,8 +314,8 @@ def sample_joint_groups(a: Arr, da: Arr, b: Arr, db: Arr, fit: JointFit, sizes: 
     """
     sa, sb = fit.scale * fit.ra, fit.scale * fit.rb
     m = len(sa)
-    vel = _eval_h(a, da, b, db, sa, sb, _PANEL_D1)
-    speed = norm(vel).reshape(m, _PANELS, len(_PW))
+    vx, vy, vz = _hermite_parts(a, da, b, db, sa, sb, _PANEL_D1)
+    speed = np.sqrt(vx * vx + vy * vy + vz * vz).reshape(m, _PANELS, len(_PW))
     panel = (speed * W_PANEL).sum(axis=-1)
     cum = np.concatenate([np.zeros((m, 1)), np.cumsum(panel, axis=1)], axis=1)
     total = cum[:, -1:]
@@ -309,17 +339,22 @@ def sample_joint_groups(a: Arr, da: Arr, b: Arr, db: Arr, fit: JointFit, sizes: 
     uh = np.take_along_axis(u, hcol, axis=1)
     d1 = _eval(a, da, b, db, sa, sb, uh, 1)
     d2 = _eval(a, da, b, db, sa, sb, uh, 2)
-    up = fit.peak_u[:, None]
-    peak_n = _normal_raw(_eval(a, da, b, db, sa, sb, up, 1), _eval(a, da, b, db, sa, sb, up, 2))
     tan = unit(d1)
     nraw = _normal_raw(d1, d2)
     kap = norm(nraw) / np.maximum(dot(d1, d1), TINY)
-    fallback = peak_n - tan * dot(peak_n, tan)[..., None]
     use_fb = kap < KAPPA_EPS
-    fb_ok = norm(fallback) > 1e-9
-    straight = (fit.peak_kappa < KAPPA_EPS)[:, None] | (use_fb & ~fb_ok)
-    axis = np.where(use_fb[..., None], unit(fallback), unit(nraw))
-    axis = canonical_axis(np.where(straight[..., None], horizontal_normal(tan), axis))
+    axis = unit(nraw)
+    straight = (fit.peak_kappa < KAPPA_EPS)[:, None] & np.ones_like(use_fb)
+    if use_fb.any():  # rare: the normal at the peak of curvature, computed only when needed
+        up = fit.peak_u[:, None]
+        peak_n = _normal_raw(_eval(a, da, b, db, sa, sb, up, 1),
+                             _eval(a, da, b, db, sa, sb, up, 2))
+        fallback = peak_n - tan * dot(peak_n, tan)[..., None]
+        straight |= use_fb & ~(norm(fallback) > 1e-9)
+        axis = np.where(use_fb[..., None], unit(fallback), axis)
+    if straight.any():
+        axis = np.where(straight[..., None], horizontal_normal(tan), axis)
+    axis = canonical_axis(axis)
     out = []
     start = 0
     for size, n, f in zip(sizes, n_segs, fracs, strict=True):
@@ -327,14 +362,6 @@ def sample_joint_groups(a: Arr, da: Arr, b: Arr, db: Arr, fit: JointFit, sizes: 
         start += size
         out.append(Sampled(pts[r, : n + 1], pts[r, n + 1: n + 1 + k], tan[r, :k], axis[r, :k]))
     return out
-
-
-def _eval_h(a: Arr, da: Arr, b: Arr, db: Arr, sa: Arr, sb: Arr, h: tuple[Arr, ...]) -> Arr:
-    """`_eval` with the Hermite weights (1-D, shared by all rows) given."""
-    return (h[0][None, :, None] * a[:, None, :]
-            + h[1][None, :, None] * (sa[:, None] * da)[:, None, :]
-            + h[2][None, :, None] * b[:, None, :]
-            - h[3][None, :, None] * (sb[:, None] * db)[:, None, :])
 
 
 def _normal_raw(d1: Arr, d2: Arr) -> Arr:
@@ -358,10 +385,20 @@ def sample_ends(p: Arr, d: Arr, ref: Arr, cos_sin: Arr, length: float, n_seg: in
     return Sampled(pts, holes, tan, canonical_axis(np.repeat(axis[:, None, :], k, axis=1)))
 
 
+@cache
+def _far_pairs(n: int, gap: int) -> tuple[Index, Index]:
+    """The sample pairs (i, j) more than `gap` apart along a line of n samples (made once)."""
+    i, j = np.triu_indices(n, k=gap + 1)
+    i.setflags(write=False)
+    j.setflags(write=False)
+    return i, j
+
+
 def fold_back(points: Arr, seg_len: float, r: float) -> Bools:
     """True where a centre line comes back within 2r of itself (samples > 4r apart along it)."""
-    n = points.shape[1]
-    gap = max(1, int(np.ceil(4.0 * r / seg_len)))
-    i, j = np.triu_indices(n, k=gap + 1)
-    d = norm(points[:, i, :] - points[:, j, :])
+    gap = max(1, math.ceil(4.0 * r / seg_len))
+    i, j = _far_pairs(points.shape[1], gap)
+    x, y, z = (np.take(points[..., c], i, axis=1) - np.take(points[..., c], j, axis=1)
+               for c in range(3))  # axis by axis, as in `_hermite_parts`
+    d = np.sqrt(x * x + y * y + z * z)
     return np.asarray((d < 2.0 * r).any(axis=1), dtype=bool)

@@ -17,8 +17,11 @@ from gamehall.games.hau_la.building import Building
 from gamehall.games.hau_la.data import Model, PieceSpec
 from gamehall.games.hau_la.geometry import Arr, canonical_axis, cross, norm
 from gamehall.games.hau_la.shapes import (
+    SHAPES,
     JointShapes,
+    ShapeCache,
     end_shapes,
+    joint_shapes_cached,
     joint_shapes_groups,
     rotation_table,
 )
@@ -79,16 +82,18 @@ class Placements:
         return len(self.rows)
 
 
-def enumerate_placements(b: Building, tags: Tags, ask: Ask) -> Placements:
+def enumerate_placements(b: Building, tags: Tags, ask: Ask,
+                         cache: ShapeCache | None = SHAPES) -> Placements:
     """Every placement `ask` allows, kind by kind in its order.
 
     The work is batched over all kinds at once (one fit of every joint candidate, one touch
     check of every candidate piece, one of every candidate tag): the arrays are small, so the
     cost is mostly per numpy call. Each candidate's numbers are computed element by element,
-    so batching never changes a result.
+    so batching never changes a result, and joint shapes found in `cache` (None: compute all)
+    are the ones a fresh fit would give (see shapes.py).
     """
     m = b.model
-    shaped = _shapes(b, tags, ask)
+    shaped = _shapes(b, tags, ask, cache)
     live = [s for s in shaped if s is not None]
     checks = _piece_checks(b, tags, live)
     blocks: list[_Block] = []
@@ -152,7 +157,7 @@ class _Block:
     lifted: Bools
 
 
-def _shapes(b: Building, tags: Tags, ask: Ask) -> list[_Cands | None]:
+def _shapes(b: Building, tags: Tags, ask: Ask, cache: ShapeCache | None) -> list[_Cands | None]:
     """The candidates of each kind in `ask.kinds`, all joint kinds fitted in one batch."""
     m = b.model
     out: list[_Cands | None] = [None] * len(ask.kinds)
@@ -168,8 +173,10 @@ def _shapes(b: Building, tags: Tags, ask: Ask) -> list[_Cands | None]:
     a, bb = b.pos[lo], b.pos[hi]
     da, db = plug_direction_many(b.axis[lo], sl), plug_direction_many(b.axis[hi], sh)
     sizes = [len(x[0]) for _, x in found]
-    shapes = joint_shapes_groups(m, [m.kinds[ask.kinds[i]] for i, _ in found], a, da, bb, db,
-                                 lo < b.n_board, hi < b.n_board, sizes)
+    specs = [m.kinds[ask.kinds[i]] for i, _ in found]
+    board = (lo < b.n_board, hi < b.n_board)
+    shapes = (joint_shapes_groups(m, specs, a, da, bb, db, *board, sizes) if cache is None
+              else joint_shapes_cached(cache, m, specs, a, da, bb, db, *board, sizes))
     start = 0
     for (i, x), js in zip(found, shapes, strict=True):
         part = slice(start, start + len(x[0]))
@@ -187,7 +194,8 @@ def _end_cands(b: Building, tags: Tags, ask: Ask, kind: int) -> _EndCands | None
     board = hs < b.n_board
     p = b.pos[hs]
     d = np.where((ss == 0)[:, None], b.axis[hs], -b.axis[hs])
-    ok, shape = end_shapes(m, spec, p, d, b.tan[hs], np.tile([1.0, 0.0], (len(hs), 1)), board)
+    no_turn = _NO_TURN[np.zeros(len(hs), dtype=np.int64)]
+    ok, shape = end_shapes(m, spec, p, d, b.tan[hs], no_turn, board)
     keep = np.flatnonzero(ok)
     if len(keep) == 0:
         return None
@@ -203,7 +211,8 @@ def _joint_inputs(b: Building, ask: Ask, kind: int) -> tuple[Ints, ...] | None:
     """(lo, hi, flags, side_lo, side_hi) of every joint candidate of `kind`."""
     lo, hi, flags = _pairs(b, ask, b.model.kinds[kind])
     pi = np.repeat(np.arange(len(lo)), 4)
-    sl, sh = np.tile(_COMBOS[:, 0], len(lo)), np.tile(_COMBOS[:, 1], len(lo))
+    combo = _COMBOS[np.arange(4 * len(lo)) % 4]
+    sl, sh = combo[:, 0], combo[:, 1]
     lo, hi, flags = lo[pi], hi[pi], flags[pi]
     keep = ((sl == 0) | (lo >= b.n_board)) & ((sh == 0) | (hi >= b.n_board))
     if not keep.any():
@@ -213,6 +222,8 @@ def _joint_inputs(b: Building, ask: Ask, kind: int) -> tuple[Ints, ...] | None:
 
 
 _COMBOS = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], dtype=np.int64)
+_NO_TURN = np.array([[1.0, 0.0]])
+"""(cos, sin) of no rotation: an end piece's holes while its candidates are checked."""
 
 
 def _joint_cands(b: Building, tags: Tags, kind: int, x: tuple[Ints, ...], a: Arr, bb: Arr,
@@ -261,7 +272,7 @@ def _end_blocks(m: Model, c: _EndCands, inside: Bools, touch: Bools, tag: bool) 
     cs = rotation_table(m)
     n_rot = len(cs)
     ci = np.repeat(np.arange(n_c), n_rot)
-    ri = np.tile(np.arange(n_rot), n_c)
+    ri = np.arange(n_c * n_rot) % n_rot
     base = np.stack([np.full(n_c * n_rot, c.kind), hs[ci], np.full(n_c * n_rot, -1), ri,
                      ss[ci]], 1)
     if not tag:
@@ -313,7 +324,7 @@ def _finish(b: Building, tags: Tags, blocks: list[_Block]) -> list[Part]:
         part = slice(start, start + size)
         start += size
         owner = np.repeat(np.arange(len(x.base)), n)
-        tag = np.tile(np.arange(n), len(x.base))
+        tag = np.arange(size) % max(n, 1)
         ok = possible[part]
         out.append((np.concatenate([x.base[owner], tag[:, None]], 1)[ok],
                     (x.touch[owner] | ttouch[part])[ok], centres[part, 2][ok]))
@@ -340,7 +351,7 @@ def _tag_rows(m: Model, hole_pos: Arr, hole_axis: Arr) -> Arr:
 def _with_sides(b: Building, holes: Ints) -> tuple[Ints, Ints]:
     """Each hole with each face a plug may enter from (board holes: only from above)."""
     hs = np.repeat(holes, 2)
-    ss = np.tile(np.array([0, 1], dtype=np.int64), len(holes))
+    ss = np.arange(2 * len(holes), dtype=np.int64) % 2
     keep = (ss == 0) | (hs >= b.n_board)
     return hs[keep], ss[keep]
 
@@ -350,7 +361,7 @@ def _pairs(b: Building, ask: Ask, spec: PieceSpec) -> tuple[Ints, Ints, Ints]:
     f = np.array(ask.firsts, dtype=np.int64)
     s = np.array(ask.seconds, dtype=np.int64)
     a = np.repeat(f, len(s))
-    c = np.tile(s, len(f))
+    c = s[np.arange(len(f) * len(s)) % len(s)] if len(s) else s
     keep = a != c
     if ask.bonus:
         keep &= (a < b.n_board) != (c < b.n_board)
