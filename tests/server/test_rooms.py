@@ -9,6 +9,7 @@ import pytest
 
 from gamehall.server.commands import parse_command
 from gamehall.server.hall import SYSTEM_RANDOM
+from gamehall.server.protocol import dumps
 from gamehall.server.rooms import FINISHED, PLAYING, Move, Room, RoomError
 
 
@@ -233,8 +234,7 @@ def test_the_head_built_from_shared_parts_is_the_snapshot_text_for_every_seat(ga
     apart; its text must be exactly the snapshot's, for every seat, the spectator, presence
     changes, and moves (the cache must follow each)."""
     def text(r: Room, seat: int | None, online: set[int]) -> str:
-        return json.dumps(r.snapshot(seat, online, with_moves=False), ensure_ascii=False,
-                          separators=(",", ":"))[:-1]
+        return dumps(r.snapshot(seat, online, with_moves=False))[:-1]
 
     r = Room(id="g1", game_name=game, options={}, created_by="t", seed=77)
     players = range(r.game.num_players)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -25,7 +24,7 @@ from gamehall.core import (
 )
 from gamehall.core.options import resolve_options
 from gamehall.server.clocks import Clock, ClockError, TimeControl, parse_control, untimed_public
-from gamehall.server.protocol import TypedSeat
+from gamehall.server.protocol import TypedSeat, dumps
 
 WAITING = "waiting"
 PLAYING = "playing"
@@ -665,8 +664,7 @@ class Room:
         if len(self._moves_json) > len(self.moves):
             self._moves_json = []
         for m in self.moves[len(self._moves_json):]:
-            self._moves_json.append(json.dumps(m.to_json(), ensure_ascii=False,
-                                               separators=(",", ":")))
+            self._moves_json.append(_dumps(m.to_json()))
         return ",".join(self._moves_json[start:])
 
     def render(self, seat: int | None, online: set[int], moves_from: int = 0,
@@ -677,8 +675,7 @@ class Room:
         revision; the clock and the absence are rendered for `now`."""
         start = max(0, min(moves_from, self.version))
         head = head if head is not None else self.render_head(seat, online)
-        live = json.dumps({"clock": self.clock_json(now), "absent": absent},
-                          separators=(",", ":"))[1:-1]
+        live = _dumps({"clock": self.clock_json(now), "absent": absent})[1:-1]
         return f'{head},{live},"moves_from":{start},"moves":[{self.moves_text(start)}]}}'
 
     def snapshot(self, seat: int | None, online: set[int], with_moves: bool = True,
@@ -783,8 +780,8 @@ _BEFORE_LEGAL = ("seats", "to_move")
 """The keys of a `state` head before the seat, and between the seat and the legal moves."""
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+_dumps = dumps
+"""The wire's JSON encoder (`protocol.dumps`)."""
 
 
 def _shallow(obj: Any) -> Any:
