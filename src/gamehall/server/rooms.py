@@ -642,7 +642,7 @@ class Room:
             legal_moves, legal = pos.legal(self._legal)
         else:
             legal_moves = legal = "[]"
-        return (f'{before},"seat":{_dumps(seat)},{middle},"legal_moves":{legal_moves},'
+        return (f'{before},"seat":{dumps(seat)},{middle},"legal_moves":{legal_moves},'
                 f'"legal":{legal},"view":{pos.view(self.game, seat)},{after}')
 
     def _head_parts(self, online: set[int]) -> tuple[str, str, str]:
@@ -655,7 +655,7 @@ class Room:
         before = {k: whole[k] for k in _BEFORE_SEAT}
         middle = {k: whole[k] for k in _BEFORE_LEGAL}
         after = {k: v for k, v in whole.items() if k not in before and k not in middle}
-        parts = (_dumps(before)[:-1], _dumps(middle)[1:-1], _dumps(after)[1:-1])
+        parts = (dumps(before)[:-1], dumps(middle)[1:-1], dumps(after)[1:-1])
         self._head = (key, parts)
         return parts
 
@@ -664,7 +664,7 @@ class Room:
         if len(self._moves_json) > len(self.moves):
             self._moves_json = []
         for m in self.moves[len(self._moves_json):]:
-            self._moves_json.append(_dumps(m.to_json()))
+            self._moves_json.append(dumps(m.to_json()))
         return ",".join(self._moves_json[start:])
 
     def render(self, seat: int | None, online: set[int], moves_from: int = 0,
@@ -675,7 +675,7 @@ class Room:
         revision; the clock and the absence are rendered for `now`."""
         start = max(0, min(moves_from, self.version))
         head = head if head is not None else self.render_head(seat, online)
-        live = _dumps({"clock": self.clock_json(now), "absent": absent})[1:-1]
+        live = dumps({"clock": self.clock_json(now), "absent": absent})[1:-1]
         return f'{head},{live},"moves_from":{start},"moves":[{self.moves_text(start)}]}}'
 
     def snapshot(self, seat: int | None, online: set[int], with_moves: bool = True,
@@ -686,11 +686,9 @@ class Room:
         without `seat_parts`, the seat, the legal moves and the view too (see `render_head`)."""
         to_move = self.to_move()
         legal: list[dict[str, Any]] = []
-        if seat is not None and to_move == seat and self.state is not None:
+        if seat_parts and seat is not None and to_move == seat and self.state is not None:
             legal = self._legal()
-        mine = {"seat": seat, "legal_moves": [entry["move"] for entry in legal],
-                "legal": legal, "view": self.view(seat)} if seat_parts else {}
-        return {
+        out = {
             "type": "state",
             "room": self.id,
             "game": self.game_name,
@@ -698,10 +696,12 @@ class Room:
             "options": self.game.shown_options(),
             "status": self.status,
             "version": self.version,
-            **({"seat": mine["seat"]} if seat_parts else {}),
+            "seat": seat,
             "seats": self.seats_json(online),
             "to_move": to_move,
-            **{k: v for k, v in mine.items() if k != "seat"},
+            "legal_moves": [entry["move"] for entry in legal],
+            "legal": legal,
+            "view": self.view(seat) if seat_parts else None,
             "result": self.result,
             "outcome": self.outcome,
             "scores": self.scores(),
@@ -714,6 +714,10 @@ class Room:
                 "moves_from": 0, "moves": [m.to_json() for m in self.moves]}
                if with_moves else {}),
         }
+        if not seat_parts:
+            for key in _SEAT_KEYS:
+                del out[key]
+        return out
 
     def scores(self) -> list[float] | None:
         """Each seat's score once the game is over (`Game.scores`), or None."""
@@ -778,10 +782,8 @@ class Room:
 _BEFORE_SEAT = ("type", "room", "game", "title", "options", "status", "version")
 _BEFORE_LEGAL = ("seats", "to_move")
 """The keys of a `state` head before the seat, and between the seat and the legal moves."""
-
-
-_dumps = dumps
-"""The wire's JSON encoder (`protocol.dumps`)."""
+_SEAT_KEYS = ("seat", "legal_moves", "legal", "view")
+"""The keys of a `state` head that depend on the seat (`render_head` renders them apart)."""
 
 
 def _shallow(obj: Any) -> Any:
@@ -812,7 +814,7 @@ class _Position:
             return self._public_text
         overlay = game.seat_overlay(self.state, seat)
         if overlay is None:
-            return _dumps(self.state.view(seat))
+            return dumps(self.state.view(seat))
         keys = tuple(overlay)
         cut = self._cuts.get(keys)
         if cut is None:
@@ -825,7 +827,7 @@ class _Position:
         public = self._public = self.state.view(None)
         overlay = game.seat_overlay(self.state, 0)
         if overlay is None:
-            self._public_text = _dumps(public)
+            self._public_text = dumps(public)
             return
         keys = tuple(overlay)
         cut = self._cuts[keys] = _cut(public, keys)
@@ -836,7 +838,7 @@ class _Position:
         """The legal moves' notation and the full entries, as JSON arrays (made by `make`)."""
         if self._legal is None:
             entries = make()
-            self._legal = (_dumps([e["move"] for e in entries]), _dumps(entries))
+            self._legal = (dumps([e["move"] for e in entries]), dumps(entries))
         return self._legal
 
 
@@ -849,18 +851,18 @@ def _cut(public: dict[str, Any], keys: tuple[str, ...]) -> list[str | tuple[str,
     for k in [*public, *(k for k in keys if k not in public)]:
         if k in keys:
             if run:
-                out.append(_dumps(run)[1:-1])
+                out.append(dumps(run)[1:-1])
                 run = {}
-            out.append((k, _dumps(k)))
+            out.append((k, dumps(k)))
         else:
             run[k] = public[k]
     if run:
-        out.append(_dumps(run)[1:-1])
+        out.append(dumps(run)[1:-1])
     return out
 
 
 def _fill(cut: list[str | tuple[str, str]], values: dict[str, Any]) -> str:
     """A `_cut` with its keys' values from `values`: the JSON object text."""
-    members = [item if isinstance(item, str) else f"{item[1]}:{_dumps(values[item[0]])}"
+    members = [item if isinstance(item, str) else f"{item[1]}:{dumps(values[item[0]])}"
                for item in cut]
     return "{" + ",".join(members) + "}"
