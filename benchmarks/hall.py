@@ -60,6 +60,9 @@ class Stats:
     helpers_cpu: float = 0.0
     """Redis and nginx (cluster runs)."""
     client_cpu: float = 0.0
+    client_lags: list[float] = field(default_factory=list)
+    """The load generator's own event-loop lag while measuring (every 50 ms): a latency is
+    measured by this loop, so its stalls show in the latencies as well."""
     load: tuple[float, ...] = field(default_factory=os.getloadavg)
 
     def error(self, what: str) -> None:
@@ -213,6 +216,44 @@ class Table:
                 return
 
 
+class GcPauses:
+    """This process's garbage-collection pauses by generation (gc.callbacks): the longest and
+    the total, while `on`."""
+
+    def __init__(self) -> None:
+        self.on = False
+        self.longest = [0.0, 0.0, 0.0]
+        self.total = [0.0, 0.0, 0.0]
+        self.count = [0, 0, 0]
+        self._start = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+        elif self.on:
+            took, g = time.perf_counter() - self._start, info["generation"]
+            self.longest[g] = max(self.longest[g], took)
+            self.total[g] += took
+            self.count[g] += 1
+
+    def text(self) -> str:
+        return ", ".join(f"gen{g} {self.count[g]}x max {1000 * self.longest[g]:.1f} ms"
+                         for g in range(3))
+
+
+GC = GcPauses()
+
+
+async def watch_lag(stats: Stats) -> None:
+    """Sample this process's event-loop lag every 50 ms while measuring (`Stats.client_lags`)."""
+    loop = asyncio.get_running_loop()
+    while True:
+        t = loop.time()
+        await asyncio.sleep(0.05)
+        if stats.measuring:
+            stats.client_lags.append(loop.time() - t - 0.05)
+
+
 def cpu_seconds(pid: int | None) -> float:
     """CPU time (user + system) a local process has used, from /proc; 0 when unknown."""
     if pid is None:
@@ -253,7 +294,8 @@ async def bench(base: str, rooms: int, game: str, think: float, seconds: float,
         tasks.append(asyncio.create_task(t.run(stop)))
         await asyncio.sleep(warmup / 2 / rooms)
     await asyncio.sleep(warmup / 2)
-    stats.measuring = True
+    lag = asyncio.create_task(watch_lag(stats))
+    stats.measuring = GC.on = True
     t0 = time.perf_counter()
     cpu0, helpers0 = tree_cpu(list(server_pids)), tree_cpu(list(helper_pids))
     own0 = time.process_time()
@@ -263,6 +305,8 @@ async def bench(base: str, rooms: int, game: str, think: float, seconds: float,
     stats.server_cpu = tree_cpu(list(server_pids)) - cpu0
     stats.helpers_cpu = tree_cpu(list(helper_pids)) - helpers0
     stats.client_cpu = time.process_time() - own0
+    lag.cancel()
+    GC.on = False
     stop.set()
     done, pending = await asyncio.wait(tasks, timeout=60)
     for task in pending:
@@ -344,6 +388,8 @@ def report(stats: Stats, rooms: int, game: str, think: float) -> str:
            if stats.helpers_cpu else "")
         + f", load generator {stats.client_cpu:.1f} s; load average before/after: "
         f"{stats.load[0]:.1f}/{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores",
+        f"load generator's event-loop lag: p99 {_pct(sorted(stats.client_lags), 0.99):.1f} ms, "
+        f"max {_pct(sorted(stats.client_lags), 1.0):.1f} ms; its collections: {GC.text()}",
         f"errors {sum(stats.errors.values())}" + (f": {stats.errors}" if stats.errors else ""),
     ]
     return "\n".join(lines)
@@ -429,6 +475,8 @@ async def cluster_run(topo: Any, a: argparse.Namespace) -> str:
 
 
 def main() -> None:
+    import gc
+    gc.callbacks.append(GC)
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--rooms", type=int, default=500)
     p.add_argument("--game", default="hula")

@@ -223,6 +223,40 @@ def test_a_broken_writer_connection_costs_a_retry_and_no_write(db_url: str,
     asyncio.run(scenario())
 
 
+def test_a_broken_reader_connection_costs_a_retry_and_the_read_answers(
+        db_url: str, test_games: None) -> None:
+    """Each reader thread keeps one connection, in autocommit (no checkout, ping or rollback
+    per read); when those break, a read is tried again on a new connection and answers."""
+    async def scenario() -> None:
+        store = SqlStorage(db_url)
+        await store.open()
+        room = _room(2)
+        await store.save_room(room)
+        await asyncio.gather(*(store.load_room(room.id) for _ in range(8)))
+        kept = list(store._reader_conns)
+        assert kept and len(kept) <= 2                   # one per reader thread, kept
+        await asyncio.gather(*(store.load_room(room.id) for _ in range(8)))
+        assert store._reader_conns == kept
+        raws = [c.connection.dbapi_connection for c in kept]
+        if db_url.startswith("postgresql"):              # the server ends the readers' sessions
+            engine = sa.create_engine(db_url)
+            with engine.begin() as conn:
+                for raw in raws:
+                    conn.execute(sa.text("SELECT pg_terminate_backend(:pid)"),
+                                 {"pid": raw.info.backend_pid})  # type: ignore[union-attr]
+            engine.dispose()
+        else:
+            for raw in raws:
+                assert raw is not None
+                raw.close()
+        backs = await asyncio.gather(*(store.list_rooms(None, 5) for _ in range(8)))
+        assert all([b.id for b in back] == [room.id] for back in backs)
+        assert any(c not in kept for c in store._reader_conns)  # a broken one was replaced
+        await store.close()
+
+    asyncio.run(scenario())
+
+
 def test_a_whole_game_through_a_server_on_postgresql(pg_url: str, tmp_path: Path) -> None:
     server = Server(pg_url, tmp_path / "server.log", "--rate", "1000", "--burst", "1000")
     server.start()

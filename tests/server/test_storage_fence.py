@@ -219,3 +219,39 @@ def test_the_migration_keeps_rooms_and_players(db_url: str, test_games: None) ->
         assert "fence" not in {c["name"] for c in sa.inspect(conn).get_columns("rooms")}
         assert conn.execute(sa.text("SELECT count(*) FROM actions")).scalar() == len(moves)
     engine.dispose()
+
+
+def test_a_move_commits_by_updates_alone_and_a_stale_one_still_is_refused(
+        db_url: str, test_games: None) -> None:
+    """A move (the room stored already, the fence current) takes `_commit_updates`' two
+    statements; a new room, and a write behind the fence, go the general way, which stores the
+    one and refuses the other as before."""
+    async def scenario() -> None:
+        store = SqlStorage(db_url)
+        await store.open()
+        room, rng = _started(40), random.Random(4)
+        await store.save_room(room, fence=7)                 # new: not an update
+        assert store.stats["updates_only"] == 0
+        moves = _play(room, rng)
+        room.revision = 1
+        await store.save_room(room, moves, fence=7)
+        assert store.stats["updates_only"] == 1
+        plain = _started(41)
+        await store.save_room(plain)
+        plain.revision = 1
+        await store.save_room(plain, _play(plain, rng))      # a single node: no fence at all
+        assert store.stats["updates_only"] == 2
+        assert await store.claim_room(room.id, 8) == 7
+        kept = len(room.moves)
+        room.revision = 2
+        with pytest.raises(Fenced):
+            await store.save_room(room, _play(room, rng), fence=7)
+        assert store.stats["updates_only"] == 2
+        for saved, count, revision in ((room, kept, 1), (plain, len(plain.moves), 1)):
+            back = await store.load_room(saved.id)
+            assert back is not None and len(back.moves) == count and back.revision == revision
+            assert back.moves == saved.moves[:count]
+        assert await store.room_fence(room.id) == 8
+        await store.close()
+
+    asyncio.run(scenario())
