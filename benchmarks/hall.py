@@ -59,6 +59,8 @@ class Stats:
     server_cpu: float = 0.0
     helpers_cpu: float = 0.0
     """Redis and nginx (cluster runs)."""
+    database_cpu: float = 0.0
+    """PostgreSQL's processes, when it runs on this machine (cluster runs)."""
     client_cpu: float = 0.0
     client_lags: list[float] = field(default_factory=list)
     """The load generator's own event-loop lag while measuring (every 50 ms): a latency is
@@ -265,6 +267,21 @@ def cpu_seconds(pid: int | None) -> float:
         return 0.0
 
 
+def postmaster(url: str) -> list[int]:
+    """The PostgreSQL server on this machine listening on the URL's port (its backends are its
+    children), or nothing."""
+    port = url.rsplit(":", 1)[-1].split("/", 1)[0]
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            args = cmdline.read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if args and args[0].endswith(b"postgres") and b"-p" in args \
+                and args[args.index(b"-p") + 1:][:1] == [port.encode()]:
+            return [int(cmdline.parent.name)]
+    return []
+
+
 def tree_cpu(pids: Sequence[int]) -> float:
     """CPU time of the processes and their children (nginx's worker, a node's bot workers)."""
     family = set(pids)
@@ -279,7 +296,8 @@ def tree_cpu(pids: Sequence[int]) -> float:
 
 async def bench(base: str, rooms: int, game: str, think: float, seconds: float,
                 warmup: float, server_pids: Sequence[int] = (),
-                helper_pids: Sequence[int] = ()) -> tuple[Stats, list[Table]]:
+                helper_pids: Sequence[int] = (),
+                database_pids: Sequence[int] = ()) -> tuple[Stats, list[Table]]:
     stats = Stats()
     tag = random.randrange(10**6)
     tokens = []
@@ -298,12 +316,14 @@ async def bench(base: str, rooms: int, game: str, think: float, seconds: float,
     stats.measuring = GC.on = True
     t0 = time.perf_counter()
     cpu0, helpers0 = tree_cpu(list(server_pids)), tree_cpu(list(helper_pids))
+    database0 = tree_cpu(list(database_pids))
     own0 = time.process_time()
     await asyncio.sleep(seconds)
     stats.measuring = False
     stats.elapsed = time.perf_counter() - t0
     stats.server_cpu = tree_cpu(list(server_pids)) - cpu0
     stats.helpers_cpu = tree_cpu(list(helper_pids)) - helpers0
+    stats.database_cpu = tree_cpu(list(database_pids)) - database0
     stats.client_cpu = time.process_time() - own0
     lag.cancel()
     GC.on = False
@@ -386,6 +406,9 @@ def report(stats: Stats, rooms: int, game: str, think: float) -> str:
         + (f", redis+nginx {stats.helpers_cpu:.1f} s "
            f"({1000 * stats.helpers_cpu / max(1, stats.moves):.2f} ms per move)"
            if stats.helpers_cpu else "")
+        + (f", postgresql {stats.database_cpu:.1f} s "
+           f"({1000 * stats.database_cpu / max(1, stats.moves):.2f} ms per move)"
+           if stats.database_cpu else "")
         + f", load generator {stats.client_cpu:.1f} s; load average before/after: "
         f"{stats.load[0]:.1f}/{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores",
         f"load generator's event-loop lag: p99 {_pct(sorted(stats.client_lags), 0.99):.1f} ms, "
@@ -453,7 +476,8 @@ def local_cluster(nodes: int, db: str | None) -> Any:
 
 async def cluster_run(topo: Any, a: argparse.Namespace) -> str:
     stats, tables = await bench(topo.http, a.rooms, a.game, a.think, a.seconds, a.warmup,
-                                [n.pid for n in topo.nodes], [topo.redis.pid, topo.nginx.pid])
+                                [n.pid for n in topo.nodes], [topo.redis.pid, topo.nginx.pid],
+                                postmaster(topo.nodes[0].db))
     out = [f"cluster of {len(topo.nodes)} nodes behind nginx (logs in {topo.folder})",
            report(stats, a.rooms, a.game, a.think)]
     healths = {n.name: httpx.get(f"{n.http}/api/health", timeout=30).json() for n in topo.nodes}
