@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -44,6 +45,8 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+
+from gamehall.server.serve import GC_THRESHOLDS
 
 
 @dataclass
@@ -312,6 +315,7 @@ async def bench(base: str, rooms: int, game: str, think: float, seconds: float,
         tasks.append(asyncio.create_task(t.run(stop)))
         await asyncio.sleep(warmup / 2 / rooms)
     await asyncio.sleep(warmup / 2)
+    gc.freeze()  # the clients' long-lived objects: no full collection of this process walks them
     lag = asyncio.create_task(watch_lag(stats))
     stats.measuring = GC.on = True
     t0 = time.perf_counter()
@@ -499,7 +503,7 @@ async def cluster_run(topo: Any, a: argparse.Namespace) -> str:
 
 
 def main() -> None:
-    import gc
+    gc.set_threshold(*GC_THRESHOLDS)  # as the server's: the generator's pauses are in the figures
     gc.callbacks.append(GC)
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--rooms", type=int, default=500)

@@ -417,6 +417,14 @@ game_players = sa.Table(
 a rated game. Written in the same transaction as the room row that records the end."""
 
 
+_TOKEN_OWNER = (sa.select(players.c.id, players.c.nickname, players.c.password_hash,
+                          tokens.c.last_used_at)
+                .join(tokens, tokens.c.player_id == players.c.id)
+                .where(tokens.c.token_hash == sa.bindparam("token_hash")))
+"""Whose token it is: built once (every player's token is read again each `RECHECK_SECONDS`,
+and building the statement cost as much as running it)."""
+
+
 def _stamp(clock: Callable[[], float] = wall_time) -> str:
     """Now, as stored, by `clock` (the storage's: the hall's time source, so a waiting room's
     `updated_at` and the hall's idle cut-off in `Hall.expire_idle_rooms` read one clock)."""
@@ -792,11 +800,7 @@ class SqlStorage(Storage):
 
     async def token_owner(self, token_hash: str) -> TokenOwner | None:
         def select(conn: Connection) -> TokenOwner | None:
-            row = conn.execute(
-                sa.select(players.c.id, players.c.nickname, players.c.password_hash,
-                          tokens.c.last_used_at)
-                .join(tokens, tokens.c.player_id == players.c.id)
-                .where(tokens.c.token_hash == token_hash)).first()
+            row = conn.execute(_TOKEN_OWNER, {"token_hash": token_hash}).first()
             if row is None:
                 return None
             return TokenOwner(int(row.id), str(row.nickname), row.password_hash is not None,
