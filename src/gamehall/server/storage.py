@@ -512,11 +512,12 @@ class SqlStorage(Storage):
         self._queue: asyncio.Queue[_Write]
         self._task: asyncio.Task[None] | None = None
         self._writer: Connection | None = None
+        """The writer thread's connection, kept between commits (`_writing`)."""
         self._readers = threading.local()
         """Each reader thread's connection (`_reading`)."""
         self._reader_conns: list[Connection] = []
+        """Every reader thread's connection, closed with the storage."""
         self._readers_lock = threading.Lock()
-        """The writer thread's connection, kept between commits (`_writing`)."""
         self.stats: dict[str, float] = {"batches": 0, "writes": 0, "commit_seconds": 0.0,
                                         "max_commit_seconds": 0.0, "updates_only": 0}
         """Group-commit figures since start (GET /api/health shows them); `updates_only`: the
