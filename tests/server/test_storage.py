@@ -236,7 +236,9 @@ def test_a_broken_reader_connection_costs_a_retry_and_the_read_answers(
         kept = list(store._reader_conns)
         assert kept and len(kept) <= 2                   # one per reader thread, kept
         await asyncio.gather(*(store.load_room(room.id) for _ in range(8)))
-        assert store._reader_conns == kept
+        assert all(c in store._reader_conns for c in kept)  # kept, read after read
+        assert len(store._reader_conns) <= 2
+        kept = list(store._reader_conns)
         raws = [c.connection.dbapi_connection for c in kept]
         if db_url.startswith("postgresql"):              # the server ends the readers' sessions
             engine = sa.create_engine(db_url)
