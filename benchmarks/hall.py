@@ -489,7 +489,8 @@ async def cluster_run(topo: Any, a: argparse.Namespace) -> str:
     out.append("per node after the run: " + "; ".join(
         f"{k} owns {len(h['cluster']['rooms_owned'])} rooms, lease changes "
         f"{h['cluster']['lease_changes']}, event loop lag p99 {h['loop_lag_ms']['p99']} ms, "
-        f"max {h['loop_lag_ms']['max']} ms"
+        f"max {h['loop_lag_ms']['max']} ms, slowest commit since start "
+        f"{1000 * h['storage'].get('max_commit_seconds', 0):.1f} ms"
         for k, h in healths.items()))
     if a.failover:
         victim = max(topo.nodes, key=lambda n: len(owned[n.name]))
