@@ -11,7 +11,9 @@ on unless --db names one), and every client goes through nginx. Each room's two 
 random legal moves, waiting `think` seconds on average (uniform 0.5x-1.5x) before each move,
 and start a new game in a new room when one ends. Prints moves/s, the latency from a move's
 submission to the opponent's state update (p50, p99, max; for a cluster also split by whether
-the two players sit on one node or two, and whether the mover's node owns the room), and every
+the two players sit on one node or two, and whether the mover's node owns the room), the CPU
+used (servers; for a cluster also Redis and nginx, and PostgreSQL when it runs here), the load
+generator's own event-loop lag and collections (its stalls would be in the latencies), and every
 error (error messages, timeouts, dropped connections). A cluster run ends with a failover: the
 load stops, the node owning most rooms is killed (kill -9), and for each of its rooms a player
 submits a move through nginx; the time until each is accepted is the failover time.
@@ -222,13 +224,12 @@ class Table:
 
 
 class GcPauses:
-    """This process's garbage-collection pauses by generation (gc.callbacks): the longest and
-    the total, while `on`."""
+    """This process's garbage-collection pauses by generation (gc.callbacks): how many and the
+    longest, while `on`."""
 
     def __init__(self) -> None:
         self.on = False
         self.longest = [0.0, 0.0, 0.0]
-        self.total = [0.0, 0.0, 0.0]
         self.count = [0, 0, 0]
         self._start = 0.0
 
@@ -238,7 +239,6 @@ class GcPauses:
         elif self.on:
             took, g = time.perf_counter() - self._start, info["generation"]
             self.longest[g] = max(self.longest[g], took)
-            self.total[g] += took
             self.count[g] += 1
 
     def text(self) -> str:
