@@ -188,6 +188,46 @@ def _compiled(conn: Connection, kind: str, names: Sequence[str]) -> _Statement:
     return found
 
 
+def _latest_rows(batch: Sequence[_Write]) -> dict[str, tuple[dict[str, Any], int | None]]:
+    """Each room's row as the batch leaves it (a later snapshot of a room wins), with the fence
+    it is written under."""
+    return {values["id"]: (values, fence) for op in batch for values, fence in _rows(op)}
+
+
+def _driver_cursor(conn: Connection) -> contextlib.closing[Any]:
+    driver = conn.connection.driver_connection
+    assert driver is not None
+    return contextlib.closing(driver.cursor())
+
+
+def _update_rooms(conn: Connection, latest: dict[str, tuple[dict[str, Any], int | None]],
+                  keys: Sequence[str]) -> bool:
+    """Update the stored rows of rooms `keys` (in that order) to `latest`: a fenced row only
+    where the stored fence is at most its own, in the statement. True when every row matched."""
+    plain, fenced = [], []
+    for k in keys:
+        values, fence = latest[k]
+        row = {**{c: x for c, x in values.items() if c != "id"}, "room_key": k}
+        if fence is None:
+            plain.append(row)
+        else:
+            fenced.append({**row, "fence": fence, "fence_max": fence})
+    with _driver_cursor(conn) as cur:
+        return all(not rows or _compiled(conn, kind, list(rows[0])).run(cur, rows) == len(rows)
+                   for kind, rows in (("plain", plain), ("fenced", fenced)))
+
+
+def _add_moves_and_chat(conn: Connection, batch: Sequence[_Write]) -> None:
+    """Insert the batch's action rows and chat lines."""
+    moves = [row for op in batch for row in op.actions]
+    if moves:
+        with _driver_cursor(conn) as cur:
+            _compiled(conn, "actions", list(moves[0])).run(cur, moves)
+    lines = [op.chat for op in batch if op.chat is not None]
+    if lines:
+        conn.execute(chat.insert(), lines)
+
+
 class Storage(ABC):
     """What the hall stores: visitors, rooms with their moves, chat."""
 
@@ -646,12 +686,7 @@ class SqlStorage(Storage):
             if not behind:
                 accepted.append(op)
         self._write_rooms(conn, accepted, stored)
-        moves = [row for op in accepted for row in op.actions]
-        if moves:
-            conn.execute(actions.insert(), moves)
-        lines = [op.chat for op in accepted if op.chat is not None]
-        if lines:
-            conn.execute(chat.insert(), lines)
+        _add_moves_and_chat(conn, accepted)
         for op in accepted:
             if op.after is not None:
                 op.after(conn)
@@ -664,33 +699,14 @@ class SqlStorage(Storage):
         fence itself. When a row does not match (a room not stored yet, or a fence passed),
         `_NotOnlyUpdates` rolls the batch back for `_commit_on`, which says which write failed.
 
-        The statements are compiled by SQLAlchemy once (`_compiled`) and run on the driver's
-        cursor: on PostgreSQL a one-move commit took 2.3 ms of the node's CPU and 0.8 ms of the
-        database's the general way, and takes 0.8 and 0.4 ms so (benchmarks/README.md)."""
-        latest: dict[str, tuple[dict[str, Any], int | None]] = {}
-        for op in batch:
-            for values, fence in _rows(op):
-                latest[values["id"]] = (values, fence)
-        plain, fenced = [], []
-        for k in sorted(latest):  # one order on every node: no deadlock between two batches
-            values, fence = latest[k]
-            row = {**{c: x for c, x in values.items() if c != "id"}, "room_key": k}
-            if fence is None:
-                plain.append(row)
-            else:
-                fenced.append({**row, "fence": fence, "fence_max": fence})
-        driver = conn.connection.driver_connection
-        assert driver is not None
-        with contextlib.closing(driver.cursor()) as cur:
-            for kind, rows in (("plain", plain), ("fenced", fenced)):
-                if rows and _compiled(conn, kind, list(rows[0])).run(cur, rows) != len(rows):
-                    raise _NotOnlyUpdates
-            moves = [row for op in batch for row in op.actions]
-            if moves:
-                _compiled(conn, "actions", list(moves[0])).run(cur, moves)
-        lines = [op.chat for op in batch if op.chat is not None]
-        if lines:
-            conn.execute(chat.insert(), lines)
+        Its statements, like the general path's, are compiled by SQLAlchemy once (`_compiled`)
+        and run on the driver's cursor: on PostgreSQL a one-move commit took 2.3 ms of the
+        node's CPU and 0.8 ms of the database's locked first and through SQLAlchemy's execution,
+        and takes 0.8 and 0.4 ms so (benchmarks/README.md)."""
+        latest = _latest_rows(batch)
+        if not _update_rooms(conn, latest, sorted(latest)):  # sorted: one order on every node,
+            raise _NotOnlyUpdates                            # no deadlock between two batches
+        _add_moves_and_chat(conn, batch)
         return [None] * len(batch)
 
     @staticmethod
@@ -713,31 +729,13 @@ class SqlStorage(Storage):
     def _write_rooms(conn: Connection, batch: list[_Write], stored: dict[str, int]) -> None:
         """Insert new room rows and update the others (a later snapshot of a room wins); a
         fenced update also requires the stored fence to be at most its own, in the statement."""
-        latest: dict[str, tuple[dict[str, Any], int | None]] = {}
-        for op in batch:
-            for values, fence in _rows(op):
-                latest[values["id"]] = (values, fence)
+        latest = _latest_rows(batch)
         new = [{**values, "fence": fence or 0} for k, (values, fence) in latest.items()
                if k not in stored]
         if new:
             conn.execute(rooms.insert(), new)
-        plain, fenced = [], []
-        for k, (values, fence) in latest.items():
-            if k not in stored:
-                continue
-            row = {**{c: x for c, x in values.items() if c != "id"}, "room_key": k}
-            if fence is None:
-                plain.append(row)
-            else:
-                fenced.append({**row, "fence": fence, "fence_max": fence})
-        key = rooms.c.id == sa.bindparam("room_key")
-        if plain:
-            conn.execute(rooms.update().where(key), plain)
-        if fenced:
-            done = conn.execute(rooms.update().where(key)
-                                .where(rooms.c.fence <= sa.bindparam("fence_max")), fenced)
-            if done.rowcount != len(fenced):  # cannot happen under the row locks; never commit
-                raise RuntimeError("a fenced room update matched no row")
+        if not _update_rooms(conn, latest, [k for k in latest if k in stored]):
+            raise RuntimeError("a room update matched no row")  # impossible under the locks
 
     async def _read(self, fn: Callable[[Connection], T]) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._reader_pool, self._run_read,
