@@ -191,31 +191,36 @@ def test_rooms_moves_chat_and_players_round_trip(db_url: str, test_games: None) 
 
 def test_a_broken_writer_connection_costs_a_retry_and_no_write(db_url: str,
                                                                 test_games: None) -> None:
-    """The writer keeps one connection between commits (no checkout and ping per commit); when
-    it breaks (the database restarted, the server ended the session) the write is retried on a
-    new one and lands."""
+    """The writer keeps its connections between commits (no checkout and ping per commit; on
+    PostgreSQL a second one, in autocommit, for a move's one-statement commit); when they break
+    (the database restarted, the server ended the sessions) the write is retried on new ones
+    and lands."""
     async def scenario() -> None:
         store = SqlStorage(db_url)
         await store.open()
         room = _room(1)
         await store.save_room(room)
-        kept = store._writer
-        assert kept is not None
         await store.save_room(room)
-        assert store._writer is kept                 # the same connection, commit after commit
-        raw = kept.connection.dbapi_connection
-        assert raw is not None
-        if db_url.startswith("postgresql"):          # the server ends the writer's session
+        kept = [c for c in (store._writer, store._writer_auto) if c is not None]
+        assert kept and kept[0] is store._writer
+        await store.save_room(room)
+        assert [store._writer, store._writer_auto][:len(kept)] == kept  # kept, commit after commit
+        raws = [c.connection.dbapi_connection for c in kept]
+        if db_url.startswith("postgresql"):          # the server ends the writer's sessions
+            assert len(kept) == 2
             engine = sa.create_engine(db_url)
             with engine.begin() as conn:
-                conn.execute(sa.text("SELECT pg_terminate_backend(:pid)"),
-                             {"pid": raw.info.backend_pid})  # type: ignore[attr-defined]
+                for raw in raws:
+                    conn.execute(sa.text("SELECT pg_terminate_backend(:pid)"),
+                                 {"pid": raw.info.backend_pid})  # type: ignore[union-attr]
             engine.dispose()
         else:
-            raw.close()
+            for raw in raws:
+                assert raw is not None
+                raw.close()
         room.join(1, "ann", None)
-        await store.save_room(room)                  # fails once, retried on a new connection
-        assert store._writer is not kept
+        await store.save_room(room)                  # fails once, retried on new connections
+        assert store._writer not in kept and store._writer_auto not in kept
         back = await store.load_room(room.id)
         assert back is not None and back.seats[0] is not None
         await store.close()

@@ -60,6 +60,51 @@ def _play(room: Room, rng: random.Random) -> list[Move]:
             *room.resolve_chance(rng)]
 
 
+
+
+async def _save_and_count(store: SqlStorage, room: Room, moves: list[Move],
+                          fence: int | None) -> tuple[int, int]:
+    """Save the room with its new moves; how much each short path's counter rose."""
+    before = store.stats["updates_only"], store.stats["one_statement"]
+    await store.save_room(room, moves, fence=fence)
+    return (int(store.stats["updates_only"] - before[0]),
+            int(store.stats["one_statement"] - before[1]))
+
+
+def test_a_move_is_one_statement_on_postgresql_whatever_it_carries(
+        db_url: str, test_games: None) -> None:
+    """On PostgreSQL a change to one stored room is committed in one statement: with no move,
+    one move or several (each count its own statement), and the moves land exactly; past
+    `ONE_STATEMENT_MOVES` it goes `_commit_updates`' way. A write behind the fence changes
+    nothing in its one statement either, and is refused by the general path."""
+    async def scenario() -> None:
+        store = SqlStorage(db_url)
+        await store.open()
+        one = 1 if db_url.startswith("postgresql") else 0
+        room, rng = _started(50), random.Random(5)
+        assert await _save_and_count(store, room, [], 3) == (0, 0)      # new: the general way
+        room.revision = 1
+        assert await _save_and_count(store, room, [], 3) == (1, one)    # no move
+        most = SqlStorage.ONE_STATEMENT_MOVES
+        for count in (1, 3, most, most + 1):
+            moves: list[Move] = []
+            while len(moves) < count:
+                moves += _play(room, rng)
+            room.revision += 1
+            took = await _save_and_count(store, room, moves, 3)
+            assert took == (1, one if len(moves) <= most else 0)
+        assert await store.claim_room(room.id, 4) == 3
+        kept, revision = len(room.moves), room.revision
+        room.revision += 1
+        with pytest.raises(Fenced):
+            await _save_and_count(store, room, _play(room, rng) + _play(room, rng), 3)
+        back = await store.load_room(room.id)
+        assert back is not None and back.revision == revision
+        assert back.moves == room.moves[:kept]
+        await store.close()
+
+    asyncio.run(scenario())
+
 def test_a_write_behind_the_stored_fence_is_refused(db_url: str, test_games: None) -> None:
     async def scenario() -> None:
         store = SqlStorage(db_url)

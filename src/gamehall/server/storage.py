@@ -164,28 +164,63 @@ class _Statement:
                            else [tuple(row[n] for n in order) for row in rows])
         return int(cursor.rowcount)
 
+    def run_once(self, cursor: Any, params: dict[str, Any]) -> int:
+        """Run it once (`execute`: no pipeline to enter and leave); the rows it changed."""
+        order = self.order
+        cursor.execute(self.text, params if order is None else tuple(params[n] for n in order))
+        return int(cursor.rowcount)
 
-_COMPILED: dict[tuple[str, str, tuple[str, ...]], _Statement] = {}
+
+_COMPILED: dict[tuple[Any, ...], _Statement] = {}
+
+
+def _room_update(names: Sequence[str], fenced: bool) -> Any:
+    """The update of one stored room's row to values named `names` (its id is `room_key`);
+    fenced: only where the stored fence is at most `fence_max`, checked in the statement."""
+    cols: dict[str, Any] = {n: sa.bindparam(n) for n in names
+                            if n not in ("room_key", "fence_max")}
+    stmt = rooms.update().where(rooms.c.id == sa.bindparam("room_key")).values(cols)
+    return stmt.where(rooms.c.fence <= sa.bindparam("fence_max")) if fenced else stmt
+
+
+def _compile(conn: Connection, key: tuple[Any, ...], build: Callable[[], Any]) -> _Statement:
+    """`build()`'s statement compiled for the connection's dialect, once per `key`."""
+    key = (conn.dialect.name, *key)
+    found = _COMPILED.get(key)
+    if found is None:
+        done = build().compile(dialect=conn.dialect)
+        found = _COMPILED[key] = _Statement(
+            str(done), tuple(done.positiontup or ()) if done.positional else None)
+    return found
 
 
 def _compiled(conn: Connection, kind: str, names: Sequence[str]) -> _Statement:
     """`kind` ("actions", "plain" or "fenced" room update) for rows with these keys, compiled
     from the tables above by SQLAlchemy (once per dialect and set of keys)."""
-    key = (conn.dialect.name, kind, tuple(names))
-    found = _COMPILED.get(key)
-    if found is None:
-        cols: dict[str, Any] = {n: sa.bindparam(n) for n in names
-                                if n not in ("room_key", "fence_max")}
+    def build() -> Any:
         if kind == "actions":
-            stmt: Any = actions.insert().values(cols)
-        else:
-            stmt = rooms.update().where(rooms.c.id == sa.bindparam("room_key")).values(cols)
-            if kind == "fenced":
-                stmt = stmt.where(rooms.c.fence <= sa.bindparam("fence_max"))
-        done = stmt.compile(dialect=conn.dialect)
-        found = _COMPILED[key] = _Statement(
-            str(done), tuple(done.positiontup or ()) if done.positional else None)
-    return found
+            return actions.insert().values({n: sa.bindparam(n) for n in names})
+        return _room_update(names, kind == "fenced")
+    return _compile(conn, (kind, tuple(names)), build)
+
+
+def _compiled_room_and_moves(conn: Connection, room_names: Sequence[str], fenced: bool,
+                             move_names: Sequence[str], count: int) -> _Statement:
+    """PostgreSQL: one room's update and the insert of its `count` moves as one statement,
+    the moves inserted only if the room's row matched (a data-modifying WITH whose RETURNING
+    gives the one row each move is selected from). Move i's values are named ``m<i>_<column>``.
+    Its row count is `count` when the room matched, else 0; with no moves it is the update."""
+    def build() -> Any:
+        update = _room_update(room_names, fenced)
+        if not count:
+            return update
+        room = update.returning(rooms.c.id).cte("room")
+        rows = [sa.select(*[sa.bindparam(f"m{i}_{n}", type_=actions.c[n].type)
+                            for n in move_names]).select_from(room) for i in range(count)]
+        return actions.insert().from_select(
+            list(move_names), rows[0] if count == 1 else sa.union_all(*rows)).add_cte(room)
+    return _compile(conn, ("room+moves", tuple(room_names), fenced, tuple(move_names), count),
+                    build)
 
 
 def _latest_rows(batch: Sequence[_Write]) -> dict[str, tuple[dict[str, Any], int | None]]:
@@ -200,18 +235,21 @@ def _driver_cursor(conn: Connection) -> contextlib.closing[Any]:
     return contextlib.closing(driver.cursor())
 
 
+def _room_params(key: str, values: dict[str, Any], fence: int | None) -> dict[str, Any]:
+    """The parameters of `_room_update` that write `values` to room `key` under `fence`."""
+    row = {**{c: x for c, x in values.items() if c != "id"}, "room_key": key}
+    return row if fence is None else {**row, "fence": fence, "fence_max": fence}
+
+
 def _update_rooms(conn: Connection, latest: dict[str, tuple[dict[str, Any], int | None]],
                   keys: Sequence[str]) -> bool:
     """Update the stored rows of rooms `keys` (in that order) to `latest`: a fenced row only
     where the stored fence is at most its own, in the statement. True when every row matched."""
-    plain, fenced = [], []
+    plain: list[dict[str, Any]] = []
+    fenced: list[dict[str, Any]] = []
     for k in keys:
         values, fence = latest[k]
-        row = {**{c: x for c, x in values.items() if c != "id"}, "room_key": k}
-        if fence is None:
-            plain.append(row)
-        else:
-            fenced.append({**row, "fence": fence, "fence_max": fence})
+        (plain if fence is None else fenced).append(_room_params(k, values, fence))
     with _driver_cursor(conn) as cur:
         return all(not rows or _compiled(conn, kind, list(rows[0])).run(cur, rows) == len(rows)
                    for kind, rows in (("plain", plain), ("fenced", fenced)))
@@ -553,15 +591,19 @@ class SqlStorage(Storage):
         self._task: asyncio.Task[None] | None = None
         self._writer: Connection | None = None
         """The writer thread's connection, kept between commits (`_writing`)."""
+        self._writer_auto: Connection | None = None
+        """Its second connection, in autocommit (`_autocommitting`)."""
         self._readers = threading.local()
         """Each reader thread's connection (`_reading`)."""
         self._reader_conns: list[Connection] = []
         """Every reader thread's connection, closed with the storage."""
         self._readers_lock = threading.Lock()
         self.stats: dict[str, float] = {"batches": 0, "writes": 0, "commit_seconds": 0.0,
-                                        "max_commit_seconds": 0.0, "updates_only": 0}
+                                        "max_commit_seconds": 0.0, "updates_only": 0,
+                                        "one_statement": 0}
         """Group-commit figures since start (GET /api/health shows them); `updates_only`: the
-        batches committed by `_commit_updates`."""
+        batches committed without the general path, `one_statement` of them in one statement
+        (`_commit_in_one`), the others by `_commit_updates`."""
 
     # --- lifecycle -----------------------------------------------------------------------------
     async def open(self) -> None:
@@ -630,10 +672,11 @@ class SqlStorage(Storage):
         return self._writer
 
     def _drop_writer(self) -> None:
-        conn, self._writer = self._writer, None
-        if conn is not None:
-            with contextlib.suppress(Exception):
-                conn.close()
+        for conn in (self._writer, self._writer_auto):
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    conn.close()
+        self._writer = self._writer_auto = None
 
     def _commit(self, batch: list[_Write]) -> list[BaseException | None]:
         """One transaction for the whole batch, with one statement per kind of row: few round
@@ -644,12 +687,16 @@ class SqlStorage(Storage):
         try:
             results = None
             if _updates_only(batch):
-                try:
-                    with conn.begin():
-                        results = self._commit_updates(conn, batch)
-                    self.stats["updates_only"] += 1
-                except _NotOnlyUpdates:
-                    results = None
+                one = self._commit_in_one(batch)
+                if one is not None:
+                    results = one if one else None
+                else:
+                    try:
+                        with conn.begin():
+                            results = self._commit_updates(conn, batch)
+                    except _NotOnlyUpdates:
+                        results = None
+                self.stats["updates_only"] += results is not None
             if results is None:
                 with conn.begin():
                     results = self._commit_on(conn, batch)
@@ -691,6 +738,51 @@ class SqlStorage(Storage):
             if op.after is not None:
                 op.after(conn)
         return results
+
+    ONE_STATEMENT_MOVES = 8
+    """The most moves a batch may carry to be committed in one statement (each count of moves
+    is a statement of its own, compiled once)."""
+
+    def _commit_in_one(self, batch: list[_Write]) -> list[BaseException | None] | None:
+        """PostgreSQL, a batch of `_updates_only` changing one room (a move, almost always): the
+        room's fenced update and the insert of its moves in one statement, on a connection in
+        autocommit, so the commit is one round trip (`_compiled_room_and_moves`). Returns None
+        where this does not apply (another database, several rooms, chat, many moves), and an
+        empty list when the room's row did not match (a room not stored yet, or a fence passed):
+        the statement then changed nothing, and the general path (`_commit_on`) takes the batch
+        and says which write failed. Taken apart, as `_commit_updates` does it, the same commit
+        is BEGIN, the update, the insert and COMMIT: four round trips, each a wait of the writer
+        thread for the database and then for the GIL."""
+        assert self.engine is not None
+        if self.engine.dialect.name != "postgresql":
+            return None
+        latest = _latest_rows(batch)
+        moves = [row for op in batch for row in op.actions]
+        if (len(latest) != 1 or len(moves) > self.ONE_STATEMENT_MOVES
+                or any(op.chat is not None for op in batch)):
+            return None
+        conn = self._autocommitting()
+        [(key, (values, fence))] = latest.items()
+        room = _room_params(key, values, fence)
+        stmt = _compiled_room_and_moves(conn, list(room), fence is not None,
+                                        list(moves[0]) if moves else [], len(moves))
+        params = dict(room)
+        for i, move in enumerate(moves):
+            params.update({f"m{i}_{n}": x for n, x in move.items()})
+        with _driver_cursor(conn) as cur:
+            if stmt.run_once(cur, params) != max(1, len(moves)):
+                return []
+        self.stats["one_statement"] += 1
+        return [None] * len(batch)
+
+    def _autocommitting(self) -> Connection:
+        """The writer thread's second connection, in autocommit, for `_commit_in_one` (kept
+        between commits, like `_writing`'s, and dropped with it when a commit fails)."""
+        assert self.engine is not None
+        if self._writer_auto is None:
+            self._writer_auto = self.engine.connect().execution_options(
+                isolation_level="AUTOCOMMIT")
+        return self._writer_auto
 
     @staticmethod
     def _commit_updates(conn: Connection, batch: list[_Write]) -> list[BaseException | None]:
