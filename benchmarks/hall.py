@@ -13,10 +13,11 @@ and start a new game in a new room when one ends. Prints moves/s, the latency fr
 submission to the opponent's state update (p50, p99, max; for a cluster also split by whether
 the two players sit on one node or two, and whether the mover's node owns the room), the CPU
 used (servers; for a cluster also Redis and nginx, and PostgreSQL when it runs here), the load
-generator's own event-loop lag and collections (its stalls would be in the latencies), and every
-error (error messages, timeouts, dropped connections). A cluster run ends with a failover: the
-load stops, the node owning most rooms is killed (kill -9), and for each of its rooms a player
-submits a move through nginx; the time until each is accepted is the failover time.
+generator's own event-loop lag and collections (its stalls would be in the latencies; its
+collector is off while measuring, so there should be none), and every error (error messages,
+timeouts, dropped connections). A cluster run ends with a failover: the load stops, the node
+owning most rooms is killed (kill -9), and for each of its rooms a player submits a move
+through nginx; the time until each is accepted is the failover time.
 
 Choosing --think: each room makes about one move per `think` seconds, so N rooms ask for N/think
 moves per second, and the load generator itself needs about 1.2 ms of CPU per move. The default
@@ -316,6 +317,10 @@ async def bench(base: str, rooms: int, game: str, think: float, seconds: float,
         await asyncio.sleep(warmup / 2 / rooms)
     await asyncio.sleep(warmup / 2)
     gc.freeze()  # the clients' long-lived objects: no full collection of this process walks them
+    # nor any other collection while measuring: its one young collection in the measured 30 s
+    # walked some 100,000 objects and paused every client 120-145 ms (benchmarks/README.md,
+    # "Fifth session"); the garbage of 30 s is small
+    gc.disable()
     lag = asyncio.create_task(watch_lag(stats))
     stats.measuring = GC.on = True
     t0 = time.perf_counter()
@@ -330,6 +335,7 @@ async def bench(base: str, rooms: int, game: str, think: float, seconds: float,
     stats.database_cpu = tree_cpu(list(database_pids)) - database0
     stats.client_cpu = time.process_time() - own0
     lag.cancel()
+    gc.enable()
     GC.on = False
     stop.set()
     done, pending = await asyncio.wait(tasks, timeout=60)

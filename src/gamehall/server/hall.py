@@ -46,6 +46,7 @@ from gamehall.server.boards import MAX_BOARD_BYTES, Boards
 from gamehall.server.bots import BotPool, bot_spec
 from gamehall.server.clocks import ClockError, parse_control, wall_time
 from gamehall.server.cluster import Answer, Cluster, NotOwner, PlayerRef, Unreachable
+from gamehall.server.collector import collect_young
 from gamehall.server.commands import help_text, parse_command
 from gamehall.server.limiter import Limiter, SignInLimits
 from gamehall.server.metrics import Metrics
@@ -193,6 +194,7 @@ class Hall:
         self._closing = False
         self._lags: deque[float] = deque(maxlen=1200)
         self._watcher: asyncio.Task[None] | None = None
+        self._collector: asyncio.Task[None] | None = None
         self._expirer: asyncio.Task[None] | None = None
         self.metrics.gauges(
             rooms_owned=lambda: len(self.rooms) if self.cluster is None else
@@ -209,6 +211,7 @@ class Hall:
         Waiting rooms are loaded when someone asks for one, and dropped once idle
         (`expire_idle_rooms`)."""
         self._watcher = asyncio.create_task(self._watch_loop(), name="gamehall-loop-lag")
+        self._collector = asyncio.create_task(collect_young(), name="gamehall-young-gc")
         self._presence = Presence(self.clock())
         self._alive_before = await self.storage.last_alive()
         if self.cluster is not None:  # the node takes its share of the rooms nobody holds
@@ -256,7 +259,7 @@ class Hall:
                 await self._ticker
             with contextlib.suppress(Exception):
                 await self._mark_alive()
-        for task in (self._watcher, self._expirer):
+        for task in (self._watcher, self._collector, self._expirer):
             if task is not None:
                 task.cancel()
         if self.cluster is not None:
