@@ -18,6 +18,7 @@ from alembic.script import ScriptDirectory
 from gamehall.server import storage as storage_mod
 from gamehall.server.rooms import Move, Room
 from gamehall.server.storage import Fenced, SqlStorage, make_engine
+from tests.server.games import HOLD
 from tests.server.postgres import pg_bin, postgres_cluster
 
 CLUSTER_MIGRATION = "0004"
@@ -60,6 +61,17 @@ def _play(room: Room, rng: random.Random) -> list[Move]:
             *room.resolve_chance(rng)]
 
 
+def _exactly(room: Room, rng: random.Random, count: int) -> list[Move]:
+    """`count` moves and chance outcomes: random ones, a hold (no chance follows) for the last."""
+    moves: list[Move] = []
+    while len(moves) < count:
+        seat = room.to_move()
+        assert seat is not None and room.state is not None
+        legal = room.state.legal_actions()
+        action = HOLD if count - len(moves) == 1 and HOLD in legal else rng.choice(legal)
+        moves += [room.apply(seat, action), *room.resolve_chance(rng)]
+    assert len(moves) == count
+    return moves
 
 
 async def _save_and_count(store: SqlStorage, room: Room, moves: list[Move],
@@ -76,7 +88,7 @@ def test_a_move_is_one_statement_on_postgresql_whatever_it_carries(
     """On PostgreSQL a change to one stored room is committed in one statement: with no move,
     one move or several (each count its own statement), and the moves land exactly; past
     `ONE_STATEMENT_MOVES` it goes `_commit_updates`' way. A write behind the fence changes
-    nothing in its one statement either, and is refused by the general path."""
+    nothing, in one statement or in two, and is refused by the general path."""
     async def scenario() -> None:
         store = SqlStorage(db_url)
         await store.open()
@@ -87,23 +99,22 @@ def test_a_move_is_one_statement_on_postgresql_whatever_it_carries(
         assert await _save_and_count(store, room, [], 3) == (1, one)    # no move
         most = SqlStorage.ONE_STATEMENT_MOVES
         for count in (1, 3, most, most + 1):
-            moves: list[Move] = []
-            while len(moves) < count:
-                moves += _play(room, rng)
             room.revision += 1
-            took = await _save_and_count(store, room, moves, 3)
-            assert took == (1, one if len(moves) <= most else 0)
+            took = await _save_and_count(store, room, _exactly(room, rng, count), 3)
+            assert took == (1, one if count <= most else 0)
         assert await store.claim_room(room.id, 4) == 3
         kept, revision = len(room.moves), room.revision
-        room.revision += 1
-        with pytest.raises(Fenced):
-            await _save_and_count(store, room, _play(room, rng) + _play(room, rng), 3)
+        for count in (2, most + 1):                                     # one statement, two
+            room.revision = revision + 1
+            with pytest.raises(Fenced):
+                await _save_and_count(store, room, _exactly(room, rng, count), 3)
         back = await store.load_room(room.id)
         assert back is not None and back.revision == revision
         assert back.moves == room.moves[:kept]
         await store.close()
 
     asyncio.run(scenario())
+
 
 def test_a_write_behind_the_stored_fence_is_refused(db_url: str, test_games: None) -> None:
     async def scenario() -> None:
@@ -268,9 +279,10 @@ def test_the_migration_keeps_rooms_and_players(db_url: str, test_games: None) ->
 
 def test_a_move_commits_by_updates_alone_and_a_stale_one_still_is_refused(
         db_url: str, test_games: None) -> None:
-    """A move (the room stored already, the fence current) takes `_commit_updates`' two
-    statements; a new room, and a write behind the fence, go the general way, which stores the
-    one and refuses the other as before."""
+    """A move (the room stored already, the fence current) takes a short path (on PostgreSQL
+    one statement, `_commit_in_one`; elsewhere `_commit_updates`' two); a new room, and a write
+    behind the fence, go the general way, which stores the one and refuses the other as
+    before."""
     async def scenario() -> None:
         store = SqlStorage(db_url)
         await store.open()
@@ -300,3 +312,13 @@ def test_a_move_commits_by_updates_alone_and_a_stale_one_still_is_refused(
         await store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_batch_writing_a_room_under_two_fences_takes_the_general_path() -> None:
+    """The short paths write a room under the fence of its last row in the batch; a batch that
+    carries one room under two fences (a claim between them) is left to `_commit_on`, which
+    checks every write's own."""
+    row = {"id": "twofences"}
+    old, new = storage_mod._Write(room=row, fence=3), storage_mod._Write(room=row, fence=4)
+    assert storage_mod._updates_only([old, old]) and storage_mod._updates_only([new])
+    assert not storage_mod._updates_only([old, new])

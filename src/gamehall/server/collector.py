@@ -11,7 +11,14 @@ the largest stalls left in the latencies (benchmarks/README.md, "Fifth session")
 
 Collected four times a second, the young generation holds a quarter of a second's survivors,
 and the middle one, collected with it every tenth time (Python's own ratio), two and a half
-seconds' worth. Full collections are left to Python's schedule, which is unchanged.
+seconds' worth.
+
+Full collections are left to Python, which considers one only when its count passes the first
+threshold between two ticks (a burst of allocations: a failover loading rooms, many rooms
+opened at once), at least `GC_THRESHOLDS[2]` middle collections (here about four minutes) after
+the last, and when the long-lived objects have grown by a quarter since. That is rare, as it
+was before these ticks (the count rarely passed the threshold then either): cycles among
+long-lived objects wait for it.
 """
 
 from __future__ import annotations
@@ -30,9 +37,11 @@ async def collect_young(period: float = YOUNG_SECONDS, middle_every: int = MIDDL
                         times: int | None = None) -> None:
     """Collect the young generation every `period` seconds, and the middle one with it every
     `middle_every`-th time, on the event loop (finalisers run where they expect to); `times`
-    times, or until cancelled."""
+    times, or until cancelled. While the collector is disabled (`gc.disable()`) a tick does
+    nothing."""
     done = 0
     while times is None or done < times:
         await asyncio.sleep(period)
         done += 1
-        gc.collect(1 if done % middle_every == 0 else 0)
+        if gc.isenabled():
+            gc.collect(1 if done % middle_every == 0 else 0)

@@ -144,9 +144,13 @@ class _NotOnlyUpdates(Exception):
 
 def _updates_only(batch: list[_Write]) -> bool:
     """Whether every write of the batch only changes rooms (and adds their moves and chat):
-    nothing to claim, no function to run, nothing to do after the rows are written."""
+    nothing to claim, no function to run, nothing to do after the rows are written, and each
+    room written under one fence (the short paths check the fence of a room's last row only)."""
+    fences: dict[str, int | None] = {}
     return all(op.fn is None and op.claim is None and op.after is None
-               and (op.room is not None or op.more_rooms) for op in batch)
+               and (op.room is not None or op.more_rooms) for op in batch) \
+        and all(fences.setdefault(row["id"], fence) == fence
+                for op in batch for row, fence in _rows(op))
 
 
 @dataclass(frozen=True)
@@ -685,12 +689,12 @@ class SqlStorage(Storage):
         start = time.perf_counter()
         conn = self._writing()
         try:
-            results = None
+            results: list[BaseException | None] | None = None
             if _updates_only(batch):
                 one = self._commit_in_one(batch)
-                if one is not None:
-                    results = one if one else None
-                else:
+                if one:
+                    results = [None] * len(batch)
+                elif one is None:
                     try:
                         with conn.begin():
                             results = self._commit_updates(conn, batch)
@@ -743,19 +747,19 @@ class SqlStorage(Storage):
     """The most moves a batch may carry to be committed in one statement (each count of moves
     is a statement of its own, compiled once)."""
 
-    def _commit_in_one(self, batch: list[_Write]) -> list[BaseException | None] | None:
+    def _commit_in_one(self, batch: list[_Write]) -> bool | None:
         """PostgreSQL, a batch of `_updates_only` changing one room (a move, almost always): the
         room's fenced update and the insert of its moves in one statement, on a connection in
-        autocommit, so the commit is one round trip (`_compiled_room_and_moves`). Returns None
-        where this does not apply (another database, several rooms, chat, many moves), and an
-        empty list when the room's row did not match (a room not stored yet, or a fence passed):
-        the statement then changed nothing, and the general path (`_commit_on`) takes the batch
-        and says which write failed. Taken apart, as `_commit_updates` does it, the same commit
-        is BEGIN, the update, the insert and COMMIT: four round trips, each a wait of the writer
-        thread for the database and then for the GIL."""
+        autocommit, so the commit is one round trip (`_compiled_room_and_moves`). True once
+        committed; None where this does not apply (another database or driver, several rooms,
+        chat, many moves); False when the room's row did not match (a room not stored yet, or a
+        fence passed): the statement then changed nothing, and the general path (`_commit_on`)
+        takes the batch and says which write failed. Taken apart, as `_commit_updates` does
+        it, the same commit is BEGIN, the update, the insert and COMMIT: four round trips, each
+        a wait of the writer thread for the database and then for the GIL."""
         assert self.engine is not None
-        if self.engine.dialect.name != "postgresql":
-            return None
+        if self.engine.dialect.driver != "psycopg":  # its casts type every parameter (a
+            return None                                # column of NULLs in UNION ALL too)
         latest = _latest_rows(batch)
         moves = [row for op in batch for row in op.actions]
         if (len(latest) != 1 or len(moves) > self.ONE_STATEMENT_MOVES
@@ -771,9 +775,9 @@ class SqlStorage(Storage):
             params.update({f"m{i}_{n}": x for n, x in move.items()})
         with _driver_cursor(conn) as cur:
             if stmt.run_once(cur, params) != max(1, len(moves)):
-                return []
+                return False
         self.stats["one_statement"] += 1
-        return [None] * len(batch)
+        return True
 
     def _autocommitting(self) -> Connection:
         """The writer thread's second connection, in autocommit, for `_commit_in_one` (kept
