@@ -13,11 +13,11 @@ and start a new game in a new room when one ends. Prints moves/s, the latency fr
 submission to the opponent's state update (p50, p99, max; for a cluster also split by whether
 the two players sit on one node or two, and whether the mover's node owns the room), the CPU
 used (servers; for a cluster also Redis and nginx, and PostgreSQL when it runs here), the load
-generator's own event-loop lag and collections (its stalls would be in the latencies; its
-collector is off while measuring, so there should be none), and every error (error messages,
-timeouts, dropped connections). A cluster run ends with a failover: the load stops, the node
-owning most rooms is killed (kill -9), and for each of its rooms a player submits a move
-through nginx; the time until each is accepted is the failover time.
+generator's own event-loop lag (its stalls would be in the latencies; its collector is off
+while measuring), and every error (error messages, timeouts, dropped connections). A cluster
+run ends with a failover: the load stops, the node owning most rooms is killed (kill -9), and
+for each of its rooms a player submits a move through nginx; the time until each is accepted
+is the failover time.
 
 Choosing --think: each room makes about one move per `think` seconds, so N rooms ask for N/think
 moves per second, and the load generator itself needs about 1.2 ms of CPU per move. The default
@@ -224,32 +224,6 @@ class Table:
                 return
 
 
-class GcPauses:
-    """This process's garbage-collection pauses by generation (gc.callbacks): how many and the
-    longest, while `on`."""
-
-    def __init__(self) -> None:
-        self.on = False
-        self.longest = [0.0, 0.0, 0.0]
-        self.count = [0, 0, 0]
-        self._start = 0.0
-
-    def __call__(self, phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            self._start = time.perf_counter()
-        elif self.on:
-            took, g = time.perf_counter() - self._start, info["generation"]
-            self.longest[g] = max(self.longest[g], took)
-            self.count[g] += 1
-
-    def text(self) -> str:
-        return ", ".join(f"gen{g} {self.count[g]}x max {1000 * self.longest[g]:.1f} ms"
-                         for g in range(3))
-
-
-GC = GcPauses()
-
-
 async def watch_lag(stats: Stats) -> None:
     """Sample this process's event-loop lag every 50 ms while measuring (`Stats.client_lags`)."""
     loop = asyncio.get_running_loop()
@@ -322,7 +296,7 @@ async def bench(base: str, rooms: int, game: str, think: float, seconds: float,
     # "Fifth session"); the garbage of 30 s is small
     gc.disable()
     lag = asyncio.create_task(watch_lag(stats))
-    stats.measuring = GC.on = True
+    stats.measuring = True
     t0 = time.perf_counter()
     cpu0, helpers0 = tree_cpu(list(server_pids)), tree_cpu(list(helper_pids))
     database0 = tree_cpu(list(database_pids))
@@ -336,7 +310,6 @@ async def bench(base: str, rooms: int, game: str, think: float, seconds: float,
     stats.client_cpu = time.process_time() - own0
     lag.cancel()
     gc.enable()
-    GC.on = False
     stop.set()
     done, pending = await asyncio.wait(tasks, timeout=60)
     for task in pending:
@@ -422,7 +395,7 @@ def report(stats: Stats, rooms: int, game: str, think: float) -> str:
         + f", load generator {stats.client_cpu:.1f} s; load average before/after: "
         f"{stats.load[0]:.1f}/{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores",
         f"load generator's event-loop lag: p99 {_pct(sorted(stats.client_lags), 0.99):.1f} ms, "
-        f"max {_pct(sorted(stats.client_lags), 1.0):.1f} ms; its collections: {GC.text()}",
+        f"max {_pct(sorted(stats.client_lags), 1.0):.1f} ms (its collector off)",
         f"errors {sum(stats.errors.values())}" + (f": {stats.errors}" if stats.errors else ""),
     ]
     return "\n".join(lines)
@@ -510,8 +483,7 @@ async def cluster_run(topo: Any, a: argparse.Namespace) -> str:
 
 
 def main() -> None:
-    gc.set_threshold(*GC_THRESHOLDS)  # as the server's: the generator's pauses are in the figures
-    gc.callbacks.append(GC)
+    gc.set_threshold(*GC_THRESHOLDS)  # as the server's, for the warm-up
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--rooms", type=int, default=500)
     p.add_argument("--game", default="hula")

@@ -161,17 +161,18 @@ class _Statement:
     order: tuple[str, ...] | None
     """The parameters' names in order, for a driver with positional parameters (SQLite)."""
 
+    def bind(self, params: dict[str, Any]) -> dict[str, Any] | tuple[Any, ...]:
+        """The parameters as the driver takes them."""
+        return params if self.order is None else tuple(params[n] for n in self.order)
+
     def run(self, cursor: Any, rows: list[dict[str, Any]]) -> int:
         """Run it once per row (one `executemany`); the rows it changed."""
-        order = self.order
-        cursor.executemany(self.text, rows if order is None
-                           else [tuple(row[n] for n in order) for row in rows])
+        cursor.executemany(self.text, [self.bind(row) for row in rows])
         return int(cursor.rowcount)
 
     def run_once(self, cursor: Any, params: dict[str, Any]) -> int:
         """Run it once (`execute`: no pipeline to enter and leave); the rows it changed."""
-        order = self.order
-        cursor.execute(self.text, params if order is None else tuple(params[n] for n in order))
+        cursor.execute(self.text, self.bind(params))
         return int(cursor.rowcount)
 
 
