@@ -211,10 +211,20 @@ export function mountBoard(host, createBoard, { submit, toast }) {
     if (game.mark) game.mark();
   }
 
-  /** What a click on `el` means: the piece there (data-at) and the place (data-cell, else the
-   * piece's place). Read when the button goes down, so a redraw before it comes up is harmless. */
-  function pressed(el) {
+  /** The piece pressed at `el`: its own (data-at), else the one standing on the place pressed.
+   * A piece in motion lets the pointer through to the place under it (animateFresh), and the
+   * piece the other seat's move has just turned up or slid in is often the one to move next. */
+  function pieceAt(el) {
     const at = dataOf(el, "at");
+    if (at !== null) return at;
+    const cell = dataOf(el, "cell");
+    return cell !== null && main.querySelector(`[data-at="${CSS.escape(cell)}"]`) ? cell : null;
+  }
+
+  /** What a click on `el` means: the piece there and the place (data-cell, else the piece's
+   * place). Read when the button goes down, so a redraw before it comes up is harmless. */
+  function pressed(el) {
+    const at = pieceAt(el);
     return { at, cell: dataOf(el, "cell") ?? at };
   }
 
@@ -248,7 +258,7 @@ export function mountBoard(host, createBoard, { submit, toast }) {
   if (game.gestures !== false) {
     pointerGestures(main, {
       source: (el) => {
-        const at = dataOf(el, "at");
+        const at = pieceAt(el);
         return ui.mine && at !== null && ui.offer.moves.has(at) ? at : null;
       },
       press: pressed,
