@@ -9,15 +9,20 @@ survivors. In the three-node benchmark a node's young collection came only every
 60,000-95,000 objects in a generation meant for 7,000, and stopped the node for 50-160 ms:
 the largest stalls left in the latencies (benchmarks/README.md, "Fifth session").
 
-Collected four times a second, the young generation holds a quarter of a second's survivors,
-and the middle one, collected with it every tenth time (Python's own ratio), two and a half
-seconds' worth.
+So the young generation is collected four times a second, and the middle one with it every
+time: an object that outlives a quarter of a second goes straight to the old generation. In a
+steady state these collections find no garbage at all (the hall makes no cycles once its rooms
+and connections are up), so their whole cost is walking the survivors. Collected every tenth
+tick, as at first, the middle generation made each survivor walked twice, and two and a half
+seconds' worth at once: stalls of 15-50 ms every 2.5 s per node. Collected every tick, a
+survivor is walked once, and a tick's stall is a quarter of a second's worth (benchmarks/
+README.md, "Sixth session").
 
 Full collections are left to Python, which considers one only when its count passes the first
 threshold between two ticks (a burst of allocations: a failover loading rooms, many rooms
-opened at once), at least `GC_THRESHOLDS[2]` middle collections (here about four minutes) after
-the last, and when the long-lived objects have grown by a quarter since. That is rare, as it
-was before these ticks (the count rarely passed the threshold then either): cycles among
+opened at once), at least `GC_THRESHOLDS[2]` middle collections (ticks: about four minutes)
+after the last, and when the long-lived objects have grown by a quarter since. That is rare, as
+it was before these ticks (the count rarely passed the threshold then either): cycles among
 long-lived objects wait for it.
 """
 
@@ -27,21 +32,16 @@ import asyncio
 import gc
 
 YOUNG_SECONDS = 0.25
-"""How often the youngest generation is collected."""
-
-MIDDLE_EVERY = 10
-"""Every how many young collections the middle generation is collected with it."""
+"""How often the young and middle generations are collected."""
 
 
-async def collect_young(period: float = YOUNG_SECONDS, middle_every: int = MIDDLE_EVERY,
-                        times: int | None = None) -> None:
-    """Collect the young generation every `period` seconds, and the middle one with it every
-    `middle_every`-th time, on the event loop (finalisers run where they expect to); `times`
-    times, or until cancelled. While the collector is disabled (`gc.disable()`) a tick does
-    nothing."""
+async def collect_young(period: float = YOUNG_SECONDS, times: int | None = None) -> None:
+    """Collect the young and middle generations every `period` seconds, on the event loop
+    (finalisers run where they expect to); `times` times, or until cancelled. While the
+    collector is disabled (`gc.disable()`) a tick does nothing."""
     done = 0
     while times is None or done < times:
         await asyncio.sleep(period)
         done += 1
         if gc.isenabled():
-            gc.collect(1 if done % middle_every == 0 else 0)
+            gc.collect(1)
