@@ -191,38 +191,39 @@ def test_rooms_moves_chat_and_players_round_trip(db_url: str, test_games: None) 
 
 def test_a_broken_writer_connection_costs_a_retry_and_no_write(db_url: str,
                                                                 test_games: None) -> None:
-    """The writer keeps its connections between commits (no checkout and ping per commit; on
-    PostgreSQL a second one, in autocommit, for a move's one-statement commit); when they break
-    (the database restarted, the server ended the sessions) the write is retried on new ones
-    and lands."""
+    """The writer keeps its connections between commits (no checkout and ping per commit): the
+    writer thread's, and on PostgreSQL the event loop's own, in autocommit, for a move's
+    one-statement commit. When they break (the database restarted, the server ended the
+    sessions) the write is retried on new ones and lands."""
     async def scenario() -> None:
         store = SqlStorage(db_url)
         await store.open()
+        postgresql = db_url.startswith("postgresql")
         room = _room(1)
+        await store.save_room(room)                  # a new room: the writer thread
+        await store.save_room(room)                  # a stored one: on PostgreSQL, the loop
+        writer, here = store._writer, store._here
+        assert writer is not None and (here is not None) == postgresql
         await store.save_room(room)
-        await store.save_room(room)
-        kept = [c for c in (store._writer, store._writer_auto) if c is not None]
-        assert kept and kept[0] is store._writer
-        await store.save_room(room)
-        assert [store._writer, store._writer_auto][:len(kept)] == kept  # kept, commit after commit
-        raws = [c.connection.dbapi_connection for c in kept]
-        if db_url.startswith("postgresql"):          # the server ends the writer's sessions
-            assert len(kept) == 2
+        assert store._writer is writer and store._here is here  # kept, commit after commit
+        raw = writer.connection.dbapi_connection
+        assert raw is not None
+        if postgresql:                               # the server ends the writer's sessions
             engine = sa.create_engine(db_url)
             with engine.begin() as conn:
-                for raw in raws:
-                    conn.execute(sa.text("SELECT pg_terminate_backend(:pid)"),
-                                 {"pid": raw.info.backend_pid})  # type: ignore[union-attr]
+                for pid in (raw.info.backend_pid, here.info.backend_pid):  # type: ignore
+                    conn.execute(sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
             engine.dispose()
         else:
-            for raw in raws:
-                assert raw is not None
-                raw.close()
+            raw.close()
         room.join(1, "ann", None)
         await store.save_room(room)                  # fails once, retried on new connections
-        assert store._writer not in kept and store._writer_auto not in kept
+        assert store._writer is not writer and store._here is None
         back = await store.load_room(room.id)
         assert back is not None and back.seats[0] is not None
+        await store.save_room(room)                  # the loop's connection is opened again
+        assert (store._here is not None) == postgresql
+        assert here is None or store._here is not here
         await store.close()
 
     asyncio.run(scenario())
