@@ -7,6 +7,7 @@ import asyncio
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -202,10 +203,10 @@ def test_a_broken_writer_connection_costs_a_retry_and_no_write(db_url: str,
         room = _room(1)
         await store.save_room(room)                  # a new room: the writer thread
         await store.save_room(room)                  # a stored one: on PostgreSQL, the loop
-        writer, here = store._writer, store._here
+        writer, here = store._writer, _loop_connection(store)
         assert writer is not None and (here is not None) == postgresql
         await store.save_room(room)
-        assert store._writer is writer and store._here is here  # kept, commit after commit
+        assert store._writer is writer and _loop_connection(store) is here  # kept
         raw = writer.connection.dbapi_connection
         assert raw is not None
         if postgresql:                               # the server ends the writer's sessions
@@ -218,12 +219,46 @@ def test_a_broken_writer_connection_costs_a_retry_and_no_write(db_url: str,
             raw.close()
         room.join(1, "ann", None)
         await store.save_room(room)                  # fails once, retried on new connections
-        assert store._writer is not writer and store._here is None
+        assert store._writer is not writer and _loop_connection(store) is None
         back = await store.load_room(room.id)
         assert back is not None and back.seats[0] is not None
         await store.save_room(room)                  # the loop's connection is opened again
-        assert (store._here is not None) == postgresql
-        assert here is None or store._here is not here
+        assert (_loop_connection(store) is not None) == postgresql
+        assert here is None or _loop_connection(store) is not here
+        await store.close()
+
+    asyncio.run(scenario())
+
+
+def _loop_connection(store: SqlStorage, reads: bool = False) -> Any:
+    """The psycopg connection the event loop keeps for commits (or token look-ups), or None."""
+    here = store._reads_here if reads else store._here
+    return None if here is None else here.connection
+
+
+def test_a_token_look_up_answers_through_a_broken_connection(db_url: str,
+                                                             test_games: None) -> None:
+    """On PostgreSQL the event loop looks tokens up on a connection of its own; when the
+    server ends it, that look-up is made by a reader thread, and the next opens a new one."""
+    async def scenario() -> None:
+        store = SqlStorage(db_url)
+        await store.open()
+        pid = await store.add_player("tokenann", "hash-1", "2026-12-02T00:00:00Z")
+        found = await store.token_owner("hash-1")
+        assert found is not None and (found.player_id, found.nickname) == (pid, "tokenann")
+        assert not found.account and await store.token_owner("hash-2") is None
+        here = _loop_connection(store, reads=True)
+        assert (here is not None) == db_url.startswith("postgresql")
+        if here is not None:
+            engine = sa.create_engine(db_url)
+            with engine.begin() as conn:
+                conn.execute(sa.text("SELECT pg_terminate_backend(:pid)"),
+                             {"pid": here.info.backend_pid})
+            engine.dispose()
+            again = await store.token_owner("hash-1")   # by a reader thread
+            assert again == found and _loop_connection(store, reads=True) is None
+            assert await store.token_owner("hash-1") == found
+            assert _loop_connection(store, reads=True) not in (None, here)
         await store.close()
 
     asyncio.run(scenario())

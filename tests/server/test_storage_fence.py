@@ -280,9 +280,9 @@ def test_the_migration_keeps_rooms_and_players(db_url: str, test_games: None) ->
 def test_a_move_commits_by_updates_alone_and_a_stale_one_still_is_refused(
         db_url: str, test_games: None) -> None:
     """A move (the room stored already, the fence current) takes a short path (on PostgreSQL
-    one statement on the event loop, `_commit_in_one`; elsewhere `_commit_updates`' two); a new room, and a write
-    behind the fence, go the general way, which stores the one and refuses the other as
-    before."""
+    one statement on the event loop, `_commit_in_one`; elsewhere `_commit_updates`' two); a
+    new room, and a write behind the fence, go the general way, which stores the one and
+    refuses the other as before."""
     async def scenario() -> None:
         store = SqlStorage(db_url)
         await store.open()

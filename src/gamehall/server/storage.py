@@ -34,6 +34,7 @@ from gamehall.core import GamehallError
 from gamehall.server import ratings as rating_model
 from gamehall.server.accounts import AccountRow, TokenOwner, seconds, stamp
 from gamehall.server.clocks import Clock, ClockError, parse_control, wall_time
+from gamehall.server.loopdb import LoopConnection
 from gamehall.server.rooms import FINISHED, Move, Occupant, Room
 
 log = logging.getLogger("gamehall.server")
@@ -596,9 +597,10 @@ class SqlStorage(Storage):
         self._task: asyncio.Task[None] | None = None
         self._writer: Connection | None = None
         """The writer thread's connection, kept between commits (`_writing`)."""
-        self._here: Any = None
-        """The event loop's own connection (psycopg's AsyncConnection, in autocommit), for
-        `_commit_in_one`; opened at the first commit it takes."""
+        self._here: LoopConnection | None = None
+        """On PostgreSQL (psycopg), the event loop's own connection for `_commit_in_one`."""
+        self._reads_here: LoopConnection | None = None
+        """And another for `token_owner` (a look-up waits for no commit)."""
         self._readers = threading.local()
         """Each reader thread's connection (`_reading`)."""
         self._reader_conns: list[Connection] = []
@@ -614,6 +616,9 @@ class SqlStorage(Storage):
     # --- lifecycle -----------------------------------------------------------------------------
     async def open(self) -> None:
         self.engine = make_engine(self.url, self.sqlite_sync)
+        if self.engine.dialect.driver == "psycopg":  # its casts type every parameter (a column
+            self._here = LoopConnection(self.engine.url)  # of NULLs in UNION ALL too)
+            self._reads_here = LoopConnection(self.engine.url)
         await asyncio.get_running_loop().run_in_executor(
             self._writer_pool, upgrade_schema, self.engine)
         self._queue = asyncio.Queue()
@@ -624,7 +629,9 @@ class SqlStorage(Storage):
             while not self._queue.empty():
                 await asyncio.sleep(0.01)
             self._task.cancel()
-        await self._drop_here()
+        for here in (self._here, self._reads_here):
+            if here is not None:
+                await here.close()
         await asyncio.get_running_loop().run_in_executor(self._writer_pool, self._drop_writer)
         self._writer_pool.shutdown(wait=True)
         self._reader_pool.shutdown(wait=True)
@@ -767,8 +774,8 @@ class SqlStorage(Storage):
         on average in the three-node benchmark, of which 3.7-3.9 ms inside the thread: the
         rest was waiting for the thread to be woken and for the GIL to come back."""
         assert self.engine is not None
-        if self.engine.dialect.driver != "psycopg" or not _updates_only(batch):
-            return None  # (psycopg: its casts type every parameter, a column of NULLs too)
+        if self._here is None or not _updates_only(batch):
+            return None
         latest = _latest_rows(batch)
         moves = [row for op in batch for row in op.actions]
         if (len(latest) != 1 or len(moves) > self.ONE_STATEMENT_MOVES
@@ -783,13 +790,11 @@ class SqlStorage(Storage):
         for i, move in enumerate(moves):
             params.update({f"m{i}_{n}": x for n, x in move.items()})
         try:
-            conn = await self._connection_here()
-            cur = await conn.execute(stmt.text, stmt.bind(params))
-            matched = cur.rowcount == max(1, len(moves))
+            matched = (await self._here.execute(stmt.text, stmt.bind(params))).rowcount \
+                == max(1, len(moves))
         except Exception:
             log.warning("a one-statement commit failed; the writer thread takes it",
                         exc_info=True)
-            await self._drop_here()
             return None
         if not matched:
             return None
@@ -797,23 +802,6 @@ class SqlStorage(Storage):
         self.stats["one_statement"] += 1
         self._count(batch, start)
         return [None] * len(batch)
-
-    async def _connection_here(self) -> Any:
-        """The event loop's connection (`_here`), opened when first needed."""
-        if self._here is None:
-            import psycopg  # only a PostgreSQL hall needs it
-
-            assert self.engine is not None
-            url = self.engine.url.set(drivername="postgresql")
-            self._here = await psycopg.AsyncConnection.connect(
-                url.render_as_string(hide_password=False), autocommit=True)
-        return self._here
-
-    async def _drop_here(self) -> None:
-        if self._here is not None:
-            with contextlib.suppress(Exception):
-                await self._here.close()
-        self._here = None
 
     @staticmethod
     def _commit_updates(conn: Connection, batch: list[_Write]) -> list[BaseException | None]:
@@ -921,6 +909,26 @@ class SqlStorage(Storage):
         return out[0]
 
     async def token_owner(self, token_hash: str) -> TokenOwner | None:
+        """On PostgreSQL sent by the event loop itself (`loopdb`), as a move's commit is: a
+        player's token is read again every `RECHECK_SECONDS`, before that player's next move
+        or message is taken. If that fails, a reader thread reads it."""
+        if self._reads_here is not None:
+            assert self.engine is not None
+            stmt = _compile(self.engine.dialect, ("token owner",), lambda: _TOKEN_OWNER)
+            try:
+                cur = await self._reads_here.execute(stmt.text,
+                                                     stmt.bind({"token_hash": token_hash}))
+                found = await cur.fetchone()
+            except Exception:
+                log.warning("a token look-up on the event loop failed; a reader thread makes it",
+                            exc_info=True)
+            else:
+                if found is None:
+                    return None
+                pid, nickname, password_hash, last_used = found
+                return TokenOwner(int(pid), str(nickname), password_hash is not None,
+                                  seconds(last_used))
+
         def select(conn: Connection) -> TokenOwner | None:
             row = conn.execute(_TOKEN_OWNER, {"token_hash": token_hash}).first()
             if row is None:
