@@ -15,6 +15,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
+from gamehall.server.loopdb import LoopConnection
 from gamehall.server.rooms import Room
 from gamehall.server.storage import (
     ChatLine,
@@ -260,6 +261,35 @@ def test_a_token_look_up_answers_through_a_broken_connection(db_url: str,
             assert await store.token_owner("hash-1") == found
             assert _loop_connection(store, reads=True) not in (None, here)
         await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_loops_connection_is_opened_once_and_a_failure_closes_only_its_own(
+        pg_url: str) -> None:
+    """Many look-ups at once open one connection; a statement that fails closes the connection
+    it ran on, not the one another task has opened since; after `close` nothing runs."""
+    async def scenario() -> None:
+        engine = sa.create_engine(pg_url)
+        here = LoopConnection(engine)
+        cursors = await asyncio.gather(*(here.execute("SELECT %(n)s::int", {"n": n})
+                                         for n in range(20)))
+        assert [(await c.fetchone())[0] for c in cursors] == list(range(20))
+        first = here.connection
+        assert first is not None and all(c.connection is first for c in cursors)
+        with pytest.raises(Exception, match="division by zero"):
+            await here.execute("SELECT 1 / 0", None)  # closed: the next opens a new one
+        assert here.connection is None and first.closed
+        await here.execute("SELECT 1", None)
+        second = here.connection
+        assert second is not None and second is not first
+        await here._drop(first)  # a task late with the old one leaves the new one alone
+        assert here.connection is second and not second.closed
+        await here.close()
+        assert second.closed
+        with pytest.raises(RuntimeError, match="closed"):
+            await here.execute("SELECT 1", None)
+        engine.dispose()
 
     asyncio.run(scenario())
 

@@ -10,13 +10,14 @@ survivors. In the three-node benchmark a node's young collection came only every
 the largest stalls left in the latencies (benchmarks/README.md, "Fifth session").
 
 So the young generation is collected four times a second, and the middle one with it every
-time: an object that outlives a quarter of a second goes straight to the old generation. In a
-steady state these collections find no garbage at all (the hall makes no cycles once its rooms
-and connections are up), so their whole cost is walking the survivors. Collected every tenth
-tick, as at first, the middle generation made each survivor walked twice, and two and a half
-seconds' worth at once: stalls of 15-50 ms every 2.5 s per node. Collected every tick, a
-survivor is walked once, and a tick's stall is a quarter of a second's worth (benchmarks/
-README.md, "Sixth session").
+time: an object still alive at a tick goes straight to the old generation. In a steady state
+these collections find no garbage at all (the hall makes no cycles once its rooms and
+connections are up), so their whole cost is walking the survivors. Collected every tenth tick,
+as at first, the middle generation had each survivor walked twice, and two and a half seconds'
+worth at once: stalls of 15-50 ms every 2.5 s per node. Collected every tick, a survivor is
+walked once, and a tick's stall is a quarter of a second's worth (benchmarks/README.md, "Sixth
+session"). The price: a cycle still alive at a tick (a failed request's traceback, say) waits
+for a full collection instead of the middle one.
 
 Full collections are left to Python, which considers one only when its count passes the first
 threshold between two ticks (a burst of allocations: a failover loading rooms, many rooms

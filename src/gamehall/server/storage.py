@@ -601,6 +601,8 @@ class SqlStorage(Storage):
         """On PostgreSQL (psycopg), the event loop's own connection for `_commit_in_one`."""
         self._reads_here: LoopConnection | None = None
         """And another for `token_owner` (a look-up waits for no commit)."""
+        self._busy = False
+        """Whether the write loop is committing a batch (`close` waits for it)."""
         self._readers = threading.local()
         """Each reader thread's connection (`_reading`)."""
         self._reader_conns: list[Connection] = []
@@ -617,8 +619,8 @@ class SqlStorage(Storage):
     async def open(self) -> None:
         self.engine = make_engine(self.url, self.sqlite_sync)
         if self.engine.dialect.driver == "psycopg":  # its casts type every parameter (a column
-            self._here = LoopConnection(self.engine.url)  # of NULLs in UNION ALL too)
-            self._reads_here = LoopConnection(self.engine.url)
+            self._here = LoopConnection(self.engine)  # of NULLs in UNION ALL too)
+            self._reads_here = LoopConnection(self.engine)
         await asyncio.get_running_loop().run_in_executor(
             self._writer_pool, upgrade_schema, self.engine)
         self._queue = asyncio.Queue()
@@ -626,7 +628,7 @@ class SqlStorage(Storage):
 
     async def close(self) -> None:
         if self._task is not None:
-            while not self._queue.empty():
+            while not self._queue.empty() or self._busy:  # the batch on its way lands too
                 await asyncio.sleep(0.01)
             self._task.cancel()
         for here in (self._here, self._reads_here):
@@ -652,12 +654,14 @@ class SqlStorage(Storage):
         loop = asyncio.get_running_loop()
         while True:
             batch = [await self._queue.get()]
+            self._busy = True
             while not self._queue.empty() and len(batch) < self.batch:
                 batch.append(self._queue.get_nowait())
             try:
                 results = await self._commit_in_one(batch)
-                if results is None:
-                    results = await loop.run_in_executor(self._writer_pool, self._commit, batch)
+                if not isinstance(results, list):  # unmatched (False): the general path
+                    results = await loop.run_in_executor(self._writer_pool, self._commit, batch,
+                                                         results is False)
             except Exception:  # one bad write must not fail the others: retry each alone
                 results = []
                 for op in batch:
@@ -676,6 +680,7 @@ class SqlStorage(Storage):
                     op.done.set_result(None)
                 else:
                     op.done.set_exception(failure)
+            self._busy = False
 
     def _writing(self) -> Connection:
         """The writer thread's own connection, kept open between commits: a commit pays no pool
@@ -693,15 +698,16 @@ class SqlStorage(Storage):
                 self._writer.close()
         self._writer = None
 
-    def _commit(self, batch: list[_Write]) -> list[BaseException | None]:
+    def _commit(self, batch: list[_Write], general: bool = False) -> list[BaseException | None]:
         """One transaction for the whole batch, with one statement per kind of row: few round
         trips through the driver, so the writer thread needs the GIL rarely. Returns each write's
-        failure (a `Fenced` refusal) or None; the others commit."""
+        failure (a `Fenced` refusal) or None; the others commit. `general`: straight to the
+        general path (the batch's rooms are known not to match as they are)."""
         start = time.perf_counter()
         conn = self._writing()
         try:
             results: list[BaseException | None] | None = None
-            if _updates_only(batch):
+            if not general and _updates_only(batch):
                 try:
                     with conn.begin():
                         results = self._commit_updates(conn, batch)
@@ -758,21 +764,20 @@ class SqlStorage(Storage):
     """The most moves a batch may carry to be committed in one statement (each count of moves
     is a statement of its own, compiled once)."""
 
-    async def _commit_in_one(self, batch: list[_Write]) -> list[BaseException | None] | None:
+    async def _commit_in_one(self, batch: list[_Write]
+                             ) -> list[BaseException | None] | bool | None:
         """PostgreSQL, a batch of `_updates_only` changing one room (a move, almost always): the
         room's fenced update and the insert of its moves in one statement
         (`_compiled_room_and_moves`), sent by the event loop itself on a connection of its own
         in autocommit: the commit is one round trip, with no thread to wake and no GIL to wait
-        for on either side of it. Each write's result (all None) once committed. None where
-        this does not apply (another database or driver, several rooms, chat, many moves), when
-        the room's row did not match (a room not stored yet, or a fence passed: the statement
-        then changed nothing), or when the statement failed (its connection is dropped): the
-        writer thread then takes the batch (`_commit`), and says which write failed.
-
+        for on either side of it (`loopdb`). Each write's result (all None) once committed.
+        False when the room's row did not match (a room not stored yet, or a fence passed: the
+        statement then changed nothing): the writer thread's general path then takes the batch
+        and says which write failed. None where this does not apply (another database or
+        driver, several rooms, chat, many moves) or when the statement failed (its connection
+        is dropped): the writer thread then takes the batch as it would any other (`_commit`).
         Taken apart, the same commit is BEGIN, the update, the insert and COMMIT: four round
-        trips. Run by the writer thread, as the fifth session did, it took the hall 6.6-7.1 ms
-        on average in the three-node benchmark, of which 3.7-3.9 ms inside the thread: the
-        rest was waiting for the thread to be woken and for the GIL to come back."""
+        trips."""
         assert self.engine is not None
         if self._here is None or not _updates_only(batch):
             return None
@@ -797,7 +802,7 @@ class SqlStorage(Storage):
                         exc_info=True)
             return None
         if not matched:
-            return None
+            return False
         self.stats["updates_only"] += 1
         self.stats["one_statement"] += 1
         self._count(batch, start)
