@@ -141,3 +141,13 @@ def render_after(page: Page, version: int, timeout: float = 15000) -> dict[str, 
     snap = page.evaluate(f"window.__renders.find((r) => r.version > {version})")
     assert isinstance(snap, dict)
     return snap
+
+
+def start_halali_end_phase(page: Page) -> dict[str, Any]:
+    """Enter, create a Halali! room set up at its end phase (`halali_setup`), play the random
+    bot with renders recorded (`record_renders`); returns the state of this page's first turn."""
+    enter(page)
+    create_room(page, "halali", setup="end_phase")
+    start_against_bot(page)
+    record_renders(page)
+    return wait_my_turn(page)

@@ -20,6 +20,7 @@ from tests.web.helpers import (
     record_renders,
     render_after,
     start_against_bot,
+    start_halali_end_phase,
     state,
     wait_my_turn,
     wait_version_above,
@@ -95,11 +96,7 @@ def test_a_piece_in_motion_is_picked_up_by_pressing_where_it_stands(pages: Pages
     other seat has just turned up is often the one to move next: pressing its square picks it
     up, by click and by drag (the drag was lost: the Halali! board test failed 2 runs in 5)."""
     page = pages.new()
-    enter(page)
-    create_room(page, "halali", setup="end_phase")
-    start_against_bot(page)
-    record_renders(page)
-    st = wait_my_turn(page)
+    st = start_halali_end_phase(page)
     page.evaluate(_IN_MOTION, "d2")
     page.click(".square[data-cell=d2]", force=True)
     expect(page.locator(".tile[data-at=d2]")).to_have_class(re.compile("selected"))

@@ -18,6 +18,7 @@ from tests.web.helpers import (
     record_renders,
     render_after,
     start_against_bot,
+    start_halali_end_phase,
     state,
     wait_my_turn,
     wait_version_above,
@@ -147,11 +148,7 @@ def _flip_then_drag(page: Page) -> bool:
 
 def test_halali_exit_by_drag_in_a_set_up_end_phase(pages: Pages) -> None:
     page = pages.new()
-    enter(page)
-    create_room(page, "halali", setup="end_phase")
-    start_against_bot(page)
-    record_renders(page)
-    st = wait_my_turn(page)
+    st = start_halali_end_phase(page)
     assert st["view"]["phase"] == "end"
     score = st["view"]["scores"]["humans"]
     expect(page.locator("[data-score=humans]")).to_have_text(str(score))

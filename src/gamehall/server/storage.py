@@ -509,6 +509,14 @@ _TOKEN_OWNER = (sa.select(players.c.id, players.c.nickname, players.c.password_h
 and building the statement cost as much as running it)."""
 
 
+def _token_owner(row: Sequence[Any] | None) -> TokenOwner | None:
+    """A row of `_TOKEN_OWNER` (from SQLAlchemy or straight from the driver) as a TokenOwner."""
+    if row is None:
+        return None
+    pid, nickname, password_hash, last_used = row
+    return TokenOwner(int(pid), str(nickname), password_hash is not None, seconds(last_used))
+
+
 def _stamp(clock: Callable[[], float] = wall_time) -> str:
     """Now, as stored, by `clock` (the storage's: the hall's time source, so a waiting room's
     `updated_at` and the hall's idle cut-off in `Hall.expire_idle_rooms` read one clock)."""
@@ -928,18 +936,10 @@ class SqlStorage(Storage):
                 log.warning("a token look-up on the event loop failed; a reader thread makes it",
                             exc_info=True)
             else:
-                if found is None:
-                    return None
-                pid, nickname, password_hash, last_used = found
-                return TokenOwner(int(pid), str(nickname), password_hash is not None,
-                                  seconds(last_used))
+                return _token_owner(found)
 
         def select(conn: Connection) -> TokenOwner | None:
-            row = conn.execute(_TOKEN_OWNER, {"token_hash": token_hash}).first()
-            if row is None:
-                return None
-            return TokenOwner(int(row.id), str(row.nickname), row.password_hash is not None,
-                              seconds(row.last_used_at))
+            return _token_owner(conn.execute(_TOKEN_OWNER, {"token_hash": token_hash}).first())
 
         return await self._read(select)
 
