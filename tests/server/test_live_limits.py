@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import socket
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -166,12 +167,24 @@ def _raw_http(server: Server, head: str, chunks: Iterator[bytes]) -> bytes:
                 continue
         sock.setblocking(True)
         sock.settimeout(30)
-        while b"\r\n\r\n" not in answer:
-            more = sock.recv(65536)
+        while not _whole_answer(answer):  # the head and the body may come in separate packets
+            try:
+                more = sock.recv(65536)
+            except ConnectionResetError:
+                break
             if not more:
                 break
             answer += more
         return answer
+
+
+def _whole_answer(answer: bytes) -> bool:
+    """Whether `answer` holds a response's head and all of its body (its Content-Length)."""
+    head, sep, body = answer.partition(b"\r\n\r\n")
+    if not sep:
+        return False
+    length = re.search(rb"(?im)^content-length:\s*(\d+)", head)
+    return length is None or len(body) >= int(length.group(1))
 
 
 def test_a_huge_body_is_refused_before_it_is_read(start: Start) -> None:
