@@ -161,3 +161,41 @@ def test_kill_9_of_a_rooms_owner_mid_game(topology: Topology) -> None:
     finally:
         topology.nodes[0].start()                            # the cluster is whole again
         wait_for(lambda: len(n1.health()["cluster"]["nodes_alive"]) == 3)
+
+
+def test_http_players_on_a_following_node_read_every_acknowledged_move(
+        topology: Topology) -> None:
+    """Ann and Bob play by HTTP alone, no WebSocket anywhere. n1 owns the room; after each move
+    acknowledged on n1, every seat's GET on every node answers the new version at once, the
+    following nodes that have rendered the room for that seat before included."""
+    nodes = [node(n) for n in topology.nodes]
+    n1 = nodes[0]
+    ann, bob = n1.session("hann"), n1.session("hbob")
+    room = n1.create_room(ann, "testrace", goal=25)
+    assert owner_of(topology, room).name == "n1"
+    for token in (ann, bob):
+        assert n1.act(token, room, "join").status_code == 200
+    assert n1.act(ann, room, "start").status_code == 200
+
+    def read(at: Endpoint, token: str) -> dict[str, object]:
+        r = httpx.get(f"{at.http}/api/rooms/{room}", timeout=30,
+                      headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
+    tokens = {0: ann, 1: bob}
+    for _ in range(4):
+        for at in nodes:  # every node renders the room for both seats before the move
+            for token in tokens.values():
+                read(at, token)
+        seat = int(read(n1, ann)["to_move"])  # type: ignore[call-overload]
+        st = read(n1, tokens[seat])
+        version = int(st["version"])  # type: ignore[call-overload]
+        moved = n1.act(tokens[seat], room, "move", move=st["legal_moves"][0],  # type: ignore[index]
+                       version=version)
+        assert moved.status_code == 200, moved.text
+        acknowledged = moved.json()["state"]["version"]
+        assert acknowledged > version
+        for at in nodes:
+            for token in tokens.values():
+                assert read(at, token)["version"] == acknowledged, at.name

@@ -560,15 +560,21 @@ class Hall:
     def render(self, room: Room, seat: int | None, moves_from: int = 0) -> str:
         """The `state` message for `seat` as JSON text, with the moves from `moves_from` on.
 
-        Everything but the move list is rendered once per change of the room and seat."""
+        Everything but the move list is rendered once per change of the room and seat, for the
+        rooms this node keeps. A room read from storage and not kept (another node's, watched
+        by no connection here) is rendered afresh: its `rev` is its own object's count, not one
+        of this node's, so a cached head of an earlier reading would match it and be stale."""
+        online = self._online_ids(room.id)
+        if self.rooms.get(room.id) is not room:
+            return room.render(seat, online, moves_from, None, self.clock(), self.absence(room))
         cached = self._render.get(room.id)
         if cached is None or cached[0] != room.rev:
             cached = (room.rev, {})
             self._render[room.id] = cached
         head = cached[1].get(seat)
         if head is None:
-            head = cached[1][seat] = room.render_head(seat, self._online_ids(room.id))
-        return room.render(seat, set(), moves_from, head, self.clock(), self.absence(room))
+            head = cached[1][seat] = room.render_head(seat, online)
+        return room.render(seat, online, moves_from, head, self.clock(), self.absence(room))
 
     def _online_ids(self, room_id: str) -> set[int]:
         """The players connected to the room, on this node and (in a cluster) the others."""
