@@ -138,6 +138,35 @@ def test_an_absent_player_is_claimed_against(timed: TimedServer) -> None:
     asyncio.run(scenario())
 
 
+def test_a_connected_player_who_says_nothing_is_never_claimed_against(
+        timed: TimedServer) -> None:
+    """Bob's WebSocket is open and silent (a person thinking) long past the absence allowance:
+    he is not absent, so neither a claim nor a bot for his seat is allowed, by HTTP or
+    WebSocket, whichever of his connections came first."""
+    async def scenario() -> None:
+        room, (ann, bob) = seated_room(timed, "testline", None, ["sann", "sbob"])
+        b = await Client.open(timed, room, bob)
+        a = await Client.open(timed, room, ann)
+        assert timed.act(ann, room, "move", move="b2", version=0).status_code == 200
+        await b.state_at(1)
+        for t in (1000.0 + 61, 1000.0 + 600):
+            timed.at(t)
+            st = state(timed, room, ann)
+            assert st["absent"] is None and st["seats"][1]["connected"], st
+            claim = timed.act(ann, room, "claim")
+            assert claim.status_code == 409 and claim.json()["code"] == "not_absent"
+            await a.send({"type": "claim", "id": f"c{t}"})
+            err = await a.error()
+            assert err["code"] == "not_absent"
+            bot = timed.act(ann, room, "bot", level="random", seat="o")
+            assert bot.status_code == 409, bot.text
+        assert state(timed, room, ann)["status"] == "playing"
+        await a.close()
+        await b.close()
+
+    asyncio.run(scenario())
+
+
 def test_an_absent_seat_handed_to_a_bot_plays_on(timed: TimedServer) -> None:
     async def scenario() -> None:
         room, (ann, bob) = seated_room(timed, "testline", None, ["bann", "bbob"])

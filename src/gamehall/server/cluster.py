@@ -60,6 +60,11 @@ SILENT_BEATS = 3
 """Heartbeats a node must have missed, its channel without a subscriber, to be judged ended."""
 RENEWALS = 6
 """Renewals per lease period: a node that does not run for up to 5/6 of it keeps its leases."""
+ABSENCE_KEEP = 86400
+"""Seconds an owner's absence object stays in Redis without being written again."""
+SLOW_PRESENCE = 30.0
+"""Seconds a node not alive but still subscribed keeps its players' presence (a frozen node's
+connections serve nobody; after this its players count as gone)."""
 FORWARD_CHECK = 0.25
 """How often a node waiting for a forwarded request's answer checks that the owner lives."""
 
@@ -175,6 +180,12 @@ class Cluster:
         """When the event loop last showed it runs (the lease thread reads it)."""
         self._serving: set[asyncio.Task[None]] = set()
         self._presence: dict[str, dict[str, tuple[set[int], Counter[str]]]] = {}
+        self._heard: dict[str, set[str]] = {}
+        """Rooms whose presence is being read from Redis -> the nodes whose presence events
+        arrived meanwhile (newer than what the read may return: they are kept)."""
+        self._slow: dict[str, float] = {}
+        """Holders whose heartbeat ran out but whose process still listens (a late node, not an
+        ended one) -> since when: their players are still connected, so their presence stays."""
         self._mine: dict[str, str] = {}
         """Rooms with connections on this node -> the presence JSON last written for them."""
         self.changes: Counter[str] = Counter()
@@ -442,26 +453,47 @@ class Cluster:
             self.gone |= dead
             await redis.srem(self._key("nodes"), *dead)
         now = time.monotonic()
+        gone = self.live - live
         if live != self.live:
-            gone = self.live - live
             if gone:  # its leases run out about now: look until they have
                 self._hot_until = now + self.lease_ms / 1000 + 2 * self.scan_seconds
             came = live - self.live
             self.live = live
             self.gone = (self.gone | gone) - came
             self._holders = {r: h for r, h in self._holders.items() if h not in gone}
+            for m in came:
+                self._slow.pop(m, None)
             if came:  # back from a pause judged as death: its presence was dropped, read it again
                 await self._reload_presence(came)
-            for room_id, nodes in self._presence.items():
-                if gone & set(nodes):
-                    left: set[int] = set()
-                    for g in gone:
-                        left |= nodes.pop(g, (set(), Counter()))[0]
-                    if self.host is not None:
-                        self.host.presence_changed(room_id, left)
+        await self._settle_presence(gone | (set(self._slow) - live), now)
         if now < self._hot_until or self._unheld or now - self._last_full >= self.full_scan_seconds:
             self._last_full = now
             await self._take_unheld(live, now)
+
+    async def _settle_presence(self, candidates: set[str], now: float) -> None:
+        """Drop the presence of the nodes not alive whose process has ended: their node channel
+        has no subscriber (Redis closed their connections), or they stayed silent for
+        `SLOW_PRESENCE` seconds. A node whose heartbeat only ran late (a busy machine) still
+        holds its players' connections: judging them gone made players look disconnected for a
+        moment, and an absent player claimable although connected."""
+        if not candidates:
+            return
+        order = sorted(candidates)
+        counts: Any = await self.pubsub.redis.pubsub_numsub(
+            *[self.pubsub.node_channel(m) for m in order])
+        ended = set()
+        for m, (_, listeners) in zip(order, counts, strict=True):
+            since = self._slow.setdefault(m, now)
+            if int(listeners) == 0 or now - since >= SLOW_PRESENCE:
+                ended.add(m)
+                del self._slow[m]
+        for room_id, nodes in self._presence.items():
+            if ended & set(nodes):
+                left: set[int] = set()
+                for g in ended:
+                    left |= nodes.pop(g, (set(), Counter()))[0]
+                if self.host is not None:
+                    self.host.presence_changed(room_id, left)
 
     async def _ended(self, others: list[str]) -> set[str]:
         """Nodes whose heartbeat has not run out yet but whose process has ended (kill -9, a
@@ -637,16 +669,59 @@ class Cluster:
         await self.pubsub.publish_remote(room_id, {"event": "presence", "node": self.holder,
                                                    "data": data})
 
+    def expect_presence(self, room_id: str) -> None:
+        """Start keeping the room's presence before subscribing to its channel: an event that
+        arrives before the hash is read (`load_presence`) is kept, not dropped for want of a
+        room to note it in (a player connected then looked disconnected for the whole game)."""
+        self._presence.setdefault(room_id, {})
+        self._heard.setdefault(room_id, set())
+
     async def load_presence(self, room_id: str) -> None:
-        """Read who is connected to the room on the other nodes (when starting to hold it)."""
+        """Read who is connected to the room on the other nodes (when starting to hold it);
+        a node whose presence event came in meanwhile keeps that newer news."""
+        self.expect_presence(room_id)
         try:
             found = await self.pubsub.redis.hgetall(self._key(f"presence:{room_id}"))
         except (RedisError, OSError):
             return
-        nodes = self._presence.setdefault(room_id, {})
+        finally:
+            heard = self._heard.pop(room_id, set())
+        nodes = self._presence.get(room_id)
+        if nodes is None:  # forgotten meanwhile
+            return
         for node, data in found.items():
-            if node != self.holder and node in self.live:
+            if node != self.holder and self._present(str(node)) and node not in heard:
                 nodes[str(node)] = _presence(str(data))
+
+    def _present(self, holder: str) -> bool:
+        """Whether a node's players count as connected: it is alive, or only late."""
+        return holder in self.live or holder in self._slow
+
+    async def read_presence(self, room_id: str) -> tuple[set[int], dict[str, Any] | None]:
+        """For a room this node does not keep: the players connected on every node, and the
+        owner's absence object (`share_absence`), read from Redis."""
+        pipe = self.pubsub.redis.pipeline(transaction=False)
+        pipe.hgetall(self._key(f"presence:{room_id}"))
+        pipe.get(self._key(f"absent:{room_id}"))
+        found, absent = await pipe.execute()
+        players: set[int] = set()
+        for node, data in found.items():
+            if self._present(str(node)):
+                players |= _presence(str(data))[0]
+        try:
+            away = json.loads(absent) if absent else None
+        except (TypeError, ValueError):
+            away = None
+        return players, away if isinstance(away, dict) else None
+
+    async def share_absence(self, room_id: str, away: dict[str, Any] | None) -> None:
+        """The owner's absence object for the room (None: nobody may be claimed against), for
+        the nodes that read the room without keeping it."""
+        key = self._key(f"absent:{room_id}")
+        if away is None:
+            await self.pubsub.redis.delete(key)
+        else:
+            await self.pubsub.redis.set(key, json.dumps(away), ex=ABSENCE_KEEP)
 
     async def _reload_presence(self, came: set[str]) -> None:
         """Nodes that joined (or were judged dead and came back) may have players in rooms held
@@ -666,12 +741,16 @@ class Cluster:
         nodes = self._presence.get(room_id)
         if nodes is None:
             return None
+        heard = self._heard.get(room_id)
+        if heard is not None:
+            heard.add(node)
         before = nodes.get(node, (set(), Counter()))[0]
         nodes[node] = _presence(data)
         return before ^ nodes[node][0]
 
     def forget_presence(self, room_id: str) -> None:
         self._presence.pop(room_id, None)
+        self._heard.pop(room_id, None)
 
     def remote_players(self, room_id: str) -> set[int]:
         out: set[int] = set()

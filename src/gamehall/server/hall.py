@@ -187,6 +187,9 @@ class Hall:
         self._watchers: dict[str, Counter[str]] = {}
         self._chat: dict[str, deque[ChatLine]] = {}
         self._render: dict[str, tuple[int, dict[int | None, str]]] = {}
+        self._absence_out: dict[str, dict[str, Any] | None] = {}
+        """Owned rooms (cluster) -> the absence object last shared (`_share_absence`)."""
+        self._absence_writers: dict[str, asyncio.Task[None]] = {}
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._visitor_locks: dict[int, tuple[asyncio.Lock, list[int]]] = {}
         self._revs = itertools.count(1)
@@ -351,6 +354,42 @@ class Hall:
             return
         self._deadlines.set(room.id, next_deadline(room, online, self._presence,
                                                    self.settings.absent_seconds, self.clock()))
+        if self.cluster is not None:
+            self._share_absence(room, online)
+
+    def _share_absence(self, room: Room, online: set[int]) -> None:
+        """An owner writes the room's absence (who may be claimed against, from when) where
+        the nodes that read the room without keeping it find it (`Cluster.read_presence`):
+        their own presence counts know nothing of the room. Written by one task per room,
+        the latest value last."""
+        assert self.cluster is not None
+        away = absence(room, online, self._presence, self.settings.absent_seconds, self.clock())
+        occ = room.person_to_move()
+        shared = None if away is None or occ is None or occ.player_id is None else {
+            "seat": away["seat"], "player": away["player"],
+            "claim_at": round(self._presence.absent_from(room.id, occ.player_id)
+                              + self.settings.absent_seconds, 3)}
+        if room.id in self._absence_out and self._absence_out[room.id] == shared:
+            return
+        self._absence_out[room.id] = shared
+        if room.id not in self._absence_writers:
+            task = asyncio.get_running_loop().create_task(self._write_absence(room.id))
+            self._absence_writers[room.id] = task
+
+    async def _write_absence(self, room_id: str) -> None:
+        assert self.cluster is not None
+        written: object = ()
+        try:
+            while room_id in self._absence_out and self._absence_out[room_id] != written:
+                value = self._absence_out[room_id]
+                try:
+                    await self.cluster.share_absence(room_id, value)
+                except (RedisError, OSError) as exc:
+                    log.warning("could not share the absence of room %s: %s", room_id, exc)
+                    return
+                written = value
+        finally:
+            self._absence_writers.pop(room_id, None)
 
     def absence(self, room: Room) -> dict[str, Any] | None:
         """The state's ``absent`` object for the room now."""
@@ -489,7 +528,11 @@ class Hall:
             room = await self.storage.load_room(room_id)
             if room is None:
                 raise RoomError("unknown_room", f"no room {room_id[:32]!r}")
-            return self.rooms.get(room_id) or room
+            if room_id in self.rooms:
+                return self.rooms[room_id]
+            with contextlib.suppress(RedisError, OSError):
+                room.shared = await self.cluster.read_presence(room_id)
+            return room
         async with self._load_lock:
             room = self.rooms.get(room_id) or await self.storage.load_room(room_id)
             if room is not None and room.id not in self.rooms:
@@ -528,6 +571,7 @@ class Hall:
     async def _watch(self, room_id: str) -> None:
         if self.cluster is not None and room_id not in self._watched:
             self._watched.add(room_id)
+            self.cluster.expect_presence(room_id)
             await self.pubsub.watch(room_id)
             await self.cluster.load_presence(room_id)
 
@@ -564,9 +608,10 @@ class Hall:
         rooms this node keeps. A room read from storage and not kept (another node's, watched
         by no connection here) is rendered afresh: its `rev` is its own object's count, not one
         of this node's, so a cached head of an earlier reading would match it and be stale."""
-        online = self._online_ids(room.id)
         if self.rooms.get(room.id) is not room:
-            return room.render(seat, online, moves_from, None, self.clock(), self.absence(room))
+            online, away = self._shared_view(room)
+            return room.render(seat, online, moves_from, None, self.clock(), away)
+        online = self._online_ids(room.id)
         cached = self._render.get(room.id)
         if cached is None or cached[0] != room.rev:
             cached = (room.rev, {})
@@ -575,6 +620,21 @@ class Hall:
         if head is None:
             head = cached[1][seat] = room.render_head(seat, online)
         return room.render(seat, online, moves_from, head, self.clock(), self.absence(room))
+
+    def _shared_view(self, room: Room) -> tuple[set[int], dict[str, Any] | None]:
+        """Who is connected and who is absent, for a room this node does not keep: as the
+        nodes holding connections and the owner wrote them in Redis (this node's own counts
+        know nothing of the room). Without them (no Redis), nobody is shown absent."""
+        if room.shared is None:
+            return self._online_ids(room.id), None
+        online, shared = room.shared
+        occ = room.person_to_move() if room.status == PLAYING else None
+        if shared is None or occ is None or occ.player_id in online \
+                or shared.get("seat") != room.to_move():
+            return online, None
+        claim_at = float(shared.get("claim_at", 0.0))
+        return online, {"seat": shared["seat"], "player": shared.get("player"),
+                        "claim_in_ms": max(0, round((claim_at - self.clock()) * 1000))}
 
     def _online_ids(self, room_id: str) -> set[int]:
         """The players connected to the room, on this node and (in a cluster) the others."""
@@ -668,6 +728,7 @@ class Hall:
         self._watchers.pop(room_id, None)
         self._chat.pop(room_id, None)
         self._render.pop(room_id, None)
+        self._absence_out.pop(room_id, None)
         self._presence.forget(room_id)
         self._deadlines.set(room_id, None)
         if self.cluster is not None:

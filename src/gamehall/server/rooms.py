@@ -152,6 +152,10 @@ class Room:
     """The room whose rematch this is."""
     rematch: str | None = None
     """The room where this game's rematch is played."""
+    shared: tuple[set[int], dict[str, Any] | None] | None = field(default=None, compare=False,
+                                                                   repr=False)
+    """Only on a copy read from storage by a cluster node that does not keep the room: who is
+    connected on every node and the owner's absence object, as Redis had them with the read."""
 
     def __post_init__(self) -> None:
         self.game: Game = load_game(self.game_name, **self.options)
