@@ -141,8 +141,14 @@ class Node(Process):
                 "GAMEHALL_REDIS": self.redis, "GAMEHALL_PORT": str(self.port),
                 "GAMEHALL_NODE": self.name, **self.extra}
 
-    def start(self, timeout: float = 90.0) -> None:
+    def launch(self) -> None:
+        """Start the process and return at once (`wait_up` waits for it): several nodes launched
+        together start as an operator's service manager starts them, in the same instant."""
         self._spawn([sys.executable, "-m", "gamehall", "serve"], env=self.environment())
+
+    def wait_up(self, timeout: float = 90.0) -> None:
+        """Wait until the launched node answers its health check; RuntimeError with its log's
+        end if it exits first or never answers."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if not self.alive():
@@ -154,6 +160,11 @@ class Node(Process):
             except OSError:
                 time.sleep(0.1)
         raise RuntimeError(f"node {self.name} did not start: {self.log.read_text()[-3000:]}")
+
+    def start(self, timeout: float = 90.0) -> None:
+        """Launch and wait until it is up."""
+        self.launch()
+        self.wait_up(timeout)
 
 
 def nginx_site(ports: Sequence[int], listen: int) -> str:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -155,3 +157,59 @@ def test_a_downgrade_gives_each_player_back_their_token(tmp_path: Path) -> None:
     with engine.connect() as conn:
         assert conn.execute(sa.text("SELECT count(*) FROM tokens")).scalar() == len(TOKENS)
     engine.dispose()
+
+
+UPGRADE_LOCK = int.from_bytes(b"gamehall", "big")
+"""The advisory lock key upgrade_schema takes on PostgreSQL (docs/cluster.md names it)."""
+
+
+def _waiting_on_upgrade_lock(conn: sa.Connection) -> int:
+    """How many sessions wait for the upgrade lock (pg_locks splits a bigint key in two)."""
+    return int(conn.execute(sa.text(
+        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted "
+        "AND classid = :hi AND objid = :lo AND objsubid = 1"),
+        {"hi": UPGRADE_LOCK >> 32, "lo": UPGRADE_LOCK & 0xFFFFFFFF}).scalar_one())
+
+
+def test_concurrent_upgrades_wait_for_one_another_on_postgresql() -> None:
+    """Two processes upgrade a fresh database at once (two nodes starting): while someone holds
+    the upgrade lock both wait, before they touch the schema; let go, one creates it and the
+    other then finds it current. Neither fails, and the schema is created once, at the head.
+    (Processes, as nodes are: Alembic's `context` is one per process, so two threads of one
+    process cannot run migrations at once at all.)"""
+    if pg_bin() is None:
+        pytest.skip("PostgreSQL is not installed (apt-get install postgresql; .ci/run does)")
+    with postgres_cluster() as url:
+        engine = make_engine(url)
+        code = ("import sys; from gamehall.server.storage import make_engine, upgrade_schema; "
+                "upgrade_schema(make_engine(sys.argv[1]))")
+        holder, watcher = engine.connect(), engine.connect()
+        procs: list[subprocess.Popen[bytes]] = []
+        try:
+            with holder.begin():
+                holder.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"),
+                               {"key": UPGRADE_LOCK})
+                procs = [subprocess.Popen([sys.executable, "-c", code, url],
+                                          stderr=subprocess.PIPE) for _ in range(2)]
+                while any(p.poll() is None for p in procs) and \
+                        _waiting_on_upgrade_lock(watcher) < len(procs):
+                    watcher.rollback()  # a fresh look at pg_locks each time
+                assert _waiting_on_upgrade_lock(watcher) == len(procs), \
+                    [p.communicate()[1].decode()[-2000:] for p in procs]
+                watcher.rollback()
+                assert not sa.inspect(watcher).has_table("alembic_version")
+            # the holder's transaction ended: the lock is free
+            outcomes = [(p.wait(120), p.communicate()[1].decode()[-2000:]) for p in procs]
+            assert [rc for rc, _ in outcomes] == [0, 0], outcomes
+            watcher.rollback()
+            versions = watcher.execute(sa.text("SELECT version_num FROM alembic_version"))
+            assert [v for (v,) in versions] == [_head()]
+            assert compare_metadata(MigrationContext.configure(watcher), metadata) == []
+        finally:
+            for p in procs:
+                if p.poll() is None:
+                    p.kill()
+                    p.wait()
+            holder.close()
+            watcher.close()
+            engine.dispose()

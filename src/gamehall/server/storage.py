@@ -1451,11 +1451,21 @@ def alembic_config() -> Any:
 
 
 def upgrade_schema(engine: Engine, revision: str = "head") -> None:
-    """Create or upgrade the schema by running the Alembic migrations shipped in the package."""
+    """Create or upgrade the schema by running the Alembic migrations shipped in the package.
+
+    Nodes of a cluster start together and each calls this: on PostgreSQL the first takes an
+    advisory lock (the key is b"gamehall" as a 64-bit integer, docs/cluster.md) in the very
+    transaction the migrations run in, so the others wait on it until that one commits, then
+    find the schema current and change nothing. Without it two nodes created the same tables at
+    once and one died of DuplicateTable. The lock ends with the transaction, also when a node
+    dies mid-upgrade (its transaction rolls back). SQLite has one writer at a time already."""
     from alembic import command
 
     cfg = alembic_config()
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"),
+                         {"key": int.from_bytes(b"gamehall", "big")})
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, revision)
 
