@@ -40,11 +40,11 @@ class Limiter:
         self.allowed = allowed
         self.failures: Counter[tuple[str, str]] = Counter()
 
-    def sign_in_blocked(self, nickname_key: str, address: str) -> float | None:
+    async def sign_in_blocked(self, nickname_key: str, address: str) -> float | None:
         n = sum(c for (k, _), c in self.failures.items() if k == nickname_key)
         return 30.0 if n >= self.allowed else None
 
-    def sign_in_failed(self, nickname_key: str, address: str) -> None:
+    async def sign_in_failed(self, nickname_key: str, address: str) -> None:
         self.failures[(nickname_key, address)] += 1
 
 
@@ -241,19 +241,23 @@ def test_the_halls_sign_in_limits_count_pairs_nicknames_and_addresses() -> None:
     from gamehall.server.limiter import Limiter, SignInLimits
 
     limits = SignInLimits(Limiter())
-    for _ in range(5):
-        assert limits.sign_in_blocked("ann", "10.0.0.1") is None
-        limits.sign_in_failed("ann", "10.0.0.1")
-    wait = limits.sign_in_blocked("ann", "10.0.0.1")
-    assert wait is not None and 1 <= wait <= 60  # the per-minute rule for this pair
-    assert limits.sign_in_blocked("ann", "10.0.0.2") is None  # ann from elsewhere
-    assert limits.sign_in_blocked("bob", "10.0.0.1") is None  # another nickname from here
-    for n in range(45):  # spraying: 50 failures from one address over many nicknames
-        limits.sign_in_failed(f"user{n}", "10.0.0.1")
-    assert limits.sign_in_blocked("carol", "10.0.0.1") is not None
-    for n in range(100):  # one nickname from everywhere: a hundred an hour
-        limits.sign_in_failed("dora", f"172.16.{n // 250}.{n % 250}")
-    assert limits.sign_in_blocked("dora", "192.168.1.1") is not None
+
+    async def scenario() -> None:
+        for _ in range(5):
+            assert await limits.sign_in_blocked("ann", "10.0.0.1") is None
+            await limits.sign_in_failed("ann", "10.0.0.1")
+        wait = await limits.sign_in_blocked("ann", "10.0.0.1")
+        assert wait is not None and 1 <= wait <= 60  # the per-minute rule for this pair
+        assert await limits.sign_in_blocked("ann", "10.0.0.2") is None  # ann from elsewhere
+        assert await limits.sign_in_blocked("bob", "10.0.0.1") is None  # another nickname
+        for n in range(45):  # spraying: 50 failures from one address over many nicknames
+            await limits.sign_in_failed(f"user{n}", "10.0.0.1")
+        assert await limits.sign_in_blocked("carol", "10.0.0.1") is not None
+        for n in range(100):  # one nickname from everywhere: a hundred an hour
+            await limits.sign_in_failed("dora", f"172.16.{n // 250}.{n % 250}")
+        assert await limits.sign_in_blocked("dora", "192.168.1.1") is not None
+
+    asyncio.run(scenario())
 
 
 def test_tokens_in_memory_stay_bounded(tmp_path: Path) -> None:

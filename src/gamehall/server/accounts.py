@@ -112,10 +112,10 @@ class TokenPolicy:
 class SignInLimiter(Protocol):
     """Counts failed sign-ins; the hall's rate limiter implements it."""
 
-    def sign_in_blocked(self, nickname_key: str, address: str) -> float | None:
+    async def sign_in_blocked(self, nickname_key: str, address: str) -> float | None:
         """Seconds until this nickname may be tried again from this address, or None."""
 
-    def sign_in_failed(self, nickname_key: str, address: str) -> None:
+    async def sign_in_failed(self, nickname_key: str, address: str) -> None:
         """Count one failed attempt."""
 
 
@@ -302,7 +302,7 @@ class Accounts:
         `bad_login`, too many of them `rate_limited`."""
         key = nickname.strip().lower()
         if self.limiter is not None:
-            wait = self.limiter.sign_in_blocked(key, address)
+            wait = await self.limiter.sign_in_blocked(key, address)
             if wait is not None:
                 raise RateLimited(wait, "too many failed sign-ins: try again in "
                                         f"{max(1, round(wait))} s")
@@ -310,7 +310,7 @@ class Accounts:
         hashed = row.password_hash if row is not None and row.bot is None else None
         if row is None or not await self.passwords.verify(hashed, password):
             if self.limiter is not None:
-                self.limiter.sign_in_failed(key, address)
+                await self.limiter.sign_in_failed(key, address)
             raise RoomError("bad_login", "wrong nickname or password")
         assert hashed is not None
         if self.passwords.needs_rehash(hashed):
