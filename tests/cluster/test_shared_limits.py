@@ -1,6 +1,7 @@
 """What holds for the whole cluster rather than per node (two nodes, deploy/topology.py, one
-Redis): failed sign-ins spread over both nodes are refused at the same count as on one node.
-Underneath, two `SharedLimiter`s on one redis-server share
+Redis): failed sign-ins spread over both nodes are refused at the same count as on one node, and
+a token signed out through one node is refused by the other at once, over HTTP and on a
+WebSocket that was open all along. Underneath, two `SharedLimiter`s on one redis-server share
 their counts, and count in their own memory while Redis is down (logged, never an error)."""
 
 from __future__ import annotations
@@ -54,6 +55,40 @@ def test_failed_sign_ins_count_once_for_the_whole_cluster(pair: Topology) -> Non
         r = _login(at, "sharedann", PASSWORD)
         assert r.status_code == 429 and r.json()["code"] == "rate_limited", r.text
         assert int(r.headers["Retry-After"]) >= 1
+
+
+def test_a_sign_out_through_one_node_is_refused_by_the_other_at_once(pair: Topology) -> None:
+    one, two = (node(n) for n in pair.nodes)
+    token = _account(one.http, "sharedbob")
+    other = one.session("sharedcarol")  # signs in elsewhere and stays
+    room = two.create_room(token, "testline")
+    me = httpx.get(f"{two.http}/api/session", headers=auth(token), timeout=30)
+    assert me.status_code == 200 and me.json()["nickname"] == "sharedbob"  # two trusts it now
+
+    async def scenario() -> None:
+        ws = await two.client(room, None, "bob")
+        await ws.send({"type": "identify", "token": token, "id": "me"})
+        hello = await ws.wait(lambda m: m["type"] == "welcome" and m.get("id") == "me")
+        assert hello["you"] == "sharedbob" and hello["node"] == two.name
+        await ws.send({"type": "chat", "text": "still here", "id": "c1"})
+        line = await ws.wait(lambda m: m["type"] in ("chat", "error"))
+        assert line["type"] == "chat" and line["text"] == "still here", line
+
+        out = httpx.post(f"{one.http}/api/logout", headers=auth(token), timeout=30)
+        assert out.status_code == 200, out.text
+
+        gone = httpx.get(f"{two.http}/api/session", headers=auth(token), timeout=30)
+        assert gone.status_code == 401 and gone.json()["code"] == "not_identified", gone.text
+        await ws.send({"type": "chat", "text": "signed out", "id": "c2"})
+        refused = await ws.wait(lambda m: m["type"] in ("chat", "error"))
+        assert refused["type"] == "error" and refused["code"] == "not_identified", refused
+        r = two.act(token, room, "chat", text="over HTTP")
+        assert r.status_code == 401 and r.json()["code"] == "not_identified", r.text
+        r = two.act(other, room, "chat", text="others are not signed out")
+        assert r.status_code == 200, r.text
+        await ws.close()
+
+    asyncio.run(scenario())
 
 
 def test_two_nodes_share_their_counts_and_count_alone_while_redis_is_down(

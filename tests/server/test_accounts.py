@@ -16,6 +16,7 @@ from gamehall.server.accounts import (
     Accounts,
     Passwords,
     RateLimited,
+    TokenOwner,
     TokenPolicy,
     token_hash,
 )
@@ -154,6 +155,40 @@ def test_another_nodes_revocation_is_seen_within_a_minute(tmp_path: Path) -> Non
         assert await acc.identify(token) == ann  # trusted from this node's memory a while
         clock.t += RECHECK_SECONDS
         assert await acc.identify(token) is None
+
+    _run(tmp_path, body)
+
+
+def test_a_sign_out_another_node_announces_is_forgotten_at_once(tmp_path: Path) -> None:
+    """In a cluster a sign-out elsewhere comes as `drop` (revocations.py); after a Redis outage,
+    when such messages may have been lost, a new `epoch` has every token read again."""
+    async def body(acc: Accounts, clock: Clock, store: SqlStorage) -> None:
+        ann, one = await acc.new_guest("ann")
+        bob, two = await acc.new_guest("bob")
+        carol, three = await acc.new_guest("carol")
+        for player in (ann, bob, carol):
+            await store.revoke_tokens(player.id)  # as another node would, then it says so:
+        acc.drop([token_hash(one)], None)
+        acc.drop([], bob.id)
+        assert await acc.identify(one) is None and await acc.identify(two) is None
+        assert await acc.identify(three) == carol  # its drop was lost: trusted a while
+        acc.epoch = lambda: 1.0  # the subscriber came back from an outage
+        assert await acc.identify(three) is None
+
+        dora, four = await acc.new_guest("dora")
+        acc._seen.clear()
+        read = store.token_owner
+
+        async def signed_out_meanwhile(key: str) -> TokenOwner | None:
+            owner = await read(key)  # the look-up is under way when dora signs out elsewhere
+            await store.revoke_tokens(dora.id)
+            acc.drop([key], None)
+            return owner
+
+        store.token_owner = signed_out_meanwhile  # type: ignore[method-assign]
+        assert await acc.identify(four) == dora  # as read, but not remembered
+        store.token_owner = read  # type: ignore[method-assign]
+        assert await acc.identify(four) is None
 
     _run(tmp_path, body)
 

@@ -48,6 +48,7 @@ from gamehall.server.protocol import ProtocolError
 from gamehall.server.pubsub import InProcessPubSub, PubSub
 from gamehall.server.redis_pubsub import RedisPubSub
 from gamehall.server.replay import ReplayCache, replay_step
+from gamehall.server.revocations import Revocations
 from gamehall.server.rooms import WAITING, Room, RoomError
 from gamehall.server.storage import SqlStorage, Storage, UnknownPlayer
 
@@ -137,6 +138,8 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
     bots = BotPool(settings.bot_workers, settings.plugins, limits)
     hall = Hall(store, pubsub or InProcessPubSub(), bots, settings, clock=clock,
                 sign_ins=sign_ins, cluster=cluster, limiter=limiter)
+    if cluster is not None:  # a sign-out reaches every node's memory of tokens at once
+        Revocations(cluster.pubsub, hall.accounts)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
