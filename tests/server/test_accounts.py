@@ -16,6 +16,7 @@ from gamehall.server.accounts import (
     Accounts,
     Passwords,
     RateLimited,
+    TokenOwner,
     TokenPolicy,
     token_hash,
 )
@@ -40,11 +41,11 @@ class Limiter:
         self.allowed = allowed
         self.failures: Counter[tuple[str, str]] = Counter()
 
-    def sign_in_blocked(self, nickname_key: str, address: str) -> float | None:
+    async def sign_in_blocked(self, nickname_key: str, address: str) -> float | None:
         n = sum(c for (k, _), c in self.failures.items() if k == nickname_key)
         return 30.0 if n >= self.allowed else None
 
-    def sign_in_failed(self, nickname_key: str, address: str) -> None:
+    async def sign_in_failed(self, nickname_key: str, address: str) -> None:
         self.failures[(nickname_key, address)] += 1
 
 
@@ -158,6 +159,40 @@ def test_another_nodes_revocation_is_seen_within_a_minute(tmp_path: Path) -> Non
     _run(tmp_path, body)
 
 
+def test_a_sign_out_another_node_announces_is_forgotten_at_once(tmp_path: Path) -> None:
+    """In a cluster a sign-out elsewhere comes as `drop` (revocations.py); after a Redis outage,
+    when such messages may have been lost, a new `epoch` has every token read again."""
+    async def body(acc: Accounts, clock: Clock, store: SqlStorage) -> None:
+        ann, one = await acc.new_guest("ann")
+        bob, two = await acc.new_guest("bob")
+        carol, three = await acc.new_guest("carol")
+        for player in (ann, bob, carol):
+            await store.revoke_tokens(player.id)  # as another node would, then it says so:
+        acc.drop([token_hash(one)], None)
+        acc.drop([], bob.id)
+        assert await acc.identify(one) is None and await acc.identify(two) is None
+        assert await acc.identify(three) == carol  # its drop was lost: trusted a while
+        acc.epoch = lambda: 1.0  # the subscriber came back from an outage
+        assert await acc.identify(three) is None
+
+        dora, four = await acc.new_guest("dora")
+        acc._seen.clear()
+        read = store.token_owner
+
+        async def signed_out_meanwhile(key: str) -> TokenOwner | None:
+            owner = await read(key)  # the look-up is under way when dora signs out elsewhere
+            await store.revoke_tokens(dora.id)
+            acc.drop([key], None)
+            return owner
+
+        store.token_owner = signed_out_meanwhile  # type: ignore[method-assign]
+        assert await acc.identify(four) == dora  # as read, but not remembered
+        store.token_owner = read  # type: ignore[method-assign]
+        assert await acc.identify(four) is None
+
+    _run(tmp_path, body)
+
+
 def test_changing_the_password_needs_the_old_one_and_signs_out_other_browsers(
         tmp_path: Path) -> None:
     async def body(acc: Accounts, clock: Clock, store: SqlStorage) -> None:
@@ -241,19 +276,23 @@ def test_the_halls_sign_in_limits_count_pairs_nicknames_and_addresses() -> None:
     from gamehall.server.limiter import Limiter, SignInLimits
 
     limits = SignInLimits(Limiter())
-    for _ in range(5):
-        assert limits.sign_in_blocked("ann", "10.0.0.1") is None
-        limits.sign_in_failed("ann", "10.0.0.1")
-    wait = limits.sign_in_blocked("ann", "10.0.0.1")
-    assert wait is not None and 1 <= wait <= 60  # the per-minute rule for this pair
-    assert limits.sign_in_blocked("ann", "10.0.0.2") is None  # ann from elsewhere
-    assert limits.sign_in_blocked("bob", "10.0.0.1") is None  # another nickname from here
-    for n in range(45):  # spraying: 50 failures from one address over many nicknames
-        limits.sign_in_failed(f"user{n}", "10.0.0.1")
-    assert limits.sign_in_blocked("carol", "10.0.0.1") is not None
-    for n in range(100):  # one nickname from everywhere: a hundred an hour
-        limits.sign_in_failed("dora", f"172.16.{n // 250}.{n % 250}")
-    assert limits.sign_in_blocked("dora", "192.168.1.1") is not None
+
+    async def scenario() -> None:
+        for _ in range(5):
+            assert await limits.sign_in_blocked("ann", "10.0.0.1") is None
+            await limits.sign_in_failed("ann", "10.0.0.1")
+        wait = await limits.sign_in_blocked("ann", "10.0.0.1")
+        assert wait is not None and 1 <= wait <= 60  # the per-minute rule for this pair
+        assert await limits.sign_in_blocked("ann", "10.0.0.2") is None  # ann from elsewhere
+        assert await limits.sign_in_blocked("bob", "10.0.0.1") is None  # another nickname
+        for n in range(45):  # spraying: 50 failures from one address over many nicknames
+            await limits.sign_in_failed(f"user{n}", "10.0.0.1")
+        assert await limits.sign_in_blocked("carol", "10.0.0.1") is not None
+        for n in range(100):  # one nickname from everywhere: a hundred an hour
+            await limits.sign_in_failed("dora", f"172.16.{n // 250}.{n % 250}")
+        assert await limits.sign_in_blocked("dora", "192.168.1.1") is not None
+
+    asyncio.run(scenario())
 
 
 def test_tokens_in_memory_stay_bounded(tmp_path: Path) -> None:

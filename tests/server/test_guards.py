@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import pytest
@@ -47,16 +48,21 @@ def test_message_limits_count_the_visitor_and_the_address() -> None:
     limits = RateLimits(Limiter(), RateSettings(rate=1, burst=3, address_factor=2,
                                                 session_rate="2/minute", room_rate="1/minute",
                                                 room_address_rate="5/minute", flood_strikes=2))
-    assert [limits.allow_message("p1", "a") for _ in range(4)] == [True] * 3 + [False]
-    assert [limits.allow_message("p2", "a") for _ in range(3)] == [True, True, False], \
-        "the address's six are spent"
-    assert limits.allow_message("p3", "b")
-    assert [limits.strike("c1") for _ in range(3)] == [True, True, False]
-    assert limits.session_wait("a") is None and limits.session_wait("a") is None
-    wait = limits.session_wait("a")
-    assert wait is not None and 1 <= wait <= 60
-    assert limits.room_wait("p1", "a") is None and limits.room_wait("p1", "a") is not None
-    assert limits.room_wait("p2", "a") is None
+
+    async def scenario() -> None:
+        assert [await limits.allow_message("p1", "a") for _ in range(4)] == [True] * 3 + [False]
+        assert [await limits.allow_message("p2", "a") for _ in range(3)] == [True, True, False], \
+            "the address's six are spent"
+        assert await limits.allow_message("p3", "b")
+        assert [await limits.strike("c1") for _ in range(3)] == [True, True, False]
+        assert await limits.session_wait("a") is None and await limits.session_wait("a") is None
+        wait = await limits.session_wait("a")
+        assert wait is not None and 1 <= wait <= 60
+        assert await limits.room_wait("p1", "a") is None
+        assert await limits.room_wait("p1", "a") is not None
+        assert await limits.room_wait("p2", "a") is None
+
+    asyncio.run(scenario())
 
 
 def test_connections_are_counted_per_visitor_and_address() -> None:
@@ -86,7 +92,12 @@ def test_the_limiters_memory_is_swept_once_a_second_with_the_same_limits() -> No
     assert isinstance(swept, SweptMemoryStorage)
     swept.timer.join()  # the library's first sweep, started with the storage
     rule = (Rule("t", "3/minute", ("k",)),)
-    assert [limiter.allow(rule, {"k": "a"}) for _ in range(4)] == [True, True, True, False]
-    assert limiter.allow(rule, {"k": "b"})
-    assert swept.timer.interval == SweptMemoryStorage.SWEEP_SECONDS
-    assert limiter.blocked(rule, {"k": "a"}) is not None
+
+    async def scenario() -> None:
+        assert [await limiter.allow(rule, {"k": "a"}) for _ in range(4)] == \
+            [True, True, True, False]
+        assert await limiter.allow(rule, {"k": "b"})
+        assert swept.timer.interval == SweptMemoryStorage.SWEEP_SECONDS
+        assert await limiter.blocked(rule, {"k": "a"}) is not None
+
+    asyncio.run(scenario())

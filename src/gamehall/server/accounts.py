@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Protocol
@@ -28,8 +28,9 @@ from gamehall.server.rooms import RoomError
 MIN_PASSWORD = 8
 MAX_PASSWORD = 200
 RECHECK_SECONDS = 60.0
-"""How long a node trusts a token it has seen before asking the database again (so a token
-revoked through another node stops working there within this time)."""
+"""How long a node trusts a token it has seen before asking the database again. In a cluster a
+sign-out reaches every node at once (revocations.py); this bounds what a node that missed it
+(cut off from Redis then) goes on trusting."""
 
 
 class RateLimited(RoomError):
@@ -112,10 +113,10 @@ class TokenPolicy:
 class SignInLimiter(Protocol):
     """Counts failed sign-ins; the hall's rate limiter implements it."""
 
-    def sign_in_blocked(self, nickname_key: str, address: str) -> float | None:
+    async def sign_in_blocked(self, nickname_key: str, address: str) -> float | None:
         """Seconds until this nickname may be tried again from this address, or None."""
 
-    def sign_in_failed(self, nickname_key: str, address: str) -> None:
+    async def sign_in_failed(self, nickname_key: str, address: str) -> None:
         """Count one failed attempt."""
 
 
@@ -185,6 +186,11 @@ class _Seen:
     player: Player
     last_used: float
     checked: float
+    epoch: float = 0.0
+
+
+Announce = Callable[[list[str], int | None], Awaitable[None]]
+"""Tells the other nodes to forget tokens: these hashes, and every token of this player id."""
 
 
 class Accounts:
@@ -201,6 +207,14 @@ class Accounts:
         self.passwords = passwords or Passwords()
         self.limiter = limiter
         self._seen: dict[str, _Seen] = {}
+        self.announce: Announce | None = None
+        """In a cluster: how a sign-out reaches the other nodes' memories (revocations.py)."""
+        self.epoch: Callable[[], float] = lambda: 0.0
+        """Tokens remembered under another epoch are read again (in a cluster: since Redis
+        came back, as sign-outs published meanwhile were lost)."""
+        self._drops = 0
+        """Tokens forgotten on another node's word so far: a look-up that was under way then
+        may have read a token just signed out, so it is not remembered."""
 
     # --- tokens --------------------------------------------------------------------------------
     async def new_guest(self, nickname: str) -> tuple[Player, str]:
@@ -213,7 +227,7 @@ class Accounts:
 
     def remember(self, token: str, player: Player) -> None:
         now = self.clock()
-        self._keep(token_hash(token), _Seen(player, now, now))
+        self._keep(token_hash(token), _Seen(player, now, now, self.epoch()))
 
     def _keep(self, key: str, seen: _Seen) -> _Seen:
         if len(self._seen) >= self.max_seen:
@@ -231,13 +245,17 @@ class Accounts:
         key = token_hash(token)
         now = self.clock()
         seen = self._seen.get(key)
-        if seen is None or now - seen.checked >= RECHECK_SECONDS:
+        epoch = self.epoch()
+        if seen is None or now - seen.checked >= RECHECK_SECONDS or seen.epoch != epoch:
+            drops = self._drops
             owner = await self.store.token_owner(key)
             if owner is None:
                 self._seen.pop(key, None)
                 return None
             player = Player(owner.player_id, owner.nickname, owner.account)
-            seen = self._keep(key, _Seen(player, owner.last_used, now))
+            seen = _Seen(player, owner.last_used, now, epoch)
+            if drops == self._drops:
+                self._keep(key, seen)
         if self.policy.expired(seen.last_used, now):
             self._seen.pop(key, None)
             await self.store.revoke_token(key)
@@ -251,18 +269,34 @@ class Accounts:
         for key in [k for k, s in self._seen.items() if s.player.id == player_id and k != keep]:
             del self._seen[key]
 
+    def drop(self, keys: list[str], player_id: int | None) -> None:
+        """Another node signed these out (token hashes, and every token of `player_id`):
+        forget them, so the next use reads the database."""
+        self._drops += 1
+        for key in keys:
+            self._seen.pop(key, None)
+        if player_id is not None:
+            self._forget(player_id)
+
+    async def _announce(self, keys: list[str], player_id: int | None) -> None:
+        """After the database: the other nodes forget what this node just changed."""
+        if self.announce is not None:
+            await self.announce(keys, player_id)
+
     async def logout(self, player: Player, token: str) -> None:
         """End this token (this browser)."""
         self._check_account(player)
         key = token_hash(token)
         self._seen.pop(key, None)
         await self.store.revoke_token(key)
+        await self._announce([key], None)
 
     async def logout_all(self, player: Player) -> None:
         """End every token of the player: every browser is signed out."""
         self._check_account(player)
         self._forget(player.id)
         await self.store.revoke_tokens(player.id)
+        await self._announce([], player.id)
 
     @staticmethod
     def _check_account(player: Player) -> None:
@@ -293,6 +327,7 @@ class Accounts:
             self._forget(player.id, keep=keep)
             await self.store.revoke_tokens(player.id, keep=keep)
         updated = Player(player.id, row.nickname, True)
+        await self._announce([], player.id)  # signed out, or now an account: read them again
         self._forget(player.id)
         self.remember(token, updated)
         return updated
@@ -302,7 +337,7 @@ class Accounts:
         `bad_login`, too many of them `rate_limited`."""
         key = nickname.strip().lower()
         if self.limiter is not None:
-            wait = self.limiter.sign_in_blocked(key, address)
+            wait = await self.limiter.sign_in_blocked(key, address)
             if wait is not None:
                 raise RateLimited(wait, "too many failed sign-ins: try again in "
                                         f"{max(1, round(wait))} s")
@@ -310,7 +345,7 @@ class Accounts:
         hashed = row.password_hash if row is not None and row.bot is None else None
         if row is None or not await self.passwords.verify(hashed, password):
             if self.limiter is not None:
-                self.limiter.sign_in_failed(key, address)
+                await self.limiter.sign_in_failed(key, address)
             raise RoomError("bad_login", "wrong nickname or password")
         assert hashed is not None
         if self.passwords.needs_rehash(hashed):

@@ -42,12 +42,13 @@ from gamehall.server.guards import (
     origin_allowed,
 )
 from gamehall.server.hall import Hall, Player, Settings
-from gamehall.server.limiter import Limiter
+from gamehall.server.limiter import Limiter, SharedLimiter
 from gamehall.server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from gamehall.server.protocol import ProtocolError
 from gamehall.server.pubsub import InProcessPubSub, PubSub
 from gamehall.server.redis_pubsub import RedisPubSub
 from gamehall.server.replay import ReplayCache, replay_step
+from gamehall.server.revocations import Revocations
 from gamehall.server.rooms import WAITING, Room, RoomError
 from gamehall.server.storage import SqlStorage, Storage, UnknownPlayer
 
@@ -127,14 +128,18 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
     settings = settings or Settings()
     store = storage or SqlStorage(db_url, sqlite_sync=settings.sqlite_sync, clock=clock)
     cluster: Cluster | None = None
-    if settings.redis_url:  # a node of a cluster: pub/sub and leases through Redis
+    limiter: Limiter = Limiter()
+    if settings.redis_url:  # a node of a cluster: pub/sub, leases and rate counts in Redis
         node = settings.node or f"{socket.gethostname()}-{os.getpid()}"
         pubsub = RedisPubSub(settings.redis_url, Cluster.new_holder(node))
         cluster = Cluster(pubsub, store, node, settings.lease_ms)
+        limiter = SharedLimiter(settings.redis_url)
     limits = BotLimits(settings.bot_max_seconds, settings.bot_max_simulations)
     bots = BotPool(settings.bot_workers, settings.plugins, limits)
     hall = Hall(store, pubsub or InProcessPubSub(), bots, settings, clock=clock,
-                sign_ins=sign_ins, cluster=cluster)
+                sign_ins=sign_ins, cluster=cluster, limiter=limiter)
+    if cluster is not None:  # a sign-out reaches every node's memory of tokens at once
+        Revocations(cluster.pubsub, hall.accounts)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -147,6 +152,7 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
         await hall.stop()
         if cluster is not None:
             await cluster.pubsub.close()
+        await limiter.close()
         await store.close()
 
     app = FastAPI(title="gamehall", version=__version__, lifespan=lifespan,
@@ -312,7 +318,7 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
 
     @app.post("/api/session", summary="Pick a nickname; returns a token (also set as a cookie)")
     async def new_session(body: SessionIn, request: Request) -> JSONResponse:
-        _check_rate(door.rates.session_wait(address_of(request)))
+        _check_rate(await door.rates.session_wait(address_of(request)))
         player, token = await hall.register(body.nickname)
         resp = JSONResponse({"nickname": player.nickname, "token": token})
         resp.set_cookie(COOKIE, token, httponly=True, samesite="lax", max_age=365 * 86400)
@@ -335,7 +341,7 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
         player = await who(request)
         assert player is not None
         address = address_of(request)
-        _check_rate(door.rates.room_wait(visitor_key(player, address), address))
+        _check_rate(await door.rates.room_wait(visitor_key(player, address), address))
         room = await hall.create_room(player, body.game, body.options, body.rated,
                                       body.clock)
         return room.summary(None, hall.clock())
@@ -363,7 +369,7 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
                   body: Annotated[dict[str, Any] | None, Body()] = None) -> dict[str, Any]:
         player = await who(request, required=False)
         address = address_of(request)
-        _check_rate(door.rates.message_wait(visitor_key(player, address), address))
+        _check_rate(await door.rates.message_wait(visitor_key(player, address), address))
         r = await hall.get_room(room_id)
         req = proto.parse_request({**(body or {}), "type": kind})
         replies = [m for m in await hall.execute(r, player, req) if m["type"] != "sync"]
@@ -398,7 +404,7 @@ def _account_routes(app: FastAPI, hall: Hall, door: Door) -> None:
                                     "cookie) for this browser")
     async def login(body: LoginIn, request: Request) -> JSONResponse:
         address = address_of(request)
-        _check_rate(door.rates.session_wait(address))  # a sign-in makes a session too
+        _check_rate(await door.rates.session_wait(address))  # a sign-in makes a session too
         player, token = await hall.accounts.login(body.nickname, body.password, address)
         resp = JSONResponse({"nickname": player.nickname, "token": token, "account": True})
         _set_token(resp, token)
@@ -502,7 +508,7 @@ def _websocket(app: FastAPI, hall: Hall, settings: Settings, door: Door) -> None
         visitor = visitor_key(player, address)
         await ws.accept()
         refusal = door.connections.open(visitor, address)
-        if refusal is None and not door.rates.allow_connect(address):
+        if refusal is None and not await door.rates.allow_connect(address):
             door.connections.close(visitor, address)
             refusal = "too many connections too fast: slow down"
         if refusal is not None:
@@ -600,8 +606,8 @@ class Connection:
             raw = msg.get("text")
             if raw is None:
                 raw = msg.get("bytes") or b""
-            if not rates.allow_message(self.visitor, self.address):
-                if not rates.strike(strikes_key):
+            if not await rates.allow_message(self.visitor, self.address):
+                if not await rates.strike(strikes_key):
                     await self.ws.close(1008, "too many messages")
                     return
                 self._send(proto.error(proto.RATE_LIMITED, "too many messages: slow down"))

@@ -5,9 +5,10 @@
 - `origin_allowed`: a browser's WebSocket must come from the hall's own page or an origin the
   operator allows (clients without an Origin header, which are not browsers, may connect).
 - `RateLimits`: rate limits per visitor (token) and per address, counted by the hall's
-  `Limiter` (the `limits` library: in memory here; a cluster passes a shared storage so that
-  its nodes share one count).
-- `ConnectionCounts`: open WebSockets per visitor and per address, capped.
+  `Limiter` (the `limits` library: in memory; a cluster's nodes share one count in Redis,
+  `limiter.SharedLimiter`).
+- `ConnectionCounts`: open WebSockets per visitor and per address, capped (per node: see
+  docs/cluster.md, "Which limits are cluster-wide").
 
 A visitor is ``p<player id>`` once identified and ``a<address>`` before; an address is the
 client's IP address as the ASGI server reports it (behind a proxy, from X-Forwarded-For when
@@ -154,11 +155,14 @@ class RateSettings:
 
 class RateLimits:
     """Every repeatable thing a client does, counted per visitor and per address in the hall's
-    `Limiter`. ``allow_*`` count the try and say whether it may go on; ``*_wait`` say how many
-    seconds to wait, or None (then it may go on)."""
+    `Limiter` (in a cluster, Redis: one count for all the nodes). ``allow_*`` count the try and
+    say whether it may go on; ``*_wait`` say how many seconds to wait, or None (then it may go
+    on). The flood strikes count one connection's refusals, so they are kept in this process's
+    memory (`local`) even in a cluster: a connection lives on one node."""
 
-    def __init__(self, limiter: Limiter, s: RateSettings) -> None:
+    def __init__(self, limiter: Limiter, s: RateSettings, local: Limiter | None = None) -> None:
         self.limiter = limiter
+        self.local = local or Limiter()
         per_address = per_window(s.rate * s.address_factor,
                                  max(1, round(s.burst * s.address_factor)))
         address = Rule("msg-address", per_address, ("address",))
@@ -170,37 +174,39 @@ class RateLimits:
                              "--room-address-rate"))
         self.strikes = (Rule("strike", f"{max(1, s.flood_strikes)}/minute", ("connection",)),)
 
-    def allow_message(self, visitor: str, address: str) -> bool:
+    async def allow_message(self, visitor: str, address: str) -> bool:
         """A room message (WebSocket or HTTP): within the visitor's and the address's rate?"""
-        return self.limiter.allow(self.message, {"visitor": visitor, "address": address})
+        return await self.limiter.allow(self.message, {"visitor": visitor, "address": address})
 
-    def allow_connect(self, address: str) -> bool:
+    async def allow_connect(self, address: str) -> bool:
         """A new WebSocket counts as a message of its address."""
-        return self.limiter.allow(self.connect, {"address": address})
+        return await self.limiter.allow(self.connect, {"address": address})
 
-    def strike(self, connection: str) -> bool:
+    async def strike(self, connection: str) -> bool:
         """Count a refused message against a connection; False once it has had too many within
         a minute (a steady flood: the connection is then closed)."""
-        return self.limiter.allow(self.strikes, {"connection": connection})
+        return await self.local.allow(self.strikes, {"connection": connection})
 
-    def _wait(self, found: tuple[Rule, ...], values: dict[str, str]) -> float | None:
-        if self.limiter.allow(found, values):
+    async def _wait(self, found: tuple[Rule, ...], values: dict[str, str]) -> float | None:
+        if await self.limiter.allow(found, values):
             return None
-        return self.limiter.blocked(found, values) or 1.0
+        return await self.limiter.blocked(found, values) or 1.0
 
-    def message_wait(self, visitor: str, address: str) -> float | None:
-        return self._wait(self.message, {"visitor": visitor, "address": address})
+    async def message_wait(self, visitor: str, address: str) -> float | None:
+        return await self._wait(self.message, {"visitor": visitor, "address": address})
 
-    def session_wait(self, address: str) -> float | None:
-        return self._wait(self.session, {"address": address})
+    async def session_wait(self, address: str) -> float | None:
+        return await self._wait(self.session, {"address": address})
 
-    def room_wait(self, visitor: str, address: str) -> float | None:
-        return self._wait(self.room, {"visitor": visitor, "address": address})
+    async def room_wait(self, visitor: str, address: str) -> float | None:
+        return await self._wait(self.room, {"visitor": visitor, "address": address})
 
 
 # --- connections ------------------------------------------------------------------------------
 class ConnectionCounts:
-    """Open WebSockets per visitor and per address (this process's)."""
+    """Open WebSockets per visitor and per address (this process's). They stay per node in a
+    cluster: they bound what one visitor holds of a node (sockets, memory), and a count kept in
+    Redis would outlive a node that died with its connections open."""
 
     def __init__(self, per_visitor: int, per_address: int) -> None:
         self.per_visitor, self.per_address = per_visitor, per_address

@@ -61,7 +61,7 @@ class HallCore:
     def __init__(self, storage: Storage, pubsub: PubSub, bots: BotPool,
                  settings: Settings, clock: Callable[[], float] = wall_time,
                  sign_ins: SignInLimiter | None = None, cluster: Cluster | None = None,
-                 metrics: Metrics | None = None) -> None:
+                 metrics: Metrics | None = None, limiter: Limiter | None = None) -> None:
         self.storage, self.pubsub, self.bots, self.settings = storage, pubsub, bots, settings
         self.cluster = cluster
         self.metrics = metrics or Metrics()
@@ -74,8 +74,8 @@ class HallCore:
         self.clock = clock
         """The hall's one time source (seconds since the epoch): clocks, absence, signs of life
         and token life read it; tests pass their own (or install one, see `clocks.wall_time`)."""
-        self.limiter = Limiter()
-        """The hall's rate limits (the `limits` library)."""
+        self.limiter = limiter or Limiter()
+        """The hall's rate limits (the `limits` library; a cluster's nodes share Redis's)."""
         self.accounts = Accounts(
             storage, clock, TokenPolicy(settings.token_idle_days),
             Passwords(settings.argon2_time_cost, settings.argon2_memory_kib),

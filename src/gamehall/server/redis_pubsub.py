@@ -2,7 +2,8 @@
 
 Each node keeps one subscriber connection to Redis. A room's channel is subscribed while the
 node holds the room in memory (`watch` / `unwatch`), and the node's own channel carries messages
-addressed to it (requests passed on by other nodes, and their answers). An event is delivered to
+addressed to it (requests passed on by other nodes, and their answers); the hall's channel
+carries what every node must hear (sign-outs, revocations.py). An event is delivered to
 the node's own connections at once and published to Redis for the others, tagged with its
 origin so that the publisher skips its own copy.
 
@@ -72,6 +73,8 @@ class RedisPubSub(PubSub):
         to deliver to this node's connections (the hall updates its copy of the room first)."""
         self.on_direct: Callable[[dict[str, Any]], None] = lambda _msg: None
         """Called with each message addressed to this node."""
+        self.on_broadcast: Callable[[dict[str, Any]], None] = lambda _msg: None
+        """Called with each message on the hall's channel, this node's own included."""
         self.on_answered: Callable[[list[str]], None] = lambda _ids: None
         """Called with the ids of this node's forwarded requests that a room event answers
         (after the event was handed to `receiver`)."""
@@ -89,6 +92,9 @@ class RedisPubSub(PubSub):
 
     def node_channel(self, node: str) -> str:
         return f"{self.prefix}node:{node}"
+
+    def hall_channel(self) -> str:
+        return f"{self.prefix}hall"
 
     # --- life cycle ----------------------------------------------------------------------------
     async def open(self) -> None:
@@ -200,6 +206,12 @@ class RedisPubSub(PubSub):
         return int(await self.redis.publish(self.node_channel(node),
                                             json.dumps(message, separators=(",", ":"))))
 
+    async def broadcast(self, message: dict[str, Any]) -> int:
+        """Publish `message` to every node, this one included (`on_broadcast`); returns how many
+        got it. Raises RedisError (or OSError) when Redis fails."""
+        return int(await self.redis.publish(self.hall_channel(),
+                                            json.dumps(message, separators=(",", ":"))))
+
     # --- the subscriber ------------------------------------------------------------------------
     async def _read_loop(self) -> None:
         connected_before = False
@@ -208,7 +220,7 @@ class RedisPubSub(PubSub):
             try:
                 for event in self._confirmed.values():
                     event.clear()
-                await conn.subscribe(self.node_channel(self.origin),
+                await conn.subscribe(self.node_channel(self.origin), self.hall_channel(),
                                      *(self.room_channel(c) for c in self._watched))
                 self._conn = conn
                 while True:
@@ -244,6 +256,9 @@ class RedisPubSub(PubSub):
         if kind != "message":
             return
         raw = msg["data"]
+        if channel == self.hall_channel():
+            self._hall_message(raw)
+            return
         if isinstance(raw, str) and raw.startswith(self._own):
             return  # this node's own publication: its connections had it at once
         try:
@@ -267,3 +282,16 @@ class RedisPubSub(PubSub):
         answered = data.get("answered")
         if answered:
             self.on_answered(list(answered))
+
+    def _hall_message(self, raw: Any) -> None:
+        try:
+            data = json.loads(raw)
+        except (TypeError, ValueError):
+            log.warning("not JSON on %s", self.hall_channel())
+            return
+        if not isinstance(data, dict):
+            return
+        try:
+            self.on_broadcast(data)
+        except Exception:
+            log.exception("a message on the hall's channel failed")
