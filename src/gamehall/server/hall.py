@@ -25,7 +25,6 @@ import secrets
 import time
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -42,7 +41,7 @@ from gamehall.server.accounts import (
     stamp,
     token_hash,
 )
-from gamehall.server.boards import MAX_BOARD_BYTES, Boards
+from gamehall.server.boards import Boards
 from gamehall.server.bots import BotPool, bot_spec
 from gamehall.server.clocks import ClockError, parse_control, wall_time
 from gamehall.server.cluster import Answer, Cluster, NotOwner, PlayerRef, Unreachable
@@ -53,6 +52,7 @@ from gamehall.server.metrics import Metrics
 from gamehall.server.protocol import ProtocolError, Request
 from gamehall.server.pubsub import Event, PubSub
 from gamehall.server.rooms import FINISHED, PLAYING, WAITING, Move, Room, RoomError, now
+from gamehall.server.settings import Settings
 from gamehall.server.storage import (
     ChatLine,
     Fenced,
@@ -83,69 +83,6 @@ and never costs them anything)."""
 
 
 __all__ = ["Hall", "Player", "Settings", "token_hash"]
-
-
-@dataclass
-class Settings:
-    """Server knobs (the `gamehall serve` flags)."""
-
-    max_message_bytes: int = 4096
-    rate: float = 20.0
-    """Messages per second a visitor may send, on average (all their connections together)."""
-    burst: int = 40
-    """Messages a visitor may send at once: `burst` in any ``ceil(burst / rate)`` seconds."""
-    bot_delay: float = 0.5
-    """Seconds a bot waits before moving, so people can follow an all-bot game."""
-    bot_workers: int = 2
-    plugins: tuple[str, ...] = field(default_factory=tuple)
-    chat_history: int = 50
-    max_waiting_rooms: int = 10
-    """Rooms one visitor may have waiting for players at once."""
-    sqlite_sync: str = "normal"
-    """SQLite durability: normal (survives any crash of the server) or full (also power loss)."""
-    boards_dir: str = ""
-    """A folder of board files (``NAME.json``) the hall offers besides each game's own board."""
-    max_board_bytes: int = MAX_BOARD_BYTES
-    """The largest board JSON a client may send as a file option's value."""
-    bot_max_seconds: float = 3.0
-    """The most a bot may think per move; a job still running a second later is killed."""
-    bot_max_simulations: int = 20000
-    """The most MCTS simulations per move a client may ask a bot for."""
-    token_idle_days: float = 30.0
-    """A token unused this long is dead (its player signs in again, or a guest starts anew)."""
-    argon2_time_cost: int = 3
-    argon2_memory_kib: int = 65536
-    """Password hashing cost (argon2id; the defaults are RFC 9106's low-memory profile)."""
-    absent_seconds: float = 180.0
-    """In an untimed game, how long the person to move may be away (no connection) before the
-    others may claim the game or hand the seat to a bot."""
-    address_factor: float = 5.0
-    """One address (all its visitors together) may send this many times `rate` and `burst`."""
-    flood_strikes: int = 100
-    """Refused messages within a minute after which a connection is closed (a steady flood)."""
-    session_rate: str = "30/minute"
-    """New sessions (nicknames) per address, in the `limits` notation."""
-    room_rate: str = "20/minute"
-    """Room creations per visitor."""
-    room_address_rate: str = "60/minute"
-    """Room creations per address."""
-    max_connections_per_visitor: int = 10
-    max_connections_per_address: int = 100
-    max_body_bytes: int = 262144
-    """The largest HTTP request body; a larger one is refused with 413 before it is read."""
-    allow_origins: tuple[str, ...] = field(default_factory=tuple)
-    """Origins (``https://host``) whose pages may open WebSockets besides the hall's own."""
-    waiting_room_seconds: float = 3600.0
-    """A waiting room nobody changed or watched for this long is dropped."""
-    chat_keep: int = 500
-    """Chat lines kept per room in storage (older ones are deleted)."""
-    redis_url: str = ""
-    """Redis of a cluster (``redis://host:port/0``); empty: a single hall, pub/sub in process."""
-    node: str = ""
-    """This node's name in a cluster (health and metrics show it)."""
-    lease_ms: int = 10_000
-    """How long a room's lease lasts unless its owner renews it: a frozen node's rooms are taken
-    over after at most this long (a node whose process ended is seen at once, see cluster.py)."""
 
 
 class Hall:
