@@ -32,6 +32,7 @@ from gamehall.core import (
 )
 from gamehall.play.options_cli import parse_option_args
 from gamehall.play.terminal import Seat, play_game
+from gamehall.server.settings import Settings
 
 app = typer.Typer(
     help="gamehall: Hula, Haugaz, Halali!, Hotu Matua and Hau La — engines, bots, and a hall.",
@@ -47,6 +48,9 @@ err = Console(stderr=True)
 
 F = TypeVar("F", bound=Callable[..., Any])
 EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
+SERVE = Settings()
+"""The hall's defaults, which `gamehall serve`'s options show and pass on (server/settings.py
+declares them; tests/test_settings.py checks that each option takes its field's)."""
 
 
 def friendly(func: F) -> F:
@@ -282,69 +286,84 @@ def serve(
         help="Database: a SQLAlchemy URL (postgresql+psycopg://user:pw@host/db) or a SQLite "
              "file path. Default: gamehall.db in the current directory.")] = None,
     bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before it moves.")]
-    = 0.5,
-    bot_workers: Annotated[int, typer.Option(help="Worker processes for thinking bots.")] = 2,
+    = SERVE.bot_delay,
+    bot_workers: Annotated[int, typer.Option(help="Worker processes for thinking bots.")]
+    = SERVE.bot_workers,
     rate: Annotated[float, typer.Option(
         help="Messages per second one visitor may send on average (all their connections and "
-             "HTTP room actions together).", min=0.01)] = 20.0,
+             "HTTP room actions together).", min=0.01)] = SERVE.rate,
     burst: Annotated[int, typer.Option(
         help="Messages one visitor may send at once: BURST in any BURST/RATE seconds.",
-        min=1)] = 40,
-    max_message_bytes: Annotated[int, typer.Option(help="Largest client message.")] = 4096,
+        min=1)] = SERVE.burst,
+    max_message_bytes: Annotated[int, typer.Option(help="Largest client message.")]
+    = SERVE.max_message_bytes,
     plugin: Annotated[list[str] | None, typer.Option(
         help="Import this module first (e.g. one that registers extra games).")] = None,
     sqlite_sync: Annotated[str, typer.Option(
         help="SQLite durability: normal (a commit survives any crash of the server, kill -9 "
-             "included) or full (also a power loss; one fsync per commit batch).")] = "normal",
+             "included) or full (also a power loss; one fsync per commit batch).")]
+    = SERVE.sqlite_sync,
     log_level: Annotated[str, typer.Option(
         help="critical, error, warning, info, debug or trace.")] = "info",
     absent_seconds: Annotated[float, typer.Option(
         help="In an untimed game, seconds the player to move may be away before the others may "
-             "claim the game or hand the seat to a bot.", min=1)] = 180.0,
+             "claim the game or hand the seat to a bot.", min=1)] = SERVE.absent_seconds,
     boards: Annotated[Path | None, typer.Option(
         help="A folder of board files (NAME.json) the hall offers besides each game's own "
              "board, read and checked at start-up; clients choose them by NAME.")] = None,
     max_board_bytes: Annotated[int, typer.Option(
-        help="The largest board JSON a client may send instead of naming a board.")] = 65536,
+        help="The largest board JSON a client may send instead of naming a board.")]
+    = SERVE.max_board_bytes,
     bot_max_seconds: Annotated[float, typer.Option(
         help="The most a bot may think per move; a bot still thinking a second later is "
              "stopped (its worker is restarted) and a random legal move is played.",
-        min=0.01)] = 3.0,
+        min=0.01)] = SERVE.bot_max_seconds,
     bot_max_simulations: Annotated[int, typer.Option(
-        help="The most MCTS simulations per move a client may ask a bot for.", min=1)] = 20000,
+        help="The most MCTS simulations per move a client may ask a bot for.", min=1)]
+    = SERVE.bot_max_simulations,
     address_factor: Annotated[float, typer.Option(
         help="One address (all its visitors together) may send this many times --rate and "
-             "--burst.", min=1.0)] = 5.0,
+             "--burst.", min=1.0)] = SERVE.address_factor,
     flood_strikes: Annotated[int, typer.Option(
         help="Refused messages within a minute after which a connection is closed.",
-        min=1)] = 100,
+        min=1)] = SERVE.flood_strikes,
     session_rate: Annotated[str, typer.Option(
         help="New sessions per address, e.g. 30/minute or \"10/minute;200/day\".")]
-    = "30/minute",
-    room_rate: Annotated[str, typer.Option(help="Room creations per visitor.")] = "20/minute",
+    = SERVE.session_rate,
+    room_rate: Annotated[str, typer.Option(help="Room creations per visitor.")]
+    = SERVE.room_rate,
     room_address_rate: Annotated[str, typer.Option(help="Room creations per address.")]
-    = "60/minute",
+    = SERVE.room_address_rate,
     max_connections_per_visitor: Annotated[int, typer.Option(
-        help="Open WebSockets per visitor.", min=1)] = 10,
+        help="Open WebSockets per visitor.", min=1)] = SERVE.max_connections_per_visitor,
     max_connections_per_address: Annotated[int, typer.Option(
-        help="Open WebSockets per address.", min=1)] = 100,
+        help="Open WebSockets per address.", min=1)] = SERVE.max_connections_per_address,
     max_body_bytes: Annotated[int, typer.Option(
         help="The largest HTTP request body (refused with 413 before it is read).",
-        min=1024)] = 262144,
+        min=1024)] = SERVE.max_body_bytes,
     allow_origin: Annotated[list[str] | None, typer.Option(
         help="An origin (https://host[:port]) whose pages may open WebSockets besides the "
              "hall's own; repeat for several, * for any.")] = None,
     waiting_room_seconds: Annotated[float, typer.Option(
         help="A waiting room nobody changed or watched for this long is dropped.",
-        min=1.0)] = 3600.0,
-    chat_keep: Annotated[int, typer.Option(help="Chat lines kept per room.", min=1)] = 500,
+        min=1.0)] = SERVE.waiting_room_seconds,
+    chat_history: Annotated[int, typer.Option(
+        help="Chat lines shown to whoever opens a room (at most --chat-keep).", min=0)]
+    = SERVE.chat_history,
+    max_waiting_rooms: Annotated[int, typer.Option(
+        help="Rooms one visitor may have waiting for players at once.", min=1)]
+    = SERVE.max_waiting_rooms,
+    chat_keep: Annotated[int, typer.Option(help="Chat lines kept per room.", min=1)]
+    = SERVE.chat_keep,
     token_idle_days: Annotated[float, typer.Option(
-        min=0.01, help="Days a sign-in (a token) lives without being used.")] = 30.0,
+        min=0.01, help="Days a sign-in (a token) lives without being used.")]
+    = SERVE.token_idle_days,
     argon2_time_cost: Annotated[int, typer.Option(
-        min=1, max=20, help="Password hashing: argon2id passes.")] = 3,
+        min=1, max=20, help="Password hashing: argon2id passes.")]
+    = SERVE.argon2_time_cost,
     argon2_memory_kib: Annotated[int, typer.Option(
         min=1024, max=4 * 1024 * 1024, help="Password hashing: argon2id memory per hash (KiB)."
-    )] = 65536,
+    )] = SERVE.argon2_memory_kib,
     redis: Annotated[str | None, typer.Option(
         help="Run as one node of a cluster: the Redis that carries room events and leases "
              "(redis://HOST:PORT/0). The nodes share one PostgreSQL --db.")] = None,
@@ -354,7 +373,7 @@ def serve(
     lease_ms: Annotated[int, typer.Option(
         help="Cluster: how long a room's lease lasts unless renewed: the rooms of a node "
              "frozen this long are taken over (a node whose process ended is seen at once: "
-             "its Redis connections close).")] = 10_000,
+             "its Redis connections close).")] = SERVE.lease_ms,
     log_json: Annotated[bool, typer.Option(
         help="Write logs as JSON lines (one object per record).")] = False,
 ) -> None:
@@ -362,7 +381,6 @@ def serve(
 
     Every option may come from the environment: GAMEHALL_DB, GAMEHALL_REDIS, GAMEHALL_PORT, ...
     """
-    from gamehall.server.hall import Settings
     from gamehall.server.serve import serve as run
 
     settings = Settings(max_message_bytes=max_message_bytes, rate=rate, burst=burst,
@@ -380,6 +398,7 @@ def serve(
                         allow_origins=tuple(o.strip().lower().rstrip("/")
                                             for o in allow_origin or ()),
                         waiting_room_seconds=waiting_room_seconds, chat_keep=chat_keep,
+                        chat_history=chat_history, max_waiting_rooms=max_waiting_rooms,
                         token_idle_days=token_idle_days, argon2_time_cost=argon2_time_cost,
                         argon2_memory_kib=argon2_memory_kib, absent_seconds=absent_seconds,
                         redis_url=redis or "",

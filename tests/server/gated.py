@@ -22,8 +22,8 @@ from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
 import gamehall.server.app as app_module
-from gamehall.server.hall import Settings
 from gamehall.server.rooms import Move, Room
+from gamehall.server.settings import Settings
 from gamehall.server.storage import SqlStorage
 
 

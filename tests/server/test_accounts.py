@@ -251,7 +251,7 @@ def test_through_http_a_sign_in_unused_for_a_month_is_over(tmp_path: Path) -> No
     from fastapi.testclient import TestClient
 
     from gamehall.server.app import create_app
-    from gamehall.server.hall import Settings
+    from gamehall.server.settings import Settings
 
     clock = Clock()
     settings = Settings(argon2_time_cost=1, argon2_memory_kib=8192, token_idle_days=30)

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from gamehall.server.app import create_app
-    from gamehall.server.hall import Hall, Settings
+    from gamehall.server.hall import Hall
+    from gamehall.server.settings import Settings
 
 __all__ = ["Hall", "Settings", "create_app"]
 
@@ -23,8 +24,12 @@ def __getattr__(name: str) -> Any:
         from gamehall.server.app import create_app
 
         return create_app
-    if name in ("Hall", "Settings"):
-        from gamehall.server import hall
+    if name == "Hall":
+        from gamehall.server.hall import Hall
 
-        return getattr(hall, name)
+        return Hall
+    if name == "Settings":
+        from gamehall.server.settings import Settings
+
+        return Settings
     raise AttributeError(f"module 'gamehall.server' has no attribute {name!r}")

@@ -41,7 +41,7 @@ from gamehall.server.guards import (
     keep_tokens_out_of_access_log,
     origin_allowed,
 )
-from gamehall.server.hall import Hall, Player, Settings
+from gamehall.server.hall import Hall, Player
 from gamehall.server.limiter import Limiter, SharedLimiter
 from gamehall.server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from gamehall.server.protocol import ProtocolError
@@ -50,6 +50,7 @@ from gamehall.server.redis_pubsub import RedisPubSub
 from gamehall.server.replay import ReplayCache, replay_step
 from gamehall.server.revocations import Revocations
 from gamehall.server.rooms import WAITING, Room, RoomError
+from gamehall.server.settings import Settings
 from gamehall.server.storage import SqlStorage, Storage, UnknownPlayer
 
 log = logging.getLogger("gamehall.server")

@@ -9,7 +9,7 @@ import logging
 from pathlib import Path
 
 from gamehall.core import GamehallError
-from gamehall.server.hall import Settings
+from gamehall.server.settings import Settings
 from gamehall.server.storage import SQLITE_SYNC, sqlite_url
 
 DEFAULT_DB = "gamehall.db"

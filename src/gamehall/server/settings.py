@@ -1,10 +1,18 @@
-"""The hall's knobs, declared once: `gamehall serve`'s options and GAMEHALL_* variables."""
+"""The hall's settings, declared once: each knob's name, type, default and meaning.
+
+`gamehall serve` takes its options' defaults from here (cli.py), and tests/test_settings.py
+checks that every field has its one option and environment variable (``GAMEHALL_RATE`` ...)
+with this default, and every option of `serve` but the few of the process (host, port,
+database, logs) a field. This module imports nothing heavy: the CLI reads it at start-up.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from gamehall.server.boards import MAX_BOARD_BYTES
+
+__all__ = ["OPTION_NAMES", "Settings", "option_name"]
 
 
 @dataclass
@@ -68,3 +76,20 @@ class Settings:
     lease_ms: int = 10_000
     """How long a room's lease lasts unless its owner renews it: a frozen node's rooms are taken
     over after at most this long (a node whose process ended is seen at once, see cluster.py)."""
+
+
+OPTION_NAMES = {
+    "plugins": "plugin",
+    "boards_dir": "boards",
+    "allow_origins": "allow_origin",
+    "redis_url": "redis",
+}
+"""The fields whose `gamehall serve` option has another name (``--plugin``, repeated, fills
+`plugins`): deployments set ``GAMEHALL_PLUGIN``, ``GAMEHALL_BOARDS``, ``GAMEHALL_ALLOW_ORIGIN``
+and ``GAMEHALL_REDIS``, so the options keep their names."""
+
+
+def option_name(field_name: str) -> str:
+    """The `gamehall serve` option of a field, as Python names it (``--max-body-bytes`` is
+    ``max_body_bytes``; its environment variable ``GAMEHALL_MAX_BODY_BYTES``)."""
+    return OPTION_NAMES.get(field_name, field_name)
