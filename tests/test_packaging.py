@@ -133,7 +133,8 @@ def test_the_built_sdist_and_wheel_hold_everything(tmp_path: Path) -> None:
     with tarfile.open(sdist) as tar:
         top = f"gamehall-{gamehall.__version__}/"
         in_sdist = {n.removeprefix(top) for n in tar.getnames()}
-    wanted = {p.relative_to(tree).as_posix() for folder in ("tests", "benchmarks", "docs", "deploy")
+    wanted = {p.relative_to(tree).as_posix()
+              for folder in ("tests", "benchmarks", "docs", "deploy", "tools")
               for p in (tree / folder).rglob("*") if p.is_file()}
     assert {"LICENSE", "README.md", "pyproject.toml", "tests/test_packaging.py"} <= in_sdist
     missing = wanted - in_sdist
