@@ -35,7 +35,6 @@ import numpy as np
 
 from gamehall.core import State
 from gamehall.games.hau_la import shapes
-from gamehall.games.hau_la.audit import contacts
 from gamehall.games.hau_la.building import Building, Plan
 from gamehall.games.hau_la.data import model
 from gamehall.games.hau_la.placements import (
@@ -49,6 +48,7 @@ from gamehall.games.hau_la.placements import (
     Tags,
     enumerate_placements,
 )
+from tools.hau_la_audit import contacts
 
 
 def free_holes(b: Building, tag_holes: set[int]) -> tuple[int, ...]:

@@ -83,6 +83,15 @@ def test_every_package_file_the_docs_point_to_exists_and_ships() -> None:
             assert rel in _shipped(), f"src/gamehall/{rel} is named in the docs but not shipped"
 
 
+def test_only_gamehall_is_a_package_to_install() -> None:
+    """setuptools finds packages under src/ only, and src/ holds gamehall alone: deploy/, tools/,
+    benchmarks/ and tests/ run from a checkout and are never installed as top-level packages."""
+    assert _pyproject()["tool"]["setuptools"]["packages"]["find"]["where"] == ["src"]
+    found = sorted(p.name for p in (ROOT / "src").iterdir()
+                   if p.is_dir() and not p.name.endswith(".egg-info") and p.name != "__pycache__")
+    assert found == ["gamehall"]
+
+
 def test_the_version_is_written_once_and_the_installed_metadata_agrees() -> None:
     project = _pyproject()
     assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
@@ -130,10 +139,18 @@ def test_the_built_sdist_and_wheel_hold_everything(tmp_path: Path) -> None:
     assert {f"gamehall/{rel}" for rel in _shipped() | _named_in_docs()
             if not rel.endswith(".py") and (PACKAGE / rel).is_file()} <= in_wheel
     assert f"{info}/licenses/LICENSE" in in_wheel
+    # Only `gamehall` is importable from the wheel: not deploy/ (the cluster's test topology) nor
+    # tools/ (what runs from a checkout), nor the tools that once sat inside the game packages.
+    assert {name.split("/")[0] for name in in_wheel} == {"gamehall", info}
+    with zipfile.ZipFile(wheel) as whl:
+        assert whl.read(f"{info}/top_level.txt").decode().split() == ["gamehall"]
+    assert {"gamehall/games/hau_la/audit.py", "gamehall/games/hotu_matua/make_board.py"} \
+        & in_wheel == set()
     with tarfile.open(sdist) as tar:
         top = f"gamehall-{gamehall.__version__}/"
         in_sdist = {n.removeprefix(top) for n in tar.getnames()}
-    wanted = {p.relative_to(tree).as_posix() for folder in ("tests", "benchmarks", "docs", "deploy")
+    wanted = {p.relative_to(tree).as_posix()
+              for folder in ("tests", "benchmarks", "docs", "deploy", "tools")
               for p in (tree / folder).rglob("*") if p.is_file()}
     assert {"LICENSE", "README.md", "pyproject.toml", "tests/test_packaging.py"} <= in_sdist
     missing = wanted - in_sdist

@@ -15,10 +15,10 @@ from redis.asyncio import Redis
 from deploy.topology import RedisServer
 from gamehall.server import cluster as cluster_module
 from gamehall.server.cluster import BEAT, SILENT_BEATS, Answer, Cluster, NotOwner
+from gamehall.server.errors import RoomError
 from gamehall.server.leases import Leases, Renewer
 from gamehall.server.protocol import Request
 from gamehall.server.redis_pubsub import RedisPubSub
-from gamehall.server.rooms import RoomError
 from gamehall.server.storage import Coalescer
 
 

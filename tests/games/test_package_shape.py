@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from gamehall.core.package import PackagedGame
+
 GAMES = Path(__file__).resolve().parents[2] / "src" / "gamehall" / "games"
 PACKAGES = sorted(p.name for p in GAMES.iterdir() if (p / "__init__.py").exists())
 
@@ -115,13 +117,35 @@ def test_every_package_has_the_skeleton(package: str) -> None:
         assert retired not in present
     game = (GAMES / package / "game.py").read_text()
     rules = (GAMES / package / "rules.py").read_text()
-    assert f"class {CLASS_NAMES[package]}Game(Game):" in game
+    assert (f"class {CLASS_NAMES[package]}Game(PackagedGame[{CLASS_NAMES[package]}State]):"
+            in game)
     assert f"class {CLASS_NAMES[package]}State(State):" in rules
     functions = {name: {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
                  for name, tree in _modules(package).items()}
     assert {"state_to_json", "state_from_json"} <= functions["jsonform"]
     assert {"state_view", "render_text", "outcome_text"} <= functions["view"]
     assert {"explain_illegal", "read_move"} <= functions["explain"]
+
+
+WIRED = ("state_from_json", "state_to_json", "state_view", "seat_overlay", "outcome_text",
+         "explain_illegal", "read_move", "render_text", "render_svg")
+"""The hooks `gamehall.core.package.PackagedGame` wires to the package's modules."""
+
+
+def test_the_wired_hooks_are_the_core_wiring() -> None:
+    assert all(name in PackagedGame.__dict__ for name in WIRED)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_game_py_leaves_the_wiring_to_core(package: str) -> None:
+    """A game's `game.py` names its modules once (`GamePackage`); it does not hand the state to
+    them again, hook by hook, as five copies of the same block once did."""
+    tree = _modules(package)["game"]
+    game_class = next(n for n in tree.body
+                      if isinstance(n, ast.ClassDef) and n.name.endswith("Game"))
+    defined = {n.name for n in game_class.body if isinstance(n, ast.FunctionDef)}
+    assert defined & set(WIRED) == set()
+    assert "GamePackage(" in ast.unparse(game_class)
 
 
 @pytest.mark.parametrize("package", PACKAGES)

@@ -20,7 +20,7 @@ from gamehall.server.accounts import (
     TokenPolicy,
     token_hash,
 )
-from gamehall.server.rooms import RoomError
+from gamehall.server.errors import RoomError
 from gamehall.server.storage import SqlStorage
 
 DAY = 86400.0

@@ -10,7 +10,7 @@ import pytest
 
 from gamehall.core import GamehallError, game_class
 from gamehall.server.boards import Boards
-from gamehall.server.rooms import RoomError
+from gamehall.server.errors import RoomError
 from tests.server.test_live_options import RAW, island
 
 HOTU = game_class("hotu_matua")

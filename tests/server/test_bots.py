@@ -9,7 +9,7 @@ import pytest
 
 from gamehall.core import load_game
 from gamehall.server.bots import BotLimits, BotPool, bot_spec
-from gamehall.server.rooms import RoomError
+from gamehall.server.errors import RoomError
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -8,9 +8,10 @@ import random
 import pytest
 
 from gamehall.server.commands import parse_command
+from gamehall.server.errors import RoomError
 from gamehall.server.hall import SYSTEM_RANDOM
 from gamehall.server.protocol import dumps
-from gamehall.server.rooms import FINISHED, PLAYING, Move, Room, RoomError
+from gamehall.server.rooms import FINISHED, PLAYING, Move, Room
 
 
 @pytest.fixture(autouse=True)

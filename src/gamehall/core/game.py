@@ -83,8 +83,9 @@ class Game(ABC):
         """Rebuild a state from `State.to_json()` output (or a hand-written position)."""
 
     # --- what the game package presents: its jsonform, view and explain modules ---------------
-    # A game's rules module imports none of these; its game.py wires them in here, and `State`
-    # (to_json, view, outcome_text, explain_illegal, string_to_action) asks its game for them.
+    # A game's rules module imports none of these; `core.package.PackagedGame` wires them to the
+    # package's modules, and `State` (to_json, view, outcome_text, explain_illegal,
+    # string_to_action) asks its game for them.
     def state_to_json(self, state: State) -> dict[str, Any]:
         """`state.to_json()`: the whole public position (the game's ``jsonform.state_to_json``)."""
         raise NotImplementedError(f"{self.title} defines no JSON form")

@@ -23,7 +23,7 @@ from typing import Protocol
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from gamehall.server.rooms import RoomError
+from gamehall.server.errors import RoomError
 
 MIN_PASSWORD = 8
 MAX_PASSWORD = 200

@@ -33,6 +33,7 @@ from gamehall.server.accounts import MAX_PASSWORD, RateLimited, SignInLimiter
 from gamehall.server.bots import BotLimits, BotPool, bot_levels, default_level
 from gamehall.server.clocks import wall_time
 from gamehall.server.cluster import Cluster
+from gamehall.server.errors import RoomError
 from gamehall.server.guards import (
     BodyLimit,
     ConnectionCounts,
@@ -49,7 +50,7 @@ from gamehall.server.pubsub import InProcessPubSub, PubSub
 from gamehall.server.redis_pubsub import RedisPubSub
 from gamehall.server.replay import ReplayCache, replay_step
 from gamehall.server.revocations import Revocations
-from gamehall.server.rooms import WAITING, Room, RoomError
+from gamehall.server.rooms import WAITING, Room
 from gamehall.server.settings import Settings
 from gamehall.server.storage import SqlStorage, Storage, UnknownPlayer
 

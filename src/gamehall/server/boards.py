@@ -19,7 +19,7 @@ from typing import Any
 
 from gamehall.core import Game, GamehallError, Option, OptionValue, game_class, list_games
 from gamehall.core.options import is_file_data
-from gamehall.server.rooms import RoomError
+from gamehall.server.errors import RoomError
 
 MAX_BOARD_BYTES = 64 * 1024
 """Default cap on a board's JSON sent by a client (the shipped Hotu Matua board has 10 KB)."""

@@ -26,7 +26,7 @@ from typing import Any
 
 from gamehall.ai import bot_kinds, make_bot, parse_level, parse_uct
 from gamehall.core import GamehallError, State
-from gamehall.server.rooms import RoomError
+from gamehall.server.errors import RoomError
 
 log = logging.getLogger("gamehall.server")
 

@@ -44,10 +44,10 @@ from typing import Any, Protocol
 
 from redis.exceptions import RedisError
 
+from gamehall.server.errors import RoomError
 from gamehall.server.leases import Leases, Renewer
 from gamehall.server.protocol import ProtocolError, Request, TypedSeat
 from gamehall.server.redis_pubsub import RedisPubSub
-from gamehall.server.rooms import RoomError
 from gamehall.server.storage import Coalescer, Storage
 
 log = logging.getLogger("gamehall.server")

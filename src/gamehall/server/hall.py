@@ -28,12 +28,13 @@ from gamehall.core import GamehallError, game_class
 from gamehall.server.accounts import Player, token_hash
 from gamehall.server.clocks import ClockError, parse_control
 from gamehall.server.collector import collect_young
+from gamehall.server.errors import RoomError
 from gamehall.server.hall_bots import BotTurns
 from gamehall.server.hall_core import SYSTEM_RANDOM, log
 from gamehall.server.hall_following import Following
 from gamehall.server.hall_presence import RoomPresence
 from gamehall.server.hall_writes import WritePath
-from gamehall.server.rooms import PLAYING, WAITING, Room, RoomError
+from gamehall.server.rooms import PLAYING, WAITING, Room
 from gamehall.server.settings import Settings
 from gamehall.server.storage import NicknameTaken
 from gamehall.server.timers import Presence

@@ -6,8 +6,9 @@ import asyncio
 import secrets
 
 from gamehall.server.cluster import NotOwner
+from gamehall.server.errors import RoomError
 from gamehall.server.hall_core import SYSTEM_RANDOM, HallCore, log
-from gamehall.server.rooms import Room, RoomError
+from gamehall.server.rooms import Room
 
 
 class BotTurns(HallCore):

@@ -27,11 +27,12 @@ from gamehall.server.boards import Boards
 from gamehall.server.bots import BotPool
 from gamehall.server.clocks import wall_time
 from gamehall.server.cluster import Answer, Cluster
+from gamehall.server.errors import RoomError
 from gamehall.server.limiter import Limiter, SignInLimits
 from gamehall.server.metrics import Metrics
 from gamehall.server.protocol import Request
 from gamehall.server.pubsub import Event, PubSub
-from gamehall.server.rooms import FINISHED, PLAYING, Move, Room, RoomError
+from gamehall.server.rooms import FINISHED, PLAYING, Move, Room
 from gamehall.server.settings import Settings
 from gamehall.server.storage import ChatLine, Storage
 from gamehall.server.timers import Deadlines, Presence, absence, next_deadline

@@ -15,10 +15,11 @@ from gamehall.server.accounts import Player, stamp
 from gamehall.server.bots import bot_spec
 from gamehall.server.cluster import Answer, NotOwner, Unreachable
 from gamehall.server.commands import help_text, parse_command
+from gamehall.server.errors import RoomError
 from gamehall.server.hall_core import SYSTEM_RANDOM, HallCore, log
 from gamehall.server.protocol import ProtocolError, Request
 from gamehall.server.pubsub import Event
-from gamehall.server.rooms import FINISHED, PLAYING, WAITING, Move, Room, RoomError, now
+from gamehall.server.rooms import FINISHED, PLAYING, WAITING, Move, Room, now
 from gamehall.server.storage import ChatLine, Fenced, room_row
 
 MANAGING = {"option", "bot", "start", "rated", "clock"}

@@ -11,7 +11,7 @@ from functools import cache
 from typing import Any
 
 from gamehall.core import GamehallError, load_game
-from gamehall.server.rooms import RoomError
+from gamehall.server.errors import RoomError
 
 
 def _game(name: str) -> Any:

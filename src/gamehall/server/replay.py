@@ -17,7 +17,8 @@ from collections import OrderedDict
 from typing import Any
 
 from gamehall.core import State
-from gamehall.server.rooms import WAITING, Room, RoomError
+from gamehall.server.errors import RoomError
+from gamehall.server.rooms import WAITING, Room
 
 CACHED_ROOMS = 16
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -23,8 +23,11 @@ from gamehall.core import (
     load_game,
 )
 from gamehall.core.options import resolve_options
-from gamehall.server.clocks import Clock, ClockError, TimeControl, parse_control, untimed_public
-from gamehall.server.protocol import TypedSeat, dumps
+from gamehall.server import roomjson
+from gamehall.server.clocks import Clock, ClockError, TimeControl, parse_control
+from gamehall.server.errors import RoomError
+from gamehall.server.protocol import TypedSeat
+from gamehall.server.roomjson import RenderCache
 
 WAITING = "waiting"
 PLAYING = "playing"
@@ -34,15 +37,6 @@ OUT_BOT = "random"
 """The bot that plays a seat that dropped out of a game of three or more (see `Room.drop_out`)."""
 DROPPED = {"time": "ran out of time", "claim": "was away too long"}
 """Why a seat drops out, as the outcome sentence says it."""
-
-
-class RoomError(Exception):
-    """A refused room operation: `code` for programs, the text for people."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 @dataclass
@@ -163,9 +157,8 @@ class Room:
         if not self.seats:
             self.seats = [None] * self.game.num_players
         self._preview: State | None = None
-        self._moves_json: list[str] = []
-        self._position: _Position | None = None
-        self._head: tuple[tuple[int, frozenset[int]], tuple[str, str, str]] | None = None
+        self.rendered = RenderCache()
+        """What `roomjson` has rendered of this room (moves, position, head)."""
 
     def draft(self) -> Room:
         """A copy to change: the hall applies a request to it, commits it, and only then makes it
@@ -177,7 +170,7 @@ class Room:
         out.options = dict(self.options)
         out.seats = [_shallow(o) if o is not None else None for o in self.seats]
         out.moves = list(self.moves)
-        out._moves_json = list(self._moves_json)
+        out.rendered = self.rendered.draft()
         if self.state is not None:
             out.state = self.state.clone()
         if self.clock is not None:
@@ -588,166 +581,53 @@ class Room:
     # --- what clients see -------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
         """The position as `seat` may see it; before the start, the starting position."""
-        return self._shown_state().view(seat)
+        return self.shown_state().view(seat)
 
-    def _shown_state(self) -> State:
+    def shown_state(self) -> State:
+        """The position clients see: the game's, or before the start the starting one."""
         if self.state is None:
             if self._preview is None:
                 self._preview = self.game.new_initial_state(self.seed)
             return self._preview
         return self.state
 
-    def _rendered_position(self) -> _Position:
-        """The JSON of what the current position shows, made once per position."""
-        state = self._shown_state()
-        pos = self._position
-        if pos is None or pos.state is not state or pos.version != self.version:
-            pos = self._position = _Position(state, self.version)
-        return pos
-
-    def _legal(self) -> list[dict[str, Any]]:
-        """Each legal move of the seat to move: its notation and its parts (for a board)."""
-        assert self.state is not None
-        state = self.state
-        return [{"move": text, **state.action_parts(a)} for a, text in state.legal_notation()]
-
+    # the JSON clients get: rendered in roomjson.py, the methods kept for the hall's callers
     def seats_json(self, online: set[int]) -> list[dict[str, Any]]:
-        out = []
-        for i, name in enumerate(self.game.seat_names):
-            occ = self.seats[i]
-            out.append({
-                "index": i,
-                "name": name,
-                "player": occ.nickname if occ else None,
-                "bot": occ.bot if occ else None,
-                "connected": bool(occ and (occ.bot is not None or occ.out is not None
-                                           or occ.player_id in online)),
-                "out": occ.out if occ else None,
-                "rematch": bool(occ and occ.rematch),
-            })
-        return out
+        return roomjson.seats_json(self, online)
 
     def clock_json(self, now: float) -> dict[str, Any] | None:
         """The ``clock`` object at `now` (None in an untimed game)."""
-        if self.clock is not None:
-            return self.clock.public(now)
-        return untimed_public(self.time_control, self.game.num_players)
+        return roomjson.clock_json(self, now)
 
     def render_head(self, seat: int | None, online: set[int]) -> str:
-        """`snapshot` as JSON text without the move list and its closing brace (see `render`).
-
-        Text for text the same as serialising `snapshot(seat, online, with_moves=False)`, but
-        built from parts made once per revision (the seats, the result) and once per position
-        (what everyone sees of it, the legal moves), so that another seat costs only its own
-        few keys."""
-        before, middle, after = self._head_parts(online)
-        pos = self._rendered_position()
-        if seat is not None and seat == self.to_move() and self.state is not None:
-            legal_moves, legal = pos.legal(self._legal)
-        else:
-            legal_moves = legal = "[]"
-        return (f'{before},"seat":{dumps(seat)},{middle},"legal_moves":{legal_moves},'
-                f'"legal":{legal},"view":{pos.view(self.game, seat)},{after}')
-
-    def _head_parts(self, online: set[int]) -> tuple[str, str, str]:
-        """The seat-independent parts of the head: before the seat, between the seat and the
-        legal moves, after the view."""
-        key = (self.rev, frozenset(online))
-        if self._head is not None and self._head[0] == key:
-            return self._head[1]
-        whole = self.snapshot(None, online, with_moves=False, seat_parts=False)
-        before = {k: whole[k] for k in _BEFORE_SEAT}
-        middle = {k: whole[k] for k in _BEFORE_LEGAL}
-        after = {k: v for k, v in whole.items() if k not in before and k not in middle}
-        parts = (dumps(before)[:-1], dumps(middle)[1:-1], dumps(after)[1:-1])
-        self._head = (key, parts)
-        return parts
+        """`snapshot` as JSON text without the move list and its closing brace."""
+        return roomjson.render_head(self, seat, online)
 
     def moves_text(self, start: int) -> str:
-        """The moves from index `start` on, as JSON array items; each move serialised once."""
-        if len(self._moves_json) > len(self.moves):
-            self._moves_json = []
-        for m in self.moves[len(self._moves_json):]:
-            self._moves_json.append(dumps(m.to_json()))
-        return ",".join(self._moves_json[start:])
+        """The moves from index `start` on, as JSON array items."""
+        return roomjson.moves_text(self, start)
 
     def render(self, seat: int | None, online: set[int], moves_from: int = 0,
                head: str | None = None, now: float = 0.0,
                absent: dict[str, Any] | None = None) -> str:
-        """The `state` message as JSON text, with the moves from `moves_from` on (a client that
-        has the earlier ones needs only the rest). The head is the same for every render of one
-        revision; the clock and the absence are rendered for `now`."""
-        start = max(0, min(moves_from, self.version))
-        head = head if head is not None else self.render_head(seat, online)
-        live = dumps({"clock": self.clock_json(now), "absent": absent})[1:-1]
-        return f'{head},{live},"moves_from":{start},"moves":[{self.moves_text(start)}]}}'
+        """The `state` message as JSON text, with the moves from `moves_from` on."""
+        return roomjson.render(self, seat, online, moves_from, head, now, absent)
 
     def snapshot(self, seat: int | None, online: set[int], with_moves: bool = True,
                  now: float = 0.0, absent: dict[str, Any] | None = None,
                  seat_parts: bool = True) -> dict[str, Any]:
-        """The `state` message for a client holding `seat` (None: spectator). Without the moves
-        it is the cached head of `render`, so it leaves out the clock and absence as well;
-        without `seat_parts`, the seat, the legal moves and the view too (see `render_head`)."""
-        to_move = self.to_move()
-        legal: list[dict[str, Any]] = []
-        if seat_parts and seat is not None and to_move == seat and self.state is not None:
-            legal = self._legal()
-        out = {
-            "type": "state",
-            "room": self.id,
-            "game": self.game_name,
-            "title": self.game.title,
-            "options": self.game.shown_options(),
-            "status": self.status,
-            "version": self.version,
-            "seat": seat,
-            "seats": self.seats_json(online),
-            "to_move": to_move,
-            "legal_moves": [entry["move"] for entry in legal],
-            "legal": legal,
-            "view": self.view(seat) if seat_parts else None,
-            "result": self.result,
-            "outcome": self.outcome,
-            "scores": self.scores(),
-            "ended_by": self.ended_by,
-            "rated": self.rated_now,
-            "rating_changes": self.rating_changes,
-            "rematch_of": self.rematch_of,
-            "rematch": self.rematch,
-            **({"clock": self.clock_json(now), "absent": absent,
-                "moves_from": 0, "moves": [m.to_json() for m in self.moves]}
-               if with_moves else {}),
-        }
-        if not seat_parts:
-            for key in _SEAT_KEYS:
-                del out[key]
-        return out
+        """The `state` message for a client holding `seat` (None: spectator)."""
+        return roomjson.snapshot(self, seat, online, with_moves, now, absent, seat_parts)
+
+    def summary(self, online: set[int] | None = None, now: float = 0.0) -> dict[str, Any]:
+        """The lobby's line for this room (its clock as at `now`)."""
+        return roomjson.summary(self, online, now)
 
     def scores(self) -> list[float] | None:
         """Each seat's score once the game is over (`Game.scores`), or None."""
         if self.status != FINISHED or self.state is None:
             return None
         return self.game.scores(self.state)
-
-    def summary(self, online: set[int] | None = None, now: float = 0.0) -> dict[str, Any]:
-        """The lobby's line for this room (its clock as at `now`)."""
-        return {
-            "id": self.id,
-            "game": self.game_name,
-            "title": self.game.title,
-            "options": self.game.shown_options(),
-            "status": self.status,
-            "version": max(self.version, self.stored_version),
-            "seats": self.seats_json(online or set()),
-            "created_by": self.created_by,
-            "created_at": self.created_at,
-            "outcome": self.outcome,
-            "rated": self.rated_now,
-            "ended_at": self.ended_at,
-            "clock": self.clock_json(now),
-            "rematch_of": self.rematch_of,
-            "rematch": self.rematch,
-        }
 
     # --- rebuilding ---------------------------------------------------------------------------
     def replay(self, moves: list[Move]) -> None:
@@ -772,7 +652,8 @@ class Room:
             return stored
         if self.state is not None:
             state = self.state.clone()
-            stored.moves, stored._moves_json = list(self.moves), list(self._moves_json)
+            stored.moves = list(self.moves)
+            stored.rendered.moves_json = list(self.rendered.moves_json)
         else:
             state = stored.game.new_initial_state(stored.seed)
         for seat, action in actions:
@@ -783,90 +664,9 @@ class Room:
         return stored
 
 
-_BEFORE_SEAT = ("type", "room", "game", "title", "options", "status", "version")
-_BEFORE_LEGAL = ("seats", "to_move")
-"""The keys of a `state` head before the seat, and between the seat and the legal moves."""
-_SEAT_KEYS = ("seat", "legal_moves", "legal", "view")
-"""The keys of a `state` head that depend on the seat (`render_head` renders them apart)."""
-
-
 def _shallow(obj: Any) -> Any:
     """`copy.copy` of a plain instance without its generic protocol (a room is drafted for
     every move)."""
     out = object.__new__(type(obj))
     out.__dict__.update(obj.__dict__)
     return out
-
-
-class _Position:
-    """The JSON a room renders of one position (`state` after `version` actions): what a
-    spectator sees, serialised once, and the legal moves of the seat to move. A seat's view is
-    that with the seat's own keys (`Game.seat_overlay`) put in: the spectator's view is cut
-    once around those keys, and each seat serialises only its own values."""
-
-    def __init__(self, state: State, version: int) -> None:
-        self.state, self.version = state, version
-        self._public: dict[str, Any] | None = None
-        self._public_text = ""
-        self._cuts: dict[tuple[str, ...], list[str | tuple[str, str]]] = {}
-        self._legal: tuple[str, str] | None = None
-
-    def view(self, game: Game, seat: int | None) -> str:
-        if self._public is None:
-            self._start(game)
-        if seat is None:
-            return self._public_text
-        overlay = game.seat_overlay(self.state, seat)
-        if overlay is None:
-            return dumps(self.state.view(seat))
-        keys = tuple(overlay)
-        cut = self._cuts.get(keys)
-        if cut is None:
-            cut = self._cuts[keys] = _cut(self._public or {}, keys)
-        return _fill(cut, overlay)
-
-    def _start(self, game: Game) -> None:
-        """Make the spectator's view, and serialise it cut around seat 0's own keys (every
-        game names the same keys for every seat), so that it is serialised once in all."""
-        public = self._public = self.state.view(None)
-        overlay = game.seat_overlay(self.state, 0)
-        if overlay is None:
-            self._public_text = dumps(public)
-            return
-        keys = tuple(overlay)
-        cut = self._cuts[keys] = _cut(public, keys)
-        self._public_text = _fill([item for item in cut if isinstance(item, str)
-                                   or item[0] in public], public)
-
-    def legal(self, make: Callable[[], list[dict[str, Any]]]) -> tuple[str, str]:
-        """The legal moves' notation and the full entries, as JSON arrays (made by `make`)."""
-        if self._legal is None:
-            entries = make()
-            self._legal = (dumps([e["move"] for e in entries]), dumps(entries))
-        return self._legal
-
-
-def _cut(public: dict[str, Any], keys: tuple[str, ...]) -> list[str | tuple[str, str]]:
-    """The members of ``{**public, **overlay}`` in order, for an overlay with `keys`: each run
-    of public keys as its serialised text, each overlay key as (key, key's JSON) to be filled
-    in (a key the public view lacks goes at the end, where a dict merge puts it)."""
-    out: list[str | tuple[str, str]] = []
-    run: dict[str, Any] = {}
-    for k in [*public, *(k for k in keys if k not in public)]:
-        if k in keys:
-            if run:
-                out.append(dumps(run)[1:-1])
-                run = {}
-            out.append((k, dumps(k)))
-        else:
-            run[k] = public[k]
-    if run:
-        out.append(dumps(run)[1:-1])
-    return out
-
-
-def _fill(cut: list[str | tuple[str, str]], values: dict[str, Any]) -> str:
-    """A `_cut` with its keys' values from `values`: the JSON object text."""
-    members = [item if isinstance(item, str) else f"{item[1]}:{dumps(values[item[0]])}"
-               for item in cut]
-    return "{" + ",".join(members) + "}"

@@ -8,12 +8,12 @@ import dataclasses
 import numpy as np
 import pytest
 
-from gamehall.games.hau_la.audit import contacts
 from gamehall.games.hau_la.building import Building, Plan
 from gamehall.games.hau_la.data import Model, model
 from gamehall.games.hau_la.geometry import segment_distance
 from gamehall.games.hau_la.placements import ROT, SIDES, TAG, Ask, Tags, enumerate_placements
 from gamehall.games.hau_la.touch import Joints, SegmentGrid, piece_contacts
+from tools.hau_la_audit import contacts
 
 M = model()
 BE, SE = M.kind_index("BE"), M.kind_index("SE")

@@ -150,9 +150,9 @@ def test_board_loads_with_a_grid_for_the_text_map() -> None:
 
 @pytest.mark.slow
 def test_make_board_writes_the_shipped_file() -> None:
-    from gamehall.games.hotu_matua import make_board
+    from tools import hotu_matua_board
 
-    assert make_board.dump(make_board.build()) == make_board.OUT.read_text()
+    assert hotu_matua_board.dump(hotu_matua_board.build()) == hotu_matua_board.OUT.read_text()
 
 
 # --- bad board files ------------------------------------------------------------------------------

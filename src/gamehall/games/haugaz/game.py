@@ -3,16 +3,16 @@ presentation (JSON form, views, refusals, drawing) wired into the contract."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from gamehall.core import Game, InvalidOptionError, Option, State
+from gamehall.core import InvalidOptionError, Option, State
+from gamehall.core.package import GamePackage, PackagedGame
 from gamehall.games.haugaz import explain, jsonform, svg, view
 from gamehall.games.haugaz.notation import layout
 from gamehall.games.haugaz.rules import HaugazState
 
 
-class HaugazGame(Game):
+class HaugazGame(PackagedGame[HaugazState]):
     """Haugaz: place a stack, jump a stack as far as it is tall, grow the stacks it lands near.
 
     Seats are ``first`` (places the two cake stacks) and ``second`` (chooses a colour); Black then
@@ -23,6 +23,7 @@ class HaugazGame(Game):
     title = "Haugaz"
     web_board = "haugaz"
     howto_moves = 24
+    package = GamePackage(HaugazState, jsonform, view, explain, svg)
     OPTIONS: ClassVar[tuple[Option, ...]] = (
         Option("size", int, 8, "points per side of the board", min=5, max=19,
                label="board size"),
@@ -72,42 +73,9 @@ class HaugazGame(Game):
     def new_initial_state(self, seed: int | None = None) -> HaugazState:
         return HaugazState(self, seed)
 
-    def state_from_json(self, data: Mapping[str, Any]) -> HaugazState:
-        return jsonform.state_from_json(self, data)
-
-    # --- presentation ------------------------------------------------------------------------
-    def state_to_json(self, state: State) -> dict[str, Any]:
-        return jsonform.state_to_json(_haugaz(state))
-
-    def state_view(self, state: State, seat: int | None) -> dict[str, Any]:
-        return view.state_view(_haugaz(state), seat)
-
-    def seat_overlay(self, state: State, seat: int) -> dict[str, Any]:
-        return view.seat_overlay(_haugaz(state), seat)
-
-    def outcome_text(self, state: State) -> str:
-        return view.outcome_text(_haugaz(state))
-
+    # --- presentation beyond the package's modules (core.package wires those) ---------------
     def starts_turn(self, state: State, action: int) -> bool:
         """A turn is a placement and its move; the cake is both its stacks."""
         parts = state.action_parts(action)
         return not (parts.get("kind") == "move"
                     or (parts.get("kind") == "cake" and parts.get("colour") == "white"))
-
-    def explain_illegal(self, state: State, action: int) -> str:
-        return explain.explain_illegal(_haugaz(state), action)
-
-    def read_move(self, state: State, text: str) -> int:
-        return explain.read_move(_haugaz(state), text)
-
-    def render_text(self, state: State, seat: int | None = None) -> str:
-        return view.render_text(_haugaz(state), seat)
-
-    def render_svg(self, state: State | None = None) -> str:
-        return svg.render_svg(_haugaz(state if state is not None else self.new_initial_state()))
-
-
-def _haugaz(state: State) -> HaugazState:
-    """`state` as the Haugaz state it is (the contract passes states as `State`)."""
-    assert isinstance(state, HaugazState), f"not a Haugaz state: {state!r}"
-    return state

@@ -1,8 +1,9 @@
 """Hotu Matua boards as data: load a board file, check every rule it must follow, index it.
 
 The printed map of the physical game is not available, so the package ships a reconstruction
-(``board.json``, made by ``make_board.py``) and reads any other file of the same format, so that a
-table owning the game can enter the real map. Every check names the exact problem.
+(``board.json``, made by ``tools/hotu_matua_board.py`` in the checkout) and reads any other file
+of the same format, so that a table owning the game can enter the real map. Every check names the
+exact problem.
 
 The ``board`` option is a path, or the board's JSON itself (text starting with ``{``): the hall
 passes only data (boards it offers, or JSON a client sent), never a client's path.

@@ -3,24 +3,25 @@ the package's presentation (JSON form, views, refusals, drawing) wired into the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from gamehall.core import Game, Option, State
+from gamehall.core import Option, State
 from gamehall.core.options import is_file_data
+from gamehall.core.package import GamePackage, PackagedGame
 from gamehall.games.hotu_matua import explain, jsonform, svg, view
 from gamehall.games.hotu_matua.board import Board, load_board
 from gamehall.games.hotu_matua.notation import NUM_ACTIONS
 from gamehall.games.hotu_matua.rules import BASE_DICE, MAX_EXTRA, HotuMatuaState
 
 
-class HotuMatuaGame(Game):
+class HotuMatuaGame(PackagedGame[HotuMatuaState]):
     """Reinhold Wittig's Hotu Matua (1991): chain your four ships around the island pearls."""
 
     name: ClassVar[str] = "hotu_matua"
     title: ClassVar[str] = "Hotu Matua"
     web_board: ClassVar[str | None] = "hotu_matua"
     howto_moves: ClassVar[int] = 30
+    package = GamePackage(HotuMatuaState, jsonform, view, explain, svg)
     has_chance: ClassVar[bool] = True
     OPTIONS: ClassVar[tuple[Option, ...]] = (
         Option("board", str, "", reads_files=True,
@@ -66,49 +67,16 @@ class HotuMatuaGame(Game):
     def new_initial_state(self, seed: int | None = None) -> HotuMatuaState:
         return HotuMatuaState(self, seed, self.board)
 
-    def state_from_json(self, data: Mapping[str, Any]) -> HotuMatuaState:
-        return jsonform.state_from_json(self, data)
-
-    # --- presentation ------------------------------------------------------------------------
-    def state_to_json(self, state: State) -> dict[str, Any]:
-        return jsonform.state_to_json(_hotu(state))
-
-    def state_view(self, state: State, seat: int | None) -> dict[str, Any]:
-        return view.state_view(_hotu(state), seat)
-
-    def seat_overlay(self, state: State, seat: int) -> dict[str, Any]:
-        return view.seat_overlay(_hotu(state), seat)
-
-    def outcome_text(self, state: State) -> str:
-        return view.outcome_text(_hotu(state))
-
+    # --- presentation beyond the package's modules (core.package wires those) ---------------
     def starts_turn(self, state: State, action: int) -> bool:
         """A turn is its roll (one chance action per die) and the ship steps that follow."""
-        return state.is_chance_node() and not _hotu(state).rolled
+        return state.is_chance_node() and not self.own(state).rolled
 
     def scores(self, state: State) -> list[float] | None:
         """The pearls each seat owns."""
-        return [float(n) for n in _hotu(state).owned]
-
-    def explain_illegal(self, state: State, action: int) -> str:
-        return explain.explain_illegal(_hotu(state), action)
-
-    def read_move(self, state: State, text: str) -> int:
-        return explain.read_move(_hotu(state), text)
-
-    def render_text(self, state: State, seat: int | None = None) -> str:
-        return view.render_text(_hotu(state), seat)
+        return [float(n) for n in self.own(state).owned]
 
     def render_step(self, state: State, seat: int | None = None) -> str | None:
         """A compact status between the steps of one turn (terminal play): no map."""
-        own = _hotu(state)
+        own = self.own(state)
         return None if own.over or own.to_roll else view.render_step(own, seat)
-
-    def render_svg(self, state: State | None = None) -> str:
-        return svg.render_svg(_hotu(state if state is not None else self.new_initial_state()))
-
-
-def _hotu(state: State) -> HotuMatuaState:
-    """`state` as the Hotu Matua state it is (the contract passes states as `State`)."""
-    assert isinstance(state, HotuMatuaState), f"not a Hotu Matua state: {state!r}"
-    return state

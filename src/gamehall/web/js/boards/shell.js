@@ -102,8 +102,23 @@ export function mountBoard(host, createBoard, { submit, toast }) {
   const panel = h("div", { class: "board-panel" });
   const wrap = h("div", { class: "board-wrap" }, main, panel);
   fill(host, wrap);
-  let ghost = null;
+  const board = { main, panel, game: null, ui: null };
+  const render = () => {
+    board.game.draw();
+    patch(panel, board.game.panel ? board.game.panel() : null);
+    light(board);
+  };
+  board.ui = boardUi(board, { submit, toast, render });
+  const game = board.game = createBoard(board.ui);
+  const target = game.target || ((entry) => entry.to);
+  if (game.layout) wrap.classList.add(game.layout);
+  if (game.gestures !== false) wireGestures(board);
+  return boardContract(board, target, render);
+}
 
+/** The `ui` a board module gets: what is drawn and offered, and the calls it may make. */
+function boardUi(board, { submit, toast, render }) {
+  const { main, panel } = board;
   const ui = {
     main, panel, toast,
     state: null,        // the state message drawn
@@ -120,8 +135,8 @@ export function mountBoard(host, createBoard, { submit, toast }) {
     /** Pick up the piece on `cell` (null: put it down), light its targets, say so in the panel. */
     select(cell) {
       ui.selected = cell;
-      light();
-      patch(panel, game.panel ? game.panel() : null);
+      light(board);
+      patch(panel, board.game.panel ? board.game.panel() : null);
     },
     /** Draw the current state again (after a change of the board's own). */
     redraw() {
@@ -140,148 +155,12 @@ export function mountBoard(host, createBoard, { submit, toast }) {
       }));
     },
   };
+  return ui;
+}
 
-  const game = createBoard(ui);
-  const target = game.target || ((entry) => entry.to);
-  if (game.layout) wrap.classList.add(game.layout);
-
-  function render() {
-    game.draw();
-    patch(panel, game.panel ? game.panel() : null);
-    light();
-  }
-
-  /** Show the other seats' moves this state added: the board's motions, or none at all when
-   * the user asks for reduced motion. */
-  function animateFresh() {
-    if (!game.animate || !ui.state || ui.state.replay) return;
-    const theirs = ui.fresh.filter((m) => m.seat !== null && m.seat !== ui.state.seat);
-    if (!theirs.length) return;
-    const motions = (game.animate(theirs) || []).filter((m) => m && (m.play || (m.el && m.el.animate)));
-    if (!motions.length) return;
-    const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-    const key = reduced ? "animationsSkipped" : "animationsRun";
-    main.dataset[key] = String(Number(main.dataset[key] || 0) + motions.length);
-    if (reduced) return;
-    for (const { el, keyframes, duration, play } of motions) {
-      if (play) play();
-      else {
-        // A moving element must not catch a click meant for what lies under its path.
-        el.style.pointerEvents = "none";
-        const motion = el.animate(keyframes, { duration: duration || 450, easing: "ease-out" });
-        const done = () => { el.style.pointerEvents = ""; };
-        motion.addEventListener("finish", done);
-        motion.addEventListener("cancel", done);
-      }
-    }
-  }
-
-  /** Elements carrying data-`name`, by its value. */
-  function index(name) {
-    const out = new Map();
-    for (const el of main.querySelectorAll(`[data-${name}]`)) {
-      const key = el.getAttribute(`data-${name}`);
-      if (!out.has(key)) out.set(key, []);
-      out.get(key).push(el);
-    }
-    return out;
-  }
-
-  function light() {
-    for (const el of main.querySelectorAll(LIT.map((c) => `.${c}`).join(","))) {
-      el.classList.remove(...LIT);
-    }
-    const o = ui.offer;
-    if (ui.selected !== null && !o.moves.has(ui.selected)) ui.selected = null;
-    const cells = index("cell");
-    const at = index("at");
-    const add = (map, key, cls) => (map.get(key) || []).forEach((el) => el.classList.add(cls));
-    for (const cell of o.places.keys()) {
-      add(cells, cell, "legal");
-      add(at, cell, "legal");
-    }
-    for (const from of o.moves.keys()) add(at, from, "movable");
-    if (ui.selected !== null) {
-      add(at, ui.selected, "selected");
-      for (const to of o.moves.get(ui.selected).keys()) {
-        add(cells, to, "target");
-        add(at, to, "target");
-      }
-    }
-    if (game.mark) game.mark();
-  }
-
-  /** The piece pressed at `el`: its own (data-at), else the one standing on the place pressed.
-   * A piece in motion lets the pointer through to the place under it (animateFresh), and the
-   * piece the other seat's move has just turned up or slid in is often the one to move next. */
-  function pieceAt(el) {
-    const at = dataOf(el, "at");
-    if (at !== null) return at;
-    const cell = dataOf(el, "cell");
-    return cell !== null && main.querySelector(`[data-at="${CSS.escape(cell)}"]`) ? cell : null;
-  }
-
-  /** What a click on `el` means: the piece there and the place (data-cell, else the piece's
-   * place). Read when the button goes down, so a redraw before it comes up is harmless. */
-  function pressed(el) {
-    const at = pieceAt(el);
-    return { at, cell: dataOf(el, "cell") ?? at };
-  }
-
-  function click({ at, cell }) {
-    if (!ui.mine) return;
-    const o = ui.offer;
-    const entry = ui.selected !== null ? o.moves.get(ui.selected)?.get(cell) : null;
-    if (entry) ui.submit(entry);
-    else if (at !== null && o.moves.has(at)) ui.select(at === ui.selected ? null : at);
-    else if (cell !== null && o.places.has(cell)) ui.submit(o.places.get(cell));
-    else if (ui.selected !== null) ui.select(null);
-  }
-
-  function drop(from, to) {
-    const entry = ui.offer.moves.get(from)?.get(to);
-    if (entry) ui.submit(entry);
-    else ui.select(null);
-  }
-
-  function startGhost(from, start) {
-    const piece = main.querySelector(`[data-at="${CSS.escape(from)}"]`);
-    const svg = piece && piece.ownerSVGElement;
-    if (!svg) return;
-    ghost = { el: piece.cloneNode(true), start, base: piece.getAttribute("transform") || "" };
-    ghost.el.removeAttribute("data-at");
-    ghost.el.classList.remove(...LIT);
-    ghost.el.classList.add("ghost");
-    svg.append(ghost.el);
-  }
-
-  if (game.gestures !== false) {
-    pointerGestures(main, {
-      source: (el) => {
-        const at = pieceAt(el);
-        return ui.mine && at !== null && ui.offer.moves.has(at) ? at : null;
-      },
-      press: pressed,
-      drop: (el) => dataOf(el, "cell") ?? dataOf(el, "at"),
-      onDragStart: (from, start) => {
-        ui.select(from);
-        startGhost(from, start);
-      },
-      onDrag: (_from, pt) => {
-        if (!ghost) return;
-        const dx = fmt(pt.x - ghost.start.x);
-        const dy = fmt(pt.y - ghost.start.y);
-        ghost.el.setAttribute("transform", `translate(${dx},${dy}) ${ghost.base}`);
-      },
-      onDragEnd: () => {
-        if (ghost) ghost.el.remove();
-        ghost = null;
-      },
-      onDrop: drop,
-      onClick: click,
-    });
-  }
-
+/** What room.js holds of a mounted board: update, refused, destroy (and the board's tools). */
+function boardContract(board, target, render) {
+  const { game, ui } = board;
   return {
     update(state) {
       const previous = ui.state;
@@ -295,7 +174,7 @@ export function mountBoard(host, createBoard, { submit, toast }) {
         if (game.reset) game.reset();
       }
       render();
-      animateFresh();
+      animateFresh(board);
     },
     refused() {
       ui.selected = null;
@@ -307,4 +186,140 @@ export function mountBoard(host, createBoard, { submit, toast }) {
     },
     ...(game.tools || {}),
   };
+}
+
+/** Show the other seats' moves this state added: the board's motions, or none at all when
+ * the user asks for reduced motion. */
+function animateFresh({ main, game, ui }) {
+  if (!game.animate || !ui.state || ui.state.replay) return;
+  const theirs = ui.fresh.filter((m) => m.seat !== null && m.seat !== ui.state.seat);
+  if (!theirs.length) return;
+  const motions = (game.animate(theirs) || []).filter((m) => m && (m.play || (m.el && m.el.animate)));
+  if (!motions.length) return;
+  const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const key = reduced ? "animationsSkipped" : "animationsRun";
+  main.dataset[key] = String(Number(main.dataset[key] || 0) + motions.length);
+  if (reduced) return;
+  for (const { el, keyframes, duration, play } of motions) {
+    if (play) play();
+    else {
+      // A moving element must not catch a click meant for what lies under its path.
+      el.style.pointerEvents = "none";
+      const motion = el.animate(keyframes, { duration: duration || 450, easing: "ease-out" });
+      const done = () => { el.style.pointerEvents = ""; };
+      motion.addEventListener("finish", done);
+      motion.addEventListener("cancel", done);
+    }
+  }
+}
+
+/** Elements of `main` carrying data-`name`, by its value. */
+function index(main, name) {
+  const out = new Map();
+  for (const el of main.querySelectorAll(`[data-${name}]`)) {
+    const key = el.getAttribute(`data-${name}`);
+    if (!out.has(key)) out.set(key, []);
+    out.get(key).push(el);
+  }
+  return out;
+}
+
+/** Light the offered places and pieces, the piece picked up and its targets; then the board's
+ * own marks. */
+function light({ main, game, ui }) {
+  for (const el of main.querySelectorAll(LIT.map((c) => `.${c}`).join(","))) {
+    el.classList.remove(...LIT);
+  }
+  const o = ui.offer;
+  if (ui.selected !== null && !o.moves.has(ui.selected)) ui.selected = null;
+  const cells = index(main, "cell");
+  const at = index(main, "at");
+  const add = (map, key, cls) => (map.get(key) || []).forEach((el) => el.classList.add(cls));
+  for (const cell of o.places.keys()) {
+    add(cells, cell, "legal");
+    add(at, cell, "legal");
+  }
+  for (const from of o.moves.keys()) add(at, from, "movable");
+  if (ui.selected !== null) {
+    add(at, ui.selected, "selected");
+    for (const to of o.moves.get(ui.selected).keys()) {
+      add(cells, to, "target");
+      add(at, to, "target");
+    }
+  }
+  if (game.mark) game.mark();
+}
+
+/** The piece pressed at `el`: its own (data-at), else the one standing on the place pressed.
+ * A piece in motion lets the pointer through to the place under it (animateFresh), and the
+ * piece the other seat's move has just turned up or slid in is often the one to move next. */
+function pieceAt(main, el) {
+  const at = dataOf(el, "at");
+  if (at !== null) return at;
+  const cell = dataOf(el, "cell");
+  return cell !== null && main.querySelector(`[data-at="${CSS.escape(cell)}"]`) ? cell : null;
+}
+
+/** A click on a piece or place: play the move it completes, or pick up or put down a piece. */
+function click(ui, { at, cell }) {
+  if (!ui.mine) return;
+  const o = ui.offer;
+  const entry = ui.selected !== null ? o.moves.get(ui.selected)?.get(cell) : null;
+  if (entry) ui.submit(entry);
+  else if (at !== null && o.moves.has(at)) ui.select(at === ui.selected ? null : at);
+  else if (cell !== null && o.places.has(cell)) ui.submit(o.places.get(cell));
+  else if (ui.selected !== null) ui.select(null);
+}
+
+function drop(ui, from, to) {
+  const entry = ui.offer.moves.get(from)?.get(to);
+  if (entry) ui.submit(entry);
+  else ui.select(null);
+}
+
+/** A copy of the piece on `from` that follows the pointer while it is dragged (null: none). */
+function startGhost(main, from, start) {
+  const piece = main.querySelector(`[data-at="${CSS.escape(from)}"]`);
+  const svg = piece && piece.ownerSVGElement;
+  if (!svg) return null;
+  const ghost = { el: piece.cloneNode(true), start, base: piece.getAttribute("transform") || "" };
+  ghost.el.removeAttribute("data-at");
+  ghost.el.classList.remove(...LIT);
+  ghost.el.classList.add("ghost");
+  svg.append(ghost.el);
+  return ghost;
+}
+
+/** Clicks and drags on the board's pieces and places, as moves. */
+function wireGestures({ main, ui }) {
+  let ghost = null;
+  pointerGestures(main, {
+    source: (el) => {
+      const at = pieceAt(main, el);
+      return ui.mine && at !== null && ui.offer.moves.has(at) ? at : null;
+    },
+    // What a click on `el` means: the piece there and the place (data-cell, else the piece's
+    // place). Read when the button goes down, so a redraw before it comes up is harmless.
+    press: (el) => {
+      const at = pieceAt(main, el);
+      return { at, cell: dataOf(el, "cell") ?? at };
+    },
+    drop: (el) => dataOf(el, "cell") ?? dataOf(el, "at"),
+    onDragStart: (from, start) => {
+      ui.select(from);
+      ghost = startGhost(main, from, start);
+    },
+    onDrag: (_from, pt) => {
+      if (!ghost) return;
+      const dx = fmt(pt.x - ghost.start.x);
+      const dy = fmt(pt.y - ghost.start.y);
+      ghost.el.setAttribute("transform", `translate(${dx},${dy}) ${ghost.base}`);
+    },
+    onDragEnd: () => {
+      if (ghost) ghost.el.remove();
+      ghost = null;
+    },
+    onDrop: (from, to) => drop(ui, from, to),
+    onClick: (where) => click(ui, where),
+  });
 }

@@ -1,7 +1,7 @@
-"""A brute-force check of a whole building: every pair of pieces, every tag, no grid.
+"""Hau La: a brute-force check of a whole building: every pair of pieces, every tag, no grid.
 
-Slow but independent of the spatial grid, so tests can compare the two and assert that a
-building produced by play never has a touch in it.
+Slow but independent of the spatial grid, so tests and benchmarks (not the installed package)
+can compare the two and assert that a building produced by play never has a touch in it.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""Make the shipped default board, ``board.json`` (run once; kept so the board can be re-made).
+"""Make Hotu Matua's shipped default board, ``board.json`` (run once; kept so the board can be
+re-made, and so a test can check the file is what it makes). Not part of the installed package:
 
-    python -m gamehall.games.hotu_matua.make_board [--check]
+    python -m tools.hotu_matua_board [--check]
 
 The printed map of the 1991 game is not available, so this builds a reconstruction meeting the
 rules file: an 11 x 5 rectangle of 55 skewed four-sided fields (most of them almost triangular),
@@ -18,6 +19,7 @@ import json
 import math
 import random
 import sys
+from importlib import resources
 from pathlib import Path
 
 from gamehall.games.hotu_matua.board import FORMAT, parse_board
@@ -30,7 +32,7 @@ PEARLS = ((4, 1), (5, 0), (5, 2), (5, 4), (6, 3))
 SEED = 1991
 RESTARTS, STEPS, COOLING = 3, 12000, 0.9993
 """Annealing effort for the numbers: enough to reach the best found with far more."""
-OUT = Path(__file__).with_name("board.json")
+OUT = Path(str(resources.files("gamehall.games.hotu_matua") / "board.json"))
 
 Cell = tuple[int, int]
 Vertex = tuple[int, int]
@@ -306,7 +308,8 @@ def main(argv: list[str] | None = None) -> int:
     parse_board(json.loads(text))  # the loader's checks: the file must pass them
     if args.check:
         same = OUT.read_text(encoding="utf-8") == text
-        print("board.json is up to date" if same else "board.json differs from make_board.py")
+        print("board.json is up to date" if same
+              else "board.json differs from what tools/hotu_matua_board.py makes")
         return 0 if same else 1
     OUT.write_text(text, encoding="utf-8")
     print(f"wrote {OUT}")
