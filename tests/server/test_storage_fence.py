@@ -12,12 +12,11 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 from alembic import command
-from alembic.config import Config
 from alembic.script import ScriptDirectory
 
-from gamehall.server import storage as storage_mod
 from gamehall.server.rooms import Move, Room
-from gamehall.server.storage import Fenced, SqlStorage, make_engine
+from gamehall.server.storage import Fenced, SqlStorage, alembic_config, make_engine
+from gamehall.server.storage import sql as storage_mod
 from tests.server.games import HOLD
 from tests.server.postgres import pg_bin, postgres_cluster
 
@@ -235,8 +234,7 @@ def test_the_migration_keeps_rooms_and_players(db_url: str, test_games: None) ->
     """A database written by the schema before the cluster's migration upgrades with every row
     intact (rooms at fence 0 and revision 0)."""
     engine = make_engine(db_url)
-    cfg = Config()
-    cfg.set_main_option("script_location", str(Path(storage_mod.__file__).with_name("migrations")))
+    cfg = alembic_config()
     before = ScriptDirectory.from_config(cfg).get_revision(CLUSTER_MIGRATION).down_revision
     assert isinstance(before, str)
     with engine.begin() as conn:

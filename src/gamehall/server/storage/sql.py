@@ -1446,7 +1446,7 @@ def alembic_config() -> Any:
     from alembic.config import Config
 
     cfg = Config()
-    cfg.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+    cfg.set_main_option("script_location", str(Path(__file__).parent.parent / "migrations"))
     return cfg
 
 
