@@ -21,6 +21,7 @@ from gamehall.server.storage import (
     ChatLine,
     NicknameTaken,
     SqlStorage,
+    alembic_config,
     make_engine,
     metadata,
 )
@@ -72,14 +73,7 @@ def test_migrations_build_exactly_the_schema_the_code_uses(db_url: str, test_gam
 
 
 def _head() -> str:
-    from alembic.config import Config
-
-    import gamehall.server.storage as storage
-
-    cfg = Config()
-    cfg.set_main_option("script_location",
-                        str(Path(storage.__file__).with_name("migrations")))
-    head = ScriptDirectory.from_config(cfg).get_current_head()
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert head is not None
     return head
 
@@ -89,13 +83,9 @@ def test_a_database_of_the_first_schema_is_upgraded_with_every_room_and_player(
     """A hall stored by the schema before clocks (revision 0001) opens with everything intact:
     its rooms are untimed and link no rematch."""
     from alembic import command
-    from alembic.config import Config
-
-    import gamehall.server.storage as storage
 
     engine = make_engine(db_url)
-    cfg = Config()
-    cfg.set_main_option("script_location", str(Path(storage.__file__).with_name("migrations")))
+    cfg = alembic_config()
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "0001")

@@ -12,12 +12,11 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 from alembic import command
-from alembic.config import Config
 from alembic.script import ScriptDirectory
 
-from gamehall.server import storage as storage_mod
 from gamehall.server.rooms import Move, Room
-from gamehall.server.storage import Fenced, SqlStorage, make_engine
+from gamehall.server.storage import Fenced, SqlStorage, alembic_config, make_engine, room_row
+from gamehall.server.storage.batch import Write, updates_only
 from tests.server.games import HOLD
 from tests.server.postgres import pg_bin, postgres_cluster
 
@@ -87,7 +86,7 @@ def test_a_move_is_one_statement_on_postgresql_whatever_it_carries(
         db_url: str, test_games: None) -> None:
     """On PostgreSQL a change to one stored room is committed in one statement: with no move,
     one move or several (each count its own statement), and the moves land exactly; past
-    `ONE_STATEMENT_MOVES` it goes `_commit_updates`' way. A write behind the fence changes
+    `ONE_STATEMENT_MOVES` it goes `batch.commit_updates`' way. A write behind the fence changes
     nothing, in one statement or in two, and is refused by the general path."""
     async def scenario() -> None:
         store = SqlStorage(db_url)
@@ -235,8 +234,7 @@ def test_the_migration_keeps_rooms_and_players(db_url: str, test_games: None) ->
     """A database written by the schema before the cluster's migration upgrades with every row
     intact (rooms at fence 0 and revision 0)."""
     engine = make_engine(db_url)
-    cfg = Config()
-    cfg.set_main_option("script_location", str(Path(storage_mod.__file__).with_name("migrations")))
+    cfg = alembic_config()
     before = ScriptDirectory.from_config(cfg).get_revision(CLUSTER_MIGRATION).down_revision
     assert isinstance(before, str)
     with engine.begin() as conn:
@@ -249,7 +247,7 @@ def test_the_migration_keeps_rooms_and_players(db_url: str, test_games: None) ->
                              "VALUES ('Ann', 'ann', 't')"))
         columns = {c["name"] for c in sa.inspect(conn).get_columns("rooms")}
         assert "fence" not in columns
-        values = {k: v for k, v in storage_mod._room_values(room).items() if k in columns}
+        values = {k: v for k, v in room_row(room).items() if k in columns}
         conn.execute(sa.text(f"INSERT INTO rooms ({', '.join(values)}) VALUES "
                              f"({', '.join(':' + k for k in values)})"), values)
         for i, m in enumerate(moves):
@@ -280,7 +278,7 @@ def test_the_migration_keeps_rooms_and_players(db_url: str, test_games: None) ->
 def test_a_move_commits_by_updates_alone_and_a_stale_one_still_is_refused(
         db_url: str, test_games: None) -> None:
     """A move (the room stored already, the fence current) takes a short path (on PostgreSQL
-    one statement on the event loop, `_commit_in_one`; elsewhere `_commit_updates`' two); a
+    one statement on the event loop, `_commit_in_one`; elsewhere `batch.commit_updates`' two); a
     new room, and a write behind the fence, go the general way, which stores the one and
     refuses the other as before."""
     async def scenario() -> None:
@@ -316,9 +314,9 @@ def test_a_move_commits_by_updates_alone_and_a_stale_one_still_is_refused(
 
 def test_a_batch_writing_a_room_under_two_fences_takes_the_general_path() -> None:
     """The short paths write a room under the fence of its last row in the batch; a batch that
-    carries one room under two fences (a claim between them) is left to `_commit_on`, which
-    checks every write's own."""
+    carries one room under two fences (a claim between them) is left to `batch.commit_general`,
+    which checks every write's own."""
     row = {"id": "twofences"}
-    old, new = storage_mod._Write(room=row, fence=3), storage_mod._Write(room=row, fence=4)
-    assert storage_mod._updates_only([old, old]) and storage_mod._updates_only([new])
-    assert not storage_mod._updates_only([old, new])
+    old, new = Write(room=row, fence=3), Write(room=row, fence=4)
+    assert updates_only([old, old]) and updates_only([new])
+    assert not updates_only([old, new])

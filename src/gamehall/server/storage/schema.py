@@ -1,0 +1,168 @@
+"""The schema (SQLAlchemy tables, kept equal to the migrations by a test), the engine each
+database needs, and the Alembic migrations shipped in `gamehall/server/migrations`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+MIGRATIONS = Path(__file__).parent.parent / "migrations"
+"""The Alembic script folder (`env.py`, `versions/`), shipped in the package."""
+
+
+metadata = sa.MetaData()
+players = sa.Table(
+    "players", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("nickname", sa.String(40), nullable=False),
+    sa.Column("nickname_key", sa.String(40), nullable=False, unique=True),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("password_hash", sa.String(200)),
+    sa.Column("bot", sa.String(64)),
+    sa.UniqueConstraint("bot", name="uq_players_bot"),
+)
+"""A visitor (a guest, or an account once `password_hash` is set), or a bot level (`bot` is its
+spec; such a row never has a password, so nobody can sign in as it)."""
+tokens = sa.Table(
+    "tokens", metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False, index=True),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("last_used_at", sa.String(40), nullable=False),
+)
+ratings = sa.Table(
+    "ratings", metadata,
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("game", sa.String(64), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("updated_at", sa.String(40), nullable=False),
+    sa.Index("ix_ratings_game", "game"),
+)
+rooms = sa.Table(
+    "rooms", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("seats", sa.Text, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("result", sa.Text),
+    sa.Column("outcome", sa.Text),
+    sa.Column("ended_by", sa.String(16)),
+    sa.Column("created_by", sa.String(40), nullable=False),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("updated_at", sa.String(40), nullable=False, index=True),
+    sa.Column("fence", sa.BigInteger, nullable=False, server_default="0"),
+    sa.Column("revision", sa.BigInteger, nullable=False, server_default="0"),
+    sa.Column("clock", sa.String(16)),
+    sa.Column("clock_state", sa.Text),
+    sa.Column("rematch_of", sa.String(32)),
+    sa.Column("rematch", sa.String(32)),
+    sa.Column("rated", sa.Boolean),
+    sa.Column("ended_at", sa.String(40), index=True),
+    sa.Index("ix_rooms_game_ended_at", "game", "ended_at"),
+)
+hall_state = sa.Table(
+    "hall_state", metadata,
+    sa.Column("key", sa.String(40), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)
+ALIVE = "alive_at"
+"""The `hall_state` key of the hall's last sign of life (hall time, seconds, as text)."""
+actions = sa.Table(
+    "actions", metadata,
+    sa.Column("room_id", sa.String(32), sa.ForeignKey("rooms.id"), primary_key=True),
+    sa.Column("idx", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer),
+    sa.Column("action", sa.Integer, nullable=False),
+    sa.Column("move", sa.String(200), nullable=False),
+)
+chat = sa.Table(
+    "chat", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("room_id", sa.String(32), sa.ForeignKey("rooms.id"), nullable=False, index=True),
+    sa.Column("sender", sa.String(40), nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("at", sa.String(40), nullable=False),
+)
+game_players = sa.Table(
+    "game_players", metadata,
+    sa.Column("room_id", sa.String(32), sa.ForeignKey("rooms.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("ended_at", sa.String(40), nullable=False),
+    sa.Column("score", sa.Float),
+    sa.Column("rating_before", sa.Float),
+    sa.Column("rating_after", sa.Float),
+    sa.Index("ix_game_players_player_ended", "player_id", "ended_at"),
+)
+"""Who played each finished game (the archive by player, profiles), with the rating change of
+a rated game. Written in the same transaction as the room row that records the end."""
+
+
+SQLITE_SYNC = ("normal", "full")
+
+
+def make_engine(url: str, sqlite_sync: str = "normal") -> Engine:
+    """An engine with the settings each database needs.
+
+    SQLite runs in WAL mode. With ``synchronous=NORMAL`` a commit is in the WAL file (the
+    operating system's cache) before it returns, so it survives the server process dying in any
+    way (kill -9 included); ``full`` also survives the machine losing power, at the price of an
+    fsync per commit batch."""
+    if sqlite_sync not in SQLITE_SYNC:
+        raise ValueError(f"sqlite sync is one of {', '.join(SQLITE_SYNC)}")
+    if url.startswith("sqlite"):
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @sa.event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute(f"PRAGMA synchronous={sqlite_sync.upper()}")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+    return sa.create_engine(url, pool_pre_ping=True)
+
+
+def alembic_config() -> Any:
+    """The Alembic configuration of the migrations shipped in the package."""
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    return cfg
+
+
+def upgrade_schema(engine: Engine, revision: str = "head") -> None:
+    """Create or upgrade the schema by running the Alembic migrations shipped in the package.
+
+    Nodes of a cluster start together and each calls this: on PostgreSQL the first takes an
+    advisory lock (the key is b"gamehall" as a 64-bit integer, docs/cluster.md) in the very
+    transaction the migrations run in, so the others wait on it until that one commits, then
+    find the schema current and change nothing. Without it two nodes created the same tables at
+    once and one died of DuplicateTable. The lock ends with the transaction, also when a node
+    dies mid-upgrade (its transaction rolls back). SQLite has one writer at a time already."""
+    from alembic import command
+
+    cfg = alembic_config()
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"),
+                         {"key": int.from_bytes(b"gamehall", "big")})
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, revision)
+
+
+def sqlite_url(path: Path) -> str:
+    """The URL of an SQLite file (absolute: the server may change its working folder)."""
+    return f"sqlite:///{path.resolve()}"
