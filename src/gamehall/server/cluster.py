@@ -31,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import json
 import logging
 import secrets
 import threading
@@ -44,6 +43,7 @@ from typing import Any, Protocol
 
 from redis.exceptions import RedisError
 
+from gamehall.server.cluster_presence import PresenceAcrossNodes, parse_presence
 from gamehall.server.errors import RoomError
 from gamehall.server.leases import Leases, Renewer
 from gamehall.server.protocol import ProtocolError, Request, TypedSeat
@@ -60,11 +60,6 @@ SILENT_BEATS = 3
 """Heartbeats a node must have missed, its channel without a subscriber, to be judged ended."""
 RENEWALS = 6
 """Renewals per lease period: a node that does not run for up to 5/6 of it keeps its leases."""
-ABSENCE_KEEP = 86400
-"""Seconds an owner's absence object stays in Redis without being written again."""
-SLOW_PRESENCE = 30.0
-"""Seconds a node not alive but still subscribed keeps its players' presence (a frozen node's
-connections serve nobody; after this its players count as gone)."""
 FORWARD_CHECK = 0.25
 """How often a node waiting for a forwarded request's answer checks that the owner lives."""
 
@@ -131,7 +126,7 @@ def preferred(room_id: str, nodes: set[str]) -> str:
     return max(nodes, key=lambda n: (zlib.crc32(f"{room_id}|{n}".encode()), n))
 
 
-class Cluster:
+class Cluster(PresenceAcrossNodes):
     """Leases, takeover and forwarding for one node. `node` is the operator's name for it; the
     holder name in Redis adds a random part, so a restarted node is a new holder."""
 
@@ -179,15 +174,7 @@ class Cluster:
         self._pulse_at = time.monotonic()
         """When the event loop last showed it runs (the lease thread reads it)."""
         self._serving: set[asyncio.Task[None]] = set()
-        self._presence: dict[str, dict[str, tuple[set[int], Counter[str]]]] = {}
-        self._heard: dict[str, set[str]] = {}
-        """Rooms whose presence is being read from Redis -> the nodes whose presence events
-        arrived meanwhile (newer than what the read may return: they are kept)."""
-        self._slow: dict[str, float] = {}
-        """Holders whose heartbeat ran out but whose process still listens (a late node, not an
-        ended one) -> since when: their players are still connected, so their presence stays."""
-        self._mine: dict[str, str] = {}
-        """Rooms with connections on this node -> the presence JSON last written for them."""
+        self._init_presence()
         self.changes: Counter[str] = Counter()
         """Lease changes since start (acquired, lost, released), for health and metrics."""
         self.on_change: Callable[[str], None] = lambda _kind: None
@@ -470,30 +457,6 @@ class Cluster:
             self._last_full = now
             await self._take_unheld(live, now)
 
-    async def _settle_presence(self, candidates: set[str], now: float) -> None:
-        """Drop the presence of the nodes not alive whose process has ended: their node channel
-        has no subscriber (Redis closed their connections), or they stayed silent for
-        `SLOW_PRESENCE` seconds. A node whose heartbeat only ran late (a busy machine) still
-        holds its players' connections: judging them gone made players look disconnected for a
-        moment, and an absent player claimable although connected."""
-        if not candidates:
-            return
-        order = sorted(candidates)
-        counts: Any = await self.pubsub.redis.pubsub_numsub(
-            *[self.pubsub.node_channel(m) for m in order])
-        ended = set()
-        for m, (_, listeners) in zip(order, counts, strict=True):
-            since = self._slow.setdefault(m, now)
-            if int(listeners) == 0 or now - since >= SLOW_PRESENCE:
-                ended.add(m)
-                del self._slow[m]
-        for room_id, nodes in self._presence.items():
-            if ended & set(nodes):
-                left: set[int] = set()
-                for g in ended:
-                    left |= nodes.pop(g, (set(), Counter()))[0]
-                if self.host is not None:
-                    self.host.presence_changed(room_id, left)
 
     async def _ended(self, others: list[str]) -> set[str]:
         """Nodes whose heartbeat has not run out yet but whose process has ended (kill -9, a
@@ -648,121 +611,6 @@ class Cluster:
         with contextlib.suppress(RedisError, OSError):
             await self.pubsub.send(str(msg["from"]), reply)
 
-    # --- presence ------------------------------------------------------------------------------
-    async def set_presence(self, room_id: str, players: set[int],
-                           watchers: Counter[str]) -> None:
-        """Tell the other nodes who is connected to the room here."""
-        data = json.dumps({"players": sorted(players), "watchers": dict(watchers)},
-                          separators=(",", ":"))
-        if self._mine.get(room_id) == data:
-            return
-        key = self._key(f"presence:{room_id}")
-        try:
-            if players or watchers:
-                self._mine[room_id] = data
-                await self.pubsub.redis.hset(key, self.holder, data)
-            else:
-                self._mine.pop(room_id, None)
-                await self.pubsub.redis.hdel(key, self.holder)
-        except (RedisError, OSError):
-            return  # written again when Redis is back (resync)
-        await self.pubsub.publish_remote(room_id, {"event": "presence", "node": self.holder,
-                                                   "data": data})
-
-    def expect_presence(self, room_id: str) -> None:
-        """Start keeping the room's presence before subscribing to its channel: an event that
-        arrives before the hash is read (`load_presence`) is kept, not dropped for want of a
-        room to note it in (a player connected then looked disconnected for the whole game)."""
-        self._presence.setdefault(room_id, {})
-        self._heard.setdefault(room_id, set())
-
-    async def load_presence(self, room_id: str) -> None:
-        """Read who is connected to the room on the other nodes (when starting to hold it);
-        a node whose presence event came in meanwhile keeps that newer news."""
-        self.expect_presence(room_id)
-        try:
-            found = await self.pubsub.redis.hgetall(self._key(f"presence:{room_id}"))
-        except (RedisError, OSError):
-            return
-        finally:
-            heard = self._heard.pop(room_id, set())
-        nodes = self._presence.get(room_id)
-        if nodes is None:  # forgotten meanwhile
-            return
-        for node, data in found.items():
-            if node != self.holder and self._present(str(node)) and node not in heard:
-                nodes[str(node)] = _presence(str(data))
-
-    def _present(self, holder: str) -> bool:
-        """Whether a node's players count as connected: it is alive, or only late."""
-        return holder in self.live or holder in self._slow
-
-    async def read_presence(self, room_id: str) -> tuple[set[int], dict[str, Any] | None]:
-        """For a room this node does not keep: the players connected on every node, and the
-        owner's absence object (`share_absence`), read from Redis."""
-        pipe = self.pubsub.redis.pipeline(transaction=False)
-        pipe.hgetall(self._key(f"presence:{room_id}"))
-        pipe.get(self._key(f"absent:{room_id}"))
-        found, absent = await pipe.execute()
-        players: set[int] = set()
-        for node, data in found.items():
-            if self._present(str(node)):
-                players |= _presence(str(data))[0]
-        try:
-            away = json.loads(absent) if absent else None
-        except (TypeError, ValueError):
-            away = None
-        return players, away if isinstance(away, dict) else None
-
-    async def share_absence(self, room_id: str, away: dict[str, Any] | None) -> None:
-        """The owner's absence object for the room (None: nobody may be claimed against), for
-        the nodes that read the room without keeping it."""
-        key = self._key(f"absent:{room_id}")
-        if away is None:
-            await self.pubsub.redis.delete(key)
-        else:
-            await self.pubsub.redis.set(key, json.dumps(away), ex=ABSENCE_KEEP)
-
-    async def _reload_presence(self, came: set[str]) -> None:
-        """Nodes that joined (or were judged dead and came back) may have players in rooms held
-        here; their presence events went out before this node listened, so read the hashes."""
-        for room_id, nodes in list(self._presence.items()):
-            before = {n: nodes[n][0] for n in came if n in nodes}
-            await self.load_presence(room_id)
-            changed: set[int] = set()
-            for n in came:
-                changed |= before.get(n, set()) ^ nodes.get(n, (set(), Counter()))[0]
-            if changed and self.host is not None:
-                self.host.presence_changed(room_id, changed)
-
-    def note_presence(self, room_id: str, node: str, data: str) -> set[int] | None:
-        """Another node's presence event: the players who came or went there (None: the room
-        is not held here)."""
-        nodes = self._presence.get(room_id)
-        if nodes is None:
-            return None
-        heard = self._heard.get(room_id)
-        if heard is not None:
-            heard.add(node)
-        before = nodes.get(node, (set(), Counter()))[0]
-        nodes[node] = _presence(data)
-        return before ^ nodes[node][0]
-
-    def forget_presence(self, room_id: str) -> None:
-        self._presence.pop(room_id, None)
-        self._heard.pop(room_id, None)
-
-    def remote_players(self, room_id: str) -> set[int]:
-        out: set[int] = set()
-        for players, _ in self._presence.get(room_id, {}).values():
-            out |= players
-        return out
-
-    def remote_watchers(self, room_id: str) -> Counter[str]:
-        out: Counter[str] = Counter()
-        for _, watchers in self._presence.get(room_id, {}).values():
-            out.update(watchers)
-        return out
 
     async def _reconnected(self) -> None:
         """Redis is back (maybe empty): take this node's leases again before anyone else needs
@@ -771,7 +619,7 @@ class Cluster:
             await self._renew_once()
         mine, self._mine = self._mine, {}
         for room_id, data in mine.items():
-            parsed = _presence(data)
+            parsed = parse_presence(data)
             await self.set_presence(room_id, *parsed)
         for room_id in list(self._presence):
             await self.load_presence(room_id)
@@ -784,9 +632,3 @@ class Cluster:
                 "lease_changes": dict(self.changes), "redis_connected": self.pubsub.up}
 
 
-def _presence(data: str) -> tuple[set[int], Counter[str]]:
-    try:
-        parsed = json.loads(data)
-        return set(parsed.get("players", ())), Counter(parsed.get("watchers", {}))
-    except (TypeError, ValueError, AttributeError):
-        return set(), Counter()

@@ -123,7 +123,7 @@ def check(port: int, db: str | None, settings: Settings, log_level: str) -> str:
 
 def _check_rates(settings: Settings) -> None:
     """The rate flags (``--session-rate 30/minute`` …) are rates the `limits` library reads."""
-    from gamehall.server.app import Door
+    from gamehall.server.door import Door
     from gamehall.server.limiter import Limiter
 
     try:
