@@ -72,3 +72,53 @@ def test_halali_serves_the_tile_pictures_its_svg_drawing_reads(tmp_path: Path) -
             missing = client.get(f"/api/games/{name}/pictures")
             assert missing.status_code == 404
             assert missing.json()["code"] == "unknown_game"
+
+
+def test_the_movers_answer_is_the_write_paths_return_value(tmp_path: Path,
+                                                            test_games: None) -> None:
+    """With the room's broadcasts held back, the mover still gets the state its move made (the
+    write path's return value tells its connection), and over HTTP the action's answer carries
+    it; the other player, who only has the broadcast, does not."""
+    app = create_app(f"sqlite:///{tmp_path / 'm.db'}")
+    with TestClient(app) as client:
+        ann = client.post("/api/session", json={"nickname": "mann"}).json()["token"]
+        bob = client.post("/api/session", json={"nickname": "mbob"}).json()["token"]
+        room = client.post("/api/rooms", json={"game": "testline"},
+                           headers={"Authorization": f"Bearer {ann}"}).json()["id"]
+        for token in (ann, bob):
+            client.post(f"/api/rooms/{room}/join", headers={"Authorization": f"Bearer {token}"})
+        client.post(f"/api/rooms/{room}/start", headers={"Authorization": f"Bearer {ann}"})
+        hall = app.state.hall
+        publish = hall.pubsub.publish
+
+        async def no_state(channel: str, event: dict[str, object]) -> None:
+            if event.get("event") != "state":
+                await publish(channel, event)
+
+        with client.websocket_connect(f"/ws/rooms/{room}",
+                                      headers={"Authorization": f"Bearer {ann}"}) as ws:
+            def next_state() -> dict[str, object]:
+                while True:
+                    msg = ws.receive_json()
+                    if msg["type"] == "state":
+                        return dict(msg)
+
+            assert next_state()["version"] == 0
+            hall.pubsub.publish = no_state
+            def until_pong() -> list[dict[str, object]]:
+                ws.send_json({"type": "ping", "id": "p"})
+                seen = []
+                while (msg := ws.receive_json())["type"] != "pong":
+                    seen.append(msg)
+                return seen
+
+            ws.send_json({"type": "move", "move": "b2", "version": 0, "id": "m"})
+            assert [m["version"] for m in until_pong() if m["type"] == "state"] == [1]
+            bobs = client.get(f"/api/rooms/{room}", headers={"Authorization": f"Bearer {bob}"})
+            http = client.post(f"/api/rooms/{room}/move",
+                               json={"move": bobs.json()["legal_moves"][0], "version": 1},
+                               headers={"Authorization": f"Bearer {bob}"})
+            assert http.status_code == 200 and http.json()["state"]["version"] == 2
+            assert http.json()["replies"] == []
+            assert not [m for m in until_pong() if m["type"] == "state"]  # Bob's move: unseen
+            hall.pubsub.publish = publish

@@ -39,6 +39,7 @@ from gamehall.server.guards import (
     keep_tokens_out_of_access_log,
 )
 from gamehall.server.hall import Hall, Player
+from gamehall.server.hall_writes import CHANGED
 from gamehall.server.limiter import Limiter, SharedLimiter
 from gamehall.server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from gamehall.server.protocol import ProtocolError
@@ -333,7 +334,8 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
         _check_rate(await door.rates.message_wait(visitor_key(player, address), address))
         r = await hall.get_room(room_id)
         req = proto.parse_request({**(body or {}), "type": kind})
-        replies = [m for m in await hall.execute(r, player, req) if m["type"] != "sync"]
+        replies = [m for m in await hall.execute(r, player, req)
+                   if m["type"] != "sync" and m is not CHANGED]
         r = await hall.get_room(room_id)
         return {"replies": replies, "state": json.loads(hall.render(r, hall.seat_for(r, player)))}
 

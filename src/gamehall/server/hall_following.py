@@ -10,6 +10,7 @@ from gamehall.server import protocol as proto
 from gamehall.server.accounts import Player
 from gamehall.server.cluster import Answer, PlayerRef
 from gamehall.server.hall_core import HallCore, log
+from gamehall.server.hall_writes import CHANGED
 from gamehall.server.protocol import ProtocolError, Request
 from gamehall.server.pubsub import Event
 from gamehall.server.storage import ChatLine, room_from_values
@@ -53,7 +54,8 @@ class Following(HallCore):
         if player is None:
             raise ProtocolError(proto.NOT_IDENTIFIED,
                                 "choose a nickname first (POST /api/session)", req.ref)
-        return await self._execute_here(room_id, Player(*player), req, answer)
+        replies = await self._execute_here(room_id, Player(*player), req, answer)
+        return [r for r in replies if r is not CHANGED]  # the caller learns it from the commit
 
     async def resync(self) -> None:
         """Events may have been lost: reload every copy of another node's room that is behind

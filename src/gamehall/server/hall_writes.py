@@ -22,6 +22,9 @@ from gamehall.server.pubsub import Event
 from gamehall.server.rooms import FINISHED, PLAYING, WAITING, Move, Room, now
 from gamehall.server.storage import ChatLine, Fenced, room_row
 
+CHANGED: dict[str, Any] = {"type": "changed"}
+"""The reply that says the request changed the room (`WritePath.execute`); never sent as is."""
+
 MANAGING = {"option", "bot", "start", "rated", "clock"}
 """Requests that set up the table (see `WritePath._check_may_manage`)."""
 
@@ -46,6 +49,9 @@ class WritePath(HallCore):
     async def execute(self, room: Room, player: Player | None,
                       req: Request) -> list[dict[str, Any]]:
         """Carry out one request; return the replies for the requester (broadcasts go out too).
+        A change this node carried out answers with `CHANGED` among them: the requester renders
+        the room now, from the return value, not from the broadcast (which it then skips as
+        already seen).
 
         Raises ProtocolError or RoomError for a refused request, which then changed nothing.
         """
@@ -104,7 +110,7 @@ class WritePath(HallCore):
             if now_live is not None:
                 self._schedule_bot(now_live)
         self._maybe_evict(room_id)
-        return []
+        return [CHANGED] if change is not None else []
 
     async def _execute_at_owner(self, room_id: str, player: Player,
                                 req: Request) -> list[dict[str, Any]]:

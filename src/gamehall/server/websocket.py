@@ -17,6 +17,7 @@ from gamehall.server.guards import (
     origin_allowed,
 )
 from gamehall.server.hall import Hall, Player
+from gamehall.server.hall_writes import CHANGED
 from gamehall.server.protocol import ProtocolError
 from gamehall.server.rooms import Room
 from gamehall.server.settings import Settings
@@ -177,6 +178,8 @@ class Connection:
             for reply in await self.hall.execute(room, player, req):
                 if reply["type"] == "sync":
                     self.sub.deliver({"event": "sync"})
+                elif reply is CHANGED:  # the mover's own answer: the room as its change left it
+                    self.sub.deliver({"event": "state"})
                 else:
                     self._send(reply)
         except ProtocolError as exc:
