@@ -6,8 +6,8 @@ Started and, when a job overruns its deadline, killed by the server's `BotPool`.
 ``{"spec", "state" (State.to_json()), "seed", "seconds"}``; the answer ``{"action": int}`` or
 ``{"error": text}``. ``seconds`` caps a bot that stops by itself (MCTS) below the deadline, so
 that killing is only the last resort; a named level (`mcts:hard`) is capped by its own ceiling
-too (`gamehall.ai.levels.CEILINGS`), whichever is lower. The worker says ``ready`` once it can take jobs, and exits
-when its parent dies (even by kill -9) or closes its stdin.
+too (`gamehall.ai.levels.CEILINGS`), whichever is lower. The worker says ``ready`` once it can
+take jobs, and exits when its parent dies (even by kill -9) or closes its stdin.
 """
 
 from __future__ import annotations
