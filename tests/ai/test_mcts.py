@@ -434,3 +434,15 @@ def test_chance_widening_is_deterministic_and_off_by_default() -> None:
         MCTSBot(5, chance_widening=(0.0, 0.5))
     with pytest.raises(GamehallError):
         MCTSBot(5, chance_widening=(1.0, 1.5))
+
+
+def test_root_value_of_the_last_search() -> None:
+    bot = MCTSBot(1, simulations=300)
+    assert bot.root_value() is None
+    bot.choose(ttt("xx.oo....", 0))  # x wins at once: the solver proves the root
+    assert bot.root_value() == 1.0
+    bot.choose(ttt(".........", 0))
+    value = bot.root_value()
+    assert value is not None and 0.3 < value < 1.0
+    bot.choose(ttt("xoxoxoox.", 0))  # one square left: a forced move, not searched
+    assert bot.root_value() is None
