@@ -122,8 +122,8 @@ def test_sprt_stops_a_lopsided_pairing_early() -> None:
 
 
 def test_sprt_judges_games_in_order_whatever_the_jobs() -> None:
-    from gamehall.play.sprt import SPRT
     from gamehall.play.selfplay import sprt_counts
+    from gamehall.play.sprt import SPRT
 
     test = SPRT(0.5, 0.7)
     tour = Tournament("hula", {}, ("mcts:40", "random"), 30, 2)
