@@ -61,6 +61,11 @@ def level_simulations(level: str, game: str) -> int:
     return LEVEL_SIMULATIONS.get(game, DEFAULT_SIMULATIONS)[level]
 
 
+def max_hard_simulations() -> int:
+    """The most simulations `hard` runs in any game (what ``uct:hard`` may cost a move)."""
+    return max(t["hard"] for t in (*LEVEL_SIMULATIONS.values(), DEFAULT_SIMULATIONS))
+
+
 class LevelBot(MCTSBot):
     """`MCTSBot` at a named level: its simulation budget is looked up for each game it plays;
     no time cap of its own (`ceiling` is what the hall caps it at)."""
