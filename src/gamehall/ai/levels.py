@@ -26,7 +26,7 @@ LEVEL_SIMULATIONS: dict[str, dict[str, int]] = {
     "hula": {"easy": 400, "medium": 2000, "hard": 10000},
     "haugaz": {"easy": 32, "medium": 160, "hard": 800},
     "halali": {"easy": 24, "medium": 120, "hard": 600},
-    "hau_la": {"easy": 20, "medium": 100, "hard": 500},
+    "hau_la": {"easy": 12, "medium": 60, "hard": 300},
     "hotu_matua": {"easy": 400, "medium": 2000, "hard": 10000},
 }
 """Simulations a move per game (registry name) and level."""
