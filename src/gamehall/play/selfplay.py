@@ -175,6 +175,8 @@ def play_one(tour: Tournament, index: int) -> GameResult:
     if tour.keep_records:
         record = GameRecord.from_state(state, players=[labels[b] for b in order],
                                        seed=game_seed).to_dict()
+    if state.is_terminal():  # the move the searches agreed on ended the game: its own result
+        winner = None
     returns = state.returns() if winner is None else [
         game.max_utility if s == winner else game.min_utility for s in range(n)]
     return GameResult(index, order, returns, moves, time.perf_counter() - start,
