@@ -128,13 +128,21 @@ def table(log: Path) -> str:
                     f"{w}-{d}-{losses} | {e['score']:.2f} ({e['interval'][0]:.2f}–"
                     f"{e['interval'][1]:.2f}) | {e['llr']:+.2f} ({e['bounds'][0]:.2f}, "
                     f"{e['bounds'][1]:.2f}) | {verdict} | {e['adjudicated']} | {e['cpu_s']:.0f} |")
-    for e in entries:
+    test = SPRT(0.5, 0.7)
+    for at, e in enumerate(entries):
         if e["kind"] != "start" or (e["game"], e["step"], e["seed"]) in done:
             continue
-        games = [g for g in entries if g["kind"] == "game" and g["game"] == e["game"]
-                 and g["step"] == e["step"]]
+        later = [s for s in entries[at + 1:] if s["kind"] == "start" and s["game"] == e["game"]
+                 and s["step"] == e["step"] and s["seed"] == e["seed"]]
+        if later:
+            continue  # started again: the last start is the one to report
+        games = [GameResult(g["index"], g["seats"], g["returns"], g["moves"], g["seconds"],
+                            adjudicated=g["adjudicated"]) for g in entries[at + 1:]
+                 if g["kind"] == "game" and g["game"] == e["game"] and g["step"] == e["step"]]
+        w, d, losses = sprt_counts(games)
         rows.append(f"| {e['game']} | `{e['bots'][0]}` vs `{e['bots'][1]}` | {len(games)} | "
-                    "| | | **unfinished** (stopped) | | |")
+                    f"{w}-{d}-{losses} | | {test.llr(w, d, losses):+.2f} | **unfinished** "
+                    f"(stopped) | {sum(g.adjudicated for g in games)} | |")
         done.add((e["game"], e["step"], e["seed"]))
     return "\n".join(rows)
 
