@@ -174,15 +174,31 @@ def selfplay(
     jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
     records: Annotated[Path | None, typer.Option(help="Save every game record in this folder.")]
     = None,
+    sprt: Annotated[str | None, typer.Option(
+        help="S0,S1: a sequential test of the first bot's score (win 1, draw ½) s = S0 against "
+             "s = S1, e.g. 0.5,0.7; stops as soon as it decides (α = β = 0.05); --games is "
+             "then the most it plays. Two bots only.")] = None,
+    adjudicate: Annotated[bool, typer.Option(
+        help="End a 2-player game between two MCTS bots once both searches agree who wins "
+             "(see --adjudicate-value, --adjudicate-moves); counted as that win.")] = False,
+    adjudicate_value: Annotated[float, typer.Option(
+        help="Root value (0..1) the winner's searches must reach, the loser's 1 minus it.")]
+    = 0.9,
+    adjudicate_moves: Annotated[int, typer.Option(
+        help="Consecutive searches of each seat that must agree.")] = 3,
 ) -> None:
     """Bots play a tournament of GAME; prints win rates, 95% intervals and Elo.
 
     Game options follow as flags (`--size 7`) or as `--option key=value`.
     """
-    from gamehall.play.selfplay import selfplay_command
+    from gamehall.play.selfplay import Adjudication, selfplay_command
+    from gamehall.play.sprt import parse_sprt
 
     specs = [s.strip().lower() for s in bots.split(",") if s.strip()]
-    selfplay_command(console, _load(game, ctx.args), specs, games, seed, jobs, records)
+    test = parse_sprt(sprt) if sprt is not None else None
+    rule = Adjudication(adjudicate_value, adjudicate_moves) if adjudicate else None
+    selfplay_command(console, _load(game, ctx.args), specs, games, seed, jobs, records, test,
+                     rule)
 
 
 @app.command()

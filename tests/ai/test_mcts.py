@@ -233,31 +233,73 @@ def test_contract_rollouts_stop_at_the_deadline() -> None:
     assert playout(state, random.Random(1), deadline=time.perf_counter() - 1) is None
 
 
-def test_hard_keeps_to_its_time_budget_on_its_own_clock() -> None:
-    """`hard` searches for its 1.8 s and no longer, read from the bot's clock (a fake one that
-    moves on 1 ms a reading): the budget holds whatever the machine's speed or load."""
-    bot = make_bot("mcts:hard", 1)
-    assert isinstance(bot, MCTSBot)
-    clock = bot.clock = FakeClock(0.001)
-    budget = parse_level("hard").seconds
-    assert budget is not None
-    bot.choose(pig([0, 0], 5, target=60))
-    # the last simulation ends inside the budget; reading the clock to stop takes two ticks
-    assert budget - 0.02 <= bot.stats.seconds <= budget + 2 * clock.tick + 1e-9  # type: ignore[attr-defined]
-    assert bot.stats.simulations > 100  # type: ignore[attr-defined]
-    assert clock.reads < 2 * budget / clock.tick
+def test_levels_search_their_games_simulations_whatever_the_clock() -> None:
+    """A level is a simulation budget per game: on a clock that moves on a minute a reading (a
+    time cap would stop at once) each level searches exactly its game's simulations."""
+    from gamehall.ai.levels import DEFAULT_SIMULATIONS, LEVEL_SIMULATIONS, level_simulations
+
+    for level in ("easy", "medium", "hard"):
+        bot = make_bot(f"mcts:{level}", 1)
+        assert isinstance(bot, MCTSBot) and bot.seconds is None
+        bot.clock = FakeClock(60.0)
+        bot.choose(pig([0, 0], 5, target=60))
+        assert bot.stats.simulations == DEFAULT_SIMULATIONS[level] == \
+            level_simulations(level, "t_pig")
+        assert level_simulations(level, "hula") == LEVEL_SIMULATIONS["hula"][level]
+    for table in (*LEVEL_SIMULATIONS.values(), DEFAULT_SIMULATIONS):
+        assert table["easy"] < table["medium"] < table["hard"]
+
+
+def test_a_level_bot_follows_the_game_it_plays() -> None:
+    from gamehall.ai.levels import LEVEL_SIMULATIONS
+
+    LEVEL_SIMULATIONS["t_tictactoe"] = {"easy": 7, "medium": 11, "hard": 13}
+    try:
+        bot = make_bot("mcts:medium", 2)
+        bot.choose(ttt(".........", 0))
+        assert bot.stats.simulations == 11  # type: ignore[attr-defined]
+        bot.choose(pig([0, 0], 5, target=60))
+        assert bot.stats.simulations == 200  # type: ignore[attr-defined]
+    finally:
+        del LEVEL_SIMULATIONS["t_tictactoe"]
+
+
+def test_the_hall_caps_a_level_at_its_ceiling() -> None:
+    """Only the hall's workers apply a level's ceiling (and the operator's, whichever is
+    lower); on a clock that moves on 1 ms a reading the search stops there."""
+    from gamehall.ai.levels import CEILINGS
+    from gamehall.server import botworker
+
+    made: list[MCTSBot] = []
+
+    def spy(spec: str, seed: int) -> MCTSBot:
+        bot = make_bot(spec, seed)
+        assert isinstance(bot, MCTSBot)
+        bot.clock = FakeClock(0.001)
+        made.append(bot)
+        return bot
+
+    state = pig([0, 0], 5, target=60)
+    job = {"spec": "mcts:hard", "state": state.to_json(), "seed": 1, "seconds": 3.0}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("gamehall.ai.make_bot", spy)
+        botworker.choose(job)
+        botworker.choose({**job, "seconds": 0.5})
+    assert [b.seconds for b in made] == [CEILINGS["hard"], 0.5]
+    assert all(b.stats.seconds <= b.seconds + 0.01 for b in made if b.seconds)
+    assert made[0].stats.simulations < 1000  # cut by the ceiling before its budget
 
 
 def test_levels_and_specs() -> None:
-    assert parse_level("easy").simulations == 100
-    assert parse_level("hard").seconds is not None and parse_level("hard").seconds <= 1.8
+    assert parse_level("easy").level == "easy" and parse_level("easy").simulations is None
+    assert parse_level("hard").seconds == 2.0
     assert parse_level("250").simulations == 250 and parse_level("250").seconds is None
     assert parse_level("0.5s").seconds == 0.5
     assert isinstance(make_bot("mcts", 1), MCTSBot)
-    assert parse_level("300+pw") == parse_level("300") and parse_level("+pw").simulations == 1000
+    assert parse_level("300+pw") == parse_level("300") and parse_level("+pw").level == "medium"
     widened = make_bot("mcts:hard+PW", 1)
     assert isinstance(widened, MCTSBot) and widened.chance_widening == (1.0, 0.5)
-    assert widened.seconds == parse_level("hard").seconds
+    assert widened.seconds is None
     plain = make_bot("mcts:hard", 1)
     assert isinstance(plain, MCTSBot) and plain.chance_widening is None
     with pytest.raises(GamehallError, match="no MCTS level"):
@@ -392,3 +434,15 @@ def test_chance_widening_is_deterministic_and_off_by_default() -> None:
         MCTSBot(5, chance_widening=(0.0, 0.5))
     with pytest.raises(GamehallError):
         MCTSBot(5, chance_widening=(1.0, 1.5))
+
+
+def test_root_value_of_the_last_search() -> None:
+    bot = MCTSBot(1, simulations=300)
+    assert bot.root_value() is None
+    bot.choose(ttt("xx.oo....", 0))  # x wins at once: the solver proves the root
+    assert bot.root_value() == 1.0
+    bot.choose(ttt(".........", 0))
+    value = bot.root_value()
+    assert value is not None and 0.3 < value < 1.0
+    bot.choose(ttt("xoxoxoox.", 0))  # one square left: a forced move, not searched
+    assert bot.root_value() is None

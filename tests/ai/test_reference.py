@@ -26,9 +26,11 @@ def test_spec_parses_to_plain_uct() -> None:
     assert (bot.simulations, bot.seconds, bot.uct_c, bot.solve, bot.reuse) == \
         (250, None, 1.0, False, False)
     assert isinstance(bot._evaluator, RandomRollout) and bot._evaluator.rollouts == 1
-    default = make_bot("uct", 1)
-    assert isinstance(default, UCTBot) and default.simulations == 1000
-    for spec in ("uct:0", "uct:hard", "uct:1.5s", "uct:-3", "uct:ten"):
+    for spec in ("uct", "uct:hard", "uct:HARD"):
+        default = make_bot(spec, 1)
+        assert isinstance(default, UCTBot) and default.at_hard
+    assert not make_bot("uct:250", 1).at_hard  # type: ignore[attr-defined]
+    for spec in ("uct:0", "uct:easy", "uct:1.5s", "uct:-3", "uct:ten"):
         with pytest.raises(GamehallError, match="uct:N"):
             make_bot(spec, 1)
 
@@ -82,3 +84,22 @@ def test_takes_a_won_move() -> None:
     for players in (2, 3, 4):
         for mover in range(players):
             assert UCTBot(mover, simulations=40).choose(race(8, mover, players)) == 2
+
+
+def test_uct_hard_runs_hards_simulations_in_each_game() -> None:
+    """The reference at equal simulations: `uct:hard` searches what `mcts:hard` searches in the
+    game it plays (a listed game's budget, else the default), the same search otherwise."""
+    from gamehall.ai.levels import DEFAULT_SIMULATIONS, LEVEL_SIMULATIONS
+
+    LEVEL_SIMULATIONS["t_tictactoe"] = {"easy": 7, "medium": 11, "hard": 17}
+    try:
+        ref, hard = make_bot("uct:hard", 4), make_bot("mcts:hard", 4)
+        for state in (load_game("t_tictactoe").new_initial_state(), pig([3, 5], 4)):
+            ref.choose(state)
+            hard.choose(state)
+            assert ref.stats.simulations == hard.stats.simulations  # type: ignore[attr-defined]
+        assert ref.stats.simulations == DEFAULT_SIMULATIONS["hard"]  # type: ignore[attr-defined]
+        ref.choose(load_game("t_tictactoe").new_initial_state())
+        assert ref.stats.simulations == 17  # type: ignore[attr-defined]
+    finally:
+        del LEVEL_SIMULATIONS["t_tictactoe"]

@@ -107,3 +107,84 @@ def test_play_against_mcts_in_the_terminal() -> None:
                                 input="b2\nmoves\na1\nc1\na3\nc3\nb1\nb3\nquit\n")
     assert result.exit_code == 0, result.output
     assert "(mcts:easy) plays" in result.output
+
+
+# --- sequential test and adjudication ------------------------------------------------------------
+def test_sprt_stops_a_lopsided_pairing_early() -> None:
+    result = CliRunner().invoke(app, ["selfplay", "t_tictactoe", "--bots", "mcts:200,random",
+                                      "--games", "60", "--seed", "1", "--sprt", "0.5,0.7"])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "H1 accepted: mcts:200 scores 0.7 or more" in text
+    played = int(text.split(" games in ")[0].split()[-1])
+    assert played < 60
+    assert "bounds [-2.94, 2.94]" in text and "LLR +" in text
+
+
+def test_sprt_judges_games_in_order_whatever_the_jobs() -> None:
+    from gamehall.play.selfplay import sprt_counts
+    from gamehall.play.sprt import SPRT
+
+    test = SPRT(0.5, 0.7)
+    tour = Tournament("hula", {}, ("mcts:40", "random"), 30, 2)
+
+    def stop(prefix: list) -> bool:
+        return test.verdict(*sprt_counts(prefix)) is not None
+
+    one = run_tournament(tour, 1, stop=stop)
+    two = run_tournament(tour, 2, stop=stop)
+    assert [r.index for r in one] == list(range(len(one))) and len(one) < 30
+    assert [(r.index, r.returns) for r in one] == [(r.index, r.returns) for r in two]
+    assert test.verdict(*sprt_counts(one)) == "H1"
+    assert test.verdict(*sprt_counts(one[:-1])) is None  # it stopped at the first decision
+
+
+def test_sprt_needs_two_bots_and_good_bounds() -> None:
+    for args, message in ((["--bots", "mcts:20,random,random", "--sprt", "0.5,0.7"],
+                           "exactly two bots"),
+                          (["--bots", "mcts:20,random", "--sprt", "0.7,0.5"], "0 < s0 < s1 < 1")):
+        result = CliRunner().invoke(app, ["selfplay", "t_tictactoe", "--games", "2", *args])
+        assert result.exit_code == 2 and message in result.output
+
+
+def test_adjudication_ends_a_decided_game_as_its_win() -> None:
+    """Hula, a strong search against a weak one: adjudicated once both agree, the game is
+    shorter than played out, and counted as the win the full game also ends in."""
+    from gamehall.play.selfplay import Adjudication, play_one
+
+    bots = ("mcts:300", "mcts:30")
+    plain = Tournament("hula", {}, bots, 4, 5)
+    judged = Tournament("hula", {}, bots, 4, 5, adjudication=Adjudication(0.9, 3))
+    ended_early = 0
+    for i in range(4):
+        full, short = play_one(plain, i), play_one(judged, i)
+        assert not full.adjudicated
+        if short.adjudicated:
+            ended_early += 1
+            assert short.moves < full.moves
+            assert short.returns == full.returns
+        else:
+            assert (short.moves, short.returns) == (full.moves, full.returns)
+    assert ended_early >= 2
+
+
+def test_the_judge_needs_both_searches_to_agree() -> None:
+    from gamehall.ai import MCTSBot
+    from gamehall.play.selfplay import Adjudication, Judge
+
+    class Valued(MCTSBot):
+        value: float | None = None
+
+        def root_value(self) -> float | None:
+            return self.value
+
+    a, b = Valued(1), Valued(2)
+    judge = Judge(Adjudication(0.9, 2), 2)
+    seen = []
+    for va, vb in ((0.95, 0.05), (0.97, 0.5), (0.96, 0.04), (0.99, 0.02)):
+        a.value, b.value = va, vb
+        seen += [judge.see(0, a), judge.see(1, b)]
+    # b's 0.5 keeps the agreement off until b's last two searches both agree again
+    assert seen == [None] * 7 + [0]
+    b.value = None  # a move b did not search (forced) changes nothing
+    assert judge.see(1, b) is None and judge.see(0, a) == 0

@@ -37,7 +37,13 @@ def test_a_bot_spec_stays_within_the_limits() -> None:
 def test_the_reference_bot_stays_within_the_limits() -> None:
     limits = BotLimits(max_seconds=2.0, max_simulations=1000)
     assert bot_spec("uct:1000", limits) == "uct:1000"
-    assert bot_spec("uct", limits) == "uct"
+    # uct (uct:hard) costs hard's budget of the game played: at most the largest of them
+    from gamehall.ai.levels import max_hard_simulations
+
+    roomy = BotLimits(max_seconds=2.0, max_simulations=max_hard_simulations())
+    assert bot_spec("uct", roomy) == "uct" and bot_spec("uct:hard", roomy) == "uct:hard"
+    with pytest.raises(RoomError):
+        bot_spec("uct:hard", BotLimits(max_simulations=max_hard_simulations() - 1))
     for spec, small in (("uct:1001", limits), ("uct", BotLimits(max_simulations=999))):
         with pytest.raises(RoomError) as info:
             bot_spec(spec, small)

@@ -1,10 +1,12 @@
-"""MCTS levels: names for budgets, and the ``mcts[:LEVEL]`` bot factory.
+"""MCTS levels: names for simulation budgets per game, and the ``mcts[:LEVEL]`` bot factory.
 
-| level    | budget per move                               | deterministic with a seed        |
-| -------- | --------------------------------------------- | -------------------------------- |
-| `easy`   | 100 simulations (at most 0.5 s)               | yes, unless the 0.5 s cap bites  |
-| `medium` | 1000 simulations (at most 1.0 s)              | yes, unless the 1.0 s cap bites  |
-| `hard`   | 1.8 s of wall time (as many simulations as fit)| no (depends on machine load)    |
+A level is a number of simulations a move, one per game (`LEVEL_SIMULATIONS`), so its moves for
+a seed are the same on any machine, whatever its speed or load. `hard` is the largest budget
+that answers within 2 s of one core of the development machine in every game
+(``python -m benchmarks.levels``, figures in benchmarks/README.md); `medium` is a fifth of it and
+`easy` a twenty-fifth. A game not listed (a plug-in) gets `DEFAULT_SIMULATIONS`. Each level also
+has a safety ceiling in seconds (`CEILINGS`) that only the hall applies (a slow or loaded server
+must still answer); self-play and terminal play search the simulations exactly.
 
 ``mcts:N`` asks for exactly N simulations (no time cap) and ``mcts:Xs`` for X seconds. A
 trailing ``+pw`` (``mcts:hard+pw``, ``mcts:300+pw``) switches on progressive widening at chance
@@ -16,27 +18,68 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gamehall.ai.mcts import MCTSBot
-from gamehall.core import GamehallError
+from gamehall.ai.mcts import MCTSBot, Node
+from gamehall.core import GamehallError, State
+
+LEVEL_NAMES = ("easy", "medium", "hard")
+LEVEL_SIMULATIONS: dict[str, dict[str, int]] = {
+    "hula": {"easy": 400, "medium": 2000, "hard": 10000},
+    "haugaz": {"easy": 32, "medium": 160, "hard": 800},
+    "halali": {"easy": 24, "medium": 120, "hard": 600},
+    "hau_la": {"easy": 12, "medium": 60, "hard": 300},
+    "hotu_matua": {"easy": 400, "medium": 2000, "hard": 10000},
+}
+"""Simulations a move per game (registry name) and level."""
+DEFAULT_SIMULATIONS = {"easy": 40, "medium": 200, "hard": 1000}
+"""The budgets of a game that `LEVEL_SIMULATIONS` does not list."""
+CEILINGS = {"easy": 0.5, "medium": 1.0, "hard": 2.0}
+"""Seconds a level may think in the hall at most (applied by its bot workers, never elsewhere)."""
 
 
 @dataclass(frozen=True)
 class Budget:
-    """Simulations and/or seconds per move (whichever runs out first)."""
+    """Simulations and/or seconds per move (whichever runs out first), or a named level.
+
+    For a level, `simulations` is None (the count depends on the game: `level_simulations`)
+    and `seconds` is its hall ceiling."""
 
     simulations: int | None
     seconds: float | None
+    level: str | None = None
 
 
 LEVELS: dict[str, Budget] = {
-    "easy": Budget(simulations=100, seconds=0.5),
-    "medium": Budget(simulations=1000, seconds=1.0),
-    "hard": Budget(simulations=None, seconds=1.8),
-}
+    name: Budget(simulations=None, seconds=CEILINGS[name], level=name) for name in LEVEL_NAMES}
 DEFAULT_LEVEL = "medium"
 WIDENING = (1.0, 0.5)
 """(k, alpha) of ``+pw``: a chance node visited n times keeps ceil(sqrt(n + 1)) outcomes."""
 PW_SUFFIX = "+pw"
+
+
+def level_simulations(level: str, game: str) -> int:
+    """The simulations a move of `level` in the game registered as `game`."""
+    return LEVEL_SIMULATIONS.get(game, DEFAULT_SIMULATIONS)[level]
+
+
+def max_hard_simulations() -> int:
+    """The most simulations `hard` runs in any game (what ``uct:hard`` may cost a move)."""
+    return max(t["hard"] for t in (*LEVEL_SIMULATIONS.values(), DEFAULT_SIMULATIONS))
+
+
+class LevelBot(MCTSBot):
+    """`MCTSBot` at a named level: its simulation budget is looked up for each game it plays;
+    no time cap of its own (`ceiling` is what the hall caps it at)."""
+
+    def __init__(self, seed: int | None, level: str,
+                 chance_widening: tuple[float, float] | None = None) -> None:
+        super().__init__(seed, simulations=DEFAULT_SIMULATIONS[level], seconds=None,
+                         chance_widening=chance_widening)
+        self.level = level
+        self.ceiling = CEILINGS[level]
+
+    def search(self, state: State, deadline: float | None = None) -> Node:
+        self.simulations = level_simulations(self.level, state.game.name)
+        return super().search(state, deadline)
 
 
 def _split(level: str | None) -> tuple[str | None, bool]:
@@ -67,5 +110,7 @@ def make_mcts(level: str | None, seed: int | None) -> MCTSBot:
     """The ``mcts`` entry of the bot factory."""
     budget = parse_level(level)
     widening = WIDENING if _split(level)[1] else None
+    if budget.level is not None:
+        return LevelBot(seed, budget.level, chance_widening=widening)
     return MCTSBot(seed, simulations=budget.simulations, seconds=budget.seconds,
                    chance_widening=widening)

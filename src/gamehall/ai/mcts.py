@@ -384,6 +384,17 @@ class MCTSBot(Bot):
                 children = alive
         return max(children, key=lambda c: c.n).action
 
+    def root_value(self) -> float | None:
+        """The mover's expected return, scaled to 0..1, at the root of the last `choose`'s search
+        (its most visited child's mean; exact once proven); None if that move was not searched."""
+        root = self._root
+        if root is None or self.stats.root_visits == 0 or not root.children:
+            return None
+        if root.proven is not None:
+            return root.proven_norm[root.player]
+        best = max(root.children.values(), key=lambda c: c.n)
+        return best.q if best.n else None
+
     def _reused_root(self, state: State) -> Node | None:
         """The kept subtree for `state`, if the actions since the last search lead to it."""
         old, replay = self._root, self._root_state

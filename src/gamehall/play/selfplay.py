@@ -3,16 +3,23 @@
 Game `i` of a tournament is fully determined by (game, options, bots, seed, i): the seating, the
 game's chance seed and every bot's seed derive from them, so results do not depend on `--jobs`
 (bots with a time budget are the exception: they depend on the machine's speed and load).
+
+Two ways to spend less on a pairing, as engine testers do: a sequential test (`--sprt`,
+`gamehall.play.sprt`) judges the games in index order and stops as soon as it decides, and
+adjudication (`--adjudicate`) ends a 2-player game between two searching bots once both
+searches agree who wins (`Adjudication`), counted as that win.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import os
 import random
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,9 +39,27 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from gamehall.ai import make_bot
+from gamehall.ai import MCTSBot, make_bot
+from gamehall.ai.bot import Bot
 from gamehall.core import CHANCE, Game, GamehallError, GameRecord, OptionValue, load_game
 from gamehall.play.ratings import Standings, elo_from_score
+from gamehall.play.sprt import H0, H1, SPRT
+
+
+@dataclass(frozen=True)
+class Adjudication:
+    """End a 2-player game early once both searches agree it is decided: the last `moves`
+    searches of one seat all value its position at `value` or more (scaled 0..1, the root's
+    most visited move) and the other seat's last `moves` all at 1 − `value` or less."""
+
+    value: float = 0.9
+    moves: int = 3
+
+    def __post_init__(self) -> None:
+        if not 0.5 < self.value <= 1.0:
+            raise GamehallError("--adjudicate-value must be above 0.5 and at most 1")
+        if self.moves < 1:
+            raise GamehallError("--adjudicate-moves must be at least 1")
 
 
 @dataclass(frozen=True)
@@ -47,6 +72,7 @@ class Tournament:
     games: int
     seed: int
     keep_records: bool = False
+    adjudication: Adjudication | None = None
 
     def labels(self) -> list[str]:
         """Bot names for tables; a spec listed twice gets ``#2``."""
@@ -71,6 +97,32 @@ class GameResult:
     think_moves: list[int] = field(default_factory=list)
     think_max: list[float] = field(default_factory=list)
     record: dict[str, Any] | None = None
+    adjudicated: bool = False
+    """Ended early by `Adjudication`, `returns` being the win it was counted as."""
+
+
+class Judge:
+    """Watches both searches' root values and names the winner they agree on (`Adjudication`)."""
+
+    def __init__(self, rule: Adjudication, seats: int) -> None:
+        self.rule = rule
+        self.values: list[deque[float]] = [deque(maxlen=rule.moves) for _ in range(seats)]
+
+    def see(self, seat: int, bot: Bot) -> int | None:
+        """Note `seat`'s search just made; the agreed winner, or None."""
+        value = bot.root_value() if isinstance(bot, MCTSBot) else None
+        if value is None:
+            return None
+        self.values[seat].append(value)
+        full = [v for v in self.values if len(v) == self.rule.moves]
+        if len(full) < len(self.values):
+            return None
+        high, low = self.rule.value, 1.0 - self.rule.value
+        winners = [s for s, v in enumerate(self.values) if min(v) >= high]
+        if len(winners) == 1 and all(max(v) <= low for s, v in enumerate(self.values)
+                                     if s != winners[0]):
+            return winners[0]
+        return None
 
 
 def seating(index: int, bots: int, seats: int) -> list[int]:
@@ -98,7 +150,10 @@ def play_one(tour: Tournament, index: int) -> GameResult:
     total, count, longest = [0.0] * n, [0] * n, [0.0] * n
     start = time.perf_counter()
     moves = 0
-    while not state.is_terminal():
+    judge = (Judge(tour.adjudication, n) if tour.adjudication is not None and n == 2
+             and all(isinstance(b, MCTSBot) for b in bots) else None)
+    winner: int | None = None
+    while not state.is_terminal() and winner is None:
         player = state.current_player()
         if player == CHANCE:
             action = state.sample_chance()
@@ -109,6 +164,8 @@ def play_one(tour: Tournament, index: int) -> GameResult:
             total[player] += spent
             count[player] += 1
             longest[player] = max(longest[player], spent)
+            if judge is not None:
+                winner = judge.see(player, bots[player])
         state.apply_action(action)
         moves += 1
         if moves > game.max_game_length:
@@ -118,29 +175,98 @@ def play_one(tour: Tournament, index: int) -> GameResult:
     if tour.keep_records:
         record = GameRecord.from_state(state, players=[labels[b] for b in order],
                                        seed=game_seed).to_dict()
-    return GameResult(index, order, state.returns(), moves, time.perf_counter() - start,
-                      total, count, longest, record)
+    if state.is_terminal():  # the move the searches agreed on ended the game: its own result
+        winner = None
+    returns = state.returns() if winner is None else [
+        game.max_utility if s == winner else game.min_utility for s in range(n)]
+    return GameResult(index, order, returns, moves, time.perf_counter() - start,
+                      total, count, longest, record, winner is not None)
 
 
 def run_tournament(tour: Tournament, jobs: int = 1,
-                   on_result: Callable[[GameResult], None] | None = None) -> list[GameResult]:
-    """Play every game, in this process or in `jobs` worker processes; results by index."""
-    results: list[GameResult] = []
+                   on_result: Callable[[GameResult], None] | None = None,
+                   stop: Callable[[list[GameResult]], bool] | None = None) -> list[GameResult]:
+    """Play every game, in this process or in `jobs` worker processes; results by index.
+
+    With `stop`, the games are judged in index order: each time the run of finished games from
+    game 0 grows, `stop(those games)` may end the tournament there. Games finished past that
+    point are dropped, so what is returned does not depend on `jobs`."""
+    done: dict[int, GameResult] = {}
+    prefix: list[GameResult] = []
+
+    def finished(result: GameResult) -> bool:
+        done[result.index] = result
+        if on_result:
+            on_result(result)
+        while len(prefix) in done:
+            prefix.append(done[len(prefix)])
+            if stop is not None and stop(prefix):
+                return True
+        return False
+
     if jobs <= 1:
         for i in range(tour.games):
-            result = play_one(tour, i)
-            results.append(result)
-            if on_result:
-                on_result(result)
+            if finished(play_one(tour, i)):
+                return prefix
+        return prefix
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        upcoming = iter(range(tour.games))
+        running: set[Future[GameResult]] = {
+            pool.submit(play_one, tour, i) for i in itertools.islice(upcoming, jobs)}
+        while running:
+            ready, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in ready:
+                if finished(future.result()):
+                    for other in running:
+                        other.cancel()
+                    return prefix
+                following = next(upcoming, None)
+                if following is not None:
+                    running.add(pool.submit(play_one, tour, following))
+    return prefix
+
+
+def sprt_counts(results: Sequence[GameResult], first: int = 0) -> tuple[int, int, int]:
+    """Wins, draws and losses of bot `first` against the other bot, game by game (a game's
+    pairwise score over the seats each held: above ½ a win, ½ a draw, below a loss)."""
+    wins = draws = losses = 0
+    for r in results:
+        scores = [1.0 if r.returns[i] > r.returns[j] else 0.5 if r.returns[i] == r.returns[j]
+                  else 0.0 for i, bi in enumerate(r.seat_bots) for j, bj in enumerate(r.seat_bots)
+                  if bi == first and bj != first]
+        if not scores:
+            continue
+        mean = sum(scores) / len(scores)
+        if mean > 0.5:
+            wins += 1
+        elif mean < 0.5:
+            losses += 1
+        else:
+            draws += 1
+    return wins, draws, losses
+
+
+def sprt_line(test: SPRT, tour: Tournament, results: Sequence[GameResult]) -> str:
+    """The test's state after `results`: LLR, its bounds, games, and the verdict."""
+    wins, draws, losses = sprt_counts(results)
+    llr = test.llr(wins, draws, losses)
+    verdict = test.verdict(wins, draws, losses)
+    first = tour.labels()[0]
+    if verdict == H1:
+        said = f"H1 accepted: {first} scores {test.s1:g} or more"
+    elif verdict == H0:
+        said = f"H0 accepted: {first} scores {test.s0:g} or less"
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(play_one, tour, i) for i in range(tour.games)]
-            for future in as_completed(futures):
-                result = future.result()
-                results.append(result)
-                if on_result:
-                    on_result(result)
-    return sorted(results, key=lambda r: r.index)
+        said = f"no decision (stopped at {len(results)} of --games {tour.games})"
+    return (f"SPRT {test.s0:g},{test.s1:g} (α {test.alpha:g}, β {test.beta:g}): "
+            f"LLR {llr:+.2f}, bounds [{test.lower:.2f}, {test.upper:.2f}], "
+            f"{len(results)} games ({wins}-{draws}-{losses}): {said}")
+
+
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of its finished children (worker processes)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
 
 
 def standings(tour: Tournament, game: Game, results: Sequence[GameResult]) -> Standings:
@@ -163,7 +289,9 @@ class RateColumn(ProgressColumn):
 
 
 def run_with_progress(tour: Tournament, jobs: int, console: Console,
-                      records: Path | None = None) -> list[GameResult]:
+                      records: Path | None = None,
+                      stop: Callable[[list[GameResult]], bool] | None = None
+                      ) -> list[GameResult]:
     """Run the tournament under a Rich progress bar, saving records as games finish."""
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
@@ -180,11 +308,13 @@ def run_with_progress(tour: Tournament, jobs: int, console: Console,
                 path.write_text(json.dumps(result.record, indent=1) + "\n")
             progress.advance(task)
 
-        return run_tournament(tour, jobs, done)
+        return run_tournament(tour, jobs, done, stop)
 
 
-def results_table(tour: Tournament, game: Game, results: Sequence[GameResult]) -> Table:
-    """Per bot: wins-draws-losses, win rate, score and Elo with 95% CIs, thinking time per move.
+def results_table(tour: Tournament, game: Game, results: Sequence[GameResult],
+                  caption: str | None = None) -> Table:
+    """Per bot: wins-draws-losses, win rate, score and Elo with 95% CIs, thinking time per move;
+    `caption` under it (the sequential test's line).
 
     Elo's interval (2 bots only) maps the pairwise score's Wilson interval through the Elo curve.
     """
@@ -195,7 +325,7 @@ def results_table(tour: Tournament, game: Game, results: Sequence[GameResult]) -
     elo = st.elo(anchor)
     opts = " ".join(f"{k}={v}" for k, v in game.options.items())
     table = Table(title=f"{game.title}{' ' + opts if opts else ''}: {len(results)} games, "
-                        f"seed {tour.seed}")
+                        f"seed {tour.seed}", caption=escape(caption) if caption else None)
     for col in ("bot", "games", "W-D-L", "win %", "score (95% CI)", "Elo (95% CI)", "s/move",
                 "max s"):
         table.add_column(col, justify="left" if col == "bot" else "right")
@@ -233,7 +363,8 @@ def _fmt_elo(value: float) -> str:
 
 
 def selfplay_command(console: Console, game: Game, bots: Sequence[str], games: int, seed: int,
-                     jobs: int, records: Path | None) -> list[GameResult]:
+                     jobs: int, records: Path | None, sprt: SPRT | None = None,
+                     adjudication: Adjudication | None = None) -> list[GameResult]:
     """What ``gamehall selfplay`` does: validate, run with progress, print the table."""
     if games < 1:
         raise GamehallError("--games must be at least 1")
@@ -241,16 +372,28 @@ def selfplay_command(console: Console, game: Game, bots: Sequence[str], games: i
         raise GamehallError("--jobs must be at least 1")
     if not bots:
         raise GamehallError("--bots needs at least one bot, e.g. mcts:hard,random")
+    if sprt is not None and len(bots) != 2:
+        raise GamehallError("--sprt tests one pairing: give exactly two bots")
     for spec in bots:
         make_bot(spec)  # fail early on a bad spec
     tour = Tournament(game.name, dict(game.options), tuple(bots), games, seed,
-                      keep_records=records is not None)
-    start = time.perf_counter()
-    results = run_with_progress(tour, jobs, console, records)
-    console.print(results_table(tour, game, results))
+                      keep_records=records is not None, adjudication=adjudication)
+
+    def decided(prefix: list[GameResult]) -> bool:
+        assert sprt is not None
+        return sprt.verdict(*sprt_counts(prefix)) is not None
+
+    start, cpu = time.perf_counter(), cpu_seconds()
+    results = run_with_progress(tour, jobs, console, records,
+                                decided if sprt is not None else None)
+    caption = sprt_line(sprt, tour, results) if sprt is not None else None
+    console.print(results_table(tour, game, results, caption))
     moves = sum(r.moves for r in results) / len(results)
+    adjudicated = sum(r.adjudicated for r in results)
     console.print(f"{len(results)} games in {time.perf_counter() - start:.1f} s with {jobs} "
-                  f"process{'es' if jobs > 1 else ''}; {moves:.1f} actions per game on average. "
+                  f"process{'es' if jobs > 1 else ''} ({cpu_seconds() - cpu:.0f} CPU s); "
+                  f"{moves:.1f} actions per game on average"
+                  + (f"; {adjudicated} adjudicated" if adjudication is not None else "") + ". "
                   "Score: win 1, draw ½ (returns scaled to 0..1); Elo from pairwise results with "
                   "one virtual draw per pair; " + ("`random`" if "random" in bots else
                                                     escape(tour.labels()[-1])) + " is 0.")

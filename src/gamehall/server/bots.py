@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gamehall.ai import bot_kinds, make_bot, parse_level, parse_uct
+from gamehall.ai.levels import max_hard_simulations
 from gamehall.core import GamehallError, State
 from gamehall.server.errors import RoomError
 
@@ -78,7 +79,10 @@ def bot_spec(level: str | None, limits: BotLimits | None = None) -> str:
     if kind == "mcts":
         check_budget(budget or None, limits or BotLimits())
     elif kind == "uct":  # the fixed reference: a number of simulations, no time of its own
-        check_budget(str(parse_uct(budget or None)), limits or BotLimits())
+        simulations = parse_uct(budget or None)
+        if simulations is None:  # uct:hard: hard's budget in the game played, at most this
+            simulations = max_hard_simulations()
+        check_budget(str(simulations), limits or BotLimits())
     return word
 
 

@@ -5,8 +5,9 @@
 Started and, when a job overruns its deadline, killed by the server's `BotPool`. A job is
 ``{"spec", "state" (State.to_json()), "seed", "seconds"}``; the answer ``{"action": int}`` or
 ``{"error": text}``. ``seconds`` caps a bot that stops by itself (MCTS) below the deadline, so
-that killing is only the last resort. The worker says ``ready`` once it can take jobs, and exits
-when its parent dies (even by kill -9) or closes its stdin.
+that killing is only the last resort; a named level (`mcts:hard`) is capped by its own ceiling
+too (`gamehall.ai.levels.CEILINGS`), whichever is lower. The worker says ``ready`` once it can
+take jobs, and exits when its parent dies (even by kill -9) or closes its stdin.
 """
 
 from __future__ import annotations
@@ -23,11 +24,14 @@ from typing import Any, TextIO
 
 def choose(job: dict[str, Any]) -> int:
     from gamehall.ai import MCTSBot, make_bot
+    from gamehall.ai.levels import LevelBot
     from gamehall.core import state_from_json
 
     state = state_from_json(job["state"])
     bot = make_bot(str(job["spec"]), int(job["seed"]))
     cap = job.get("seconds")
+    if isinstance(bot, LevelBot):  # a named level: its own safety ceiling as well
+        cap = bot.ceiling if not isinstance(cap, int | float) else min(cap, bot.ceiling)
     if isinstance(bot, MCTSBot) and isinstance(cap, int | float):
         bot.seconds = cap if bot.seconds is None else min(bot.seconds, cap)
     return bot.choose(state)

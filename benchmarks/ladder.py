@@ -1,0 +1,172 @@
+"""The ladder of issue 31: each level against the one below and `hard` against the reference,
+in every game, each pairing stopped by its sequential test.
+
+    nice -n 19 python -m benchmarks.ladder [--log benchmarks/ladder.jsonl] [--games 60]
+        [--sprt 0.5,0.7] [--seed 1] [--only hula/hard-medium,halali] [--no-adjudicate]
+
+One pairing at a time, one process (the machine is shared). Each game played is appended to the
+log as a JSON line (``"kind": "game"``) as it ends, and each pairing's summary once its test
+decides or its games run out (``"kind": "pairing"``: games, W-D-L of the first bot, score with
+its 95% Wilson interval, LLR, bounds, verdict, CPU seconds). A pairing already summarised in the
+log is skipped, so a stopped run resumes where it was (a pairing cut off midway starts again).
+`python -m benchmarks.ladder --table` prints the log's summaries as the Markdown table of
+benchmarks/README.md, with pairings begun and unfinished said so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from gamehall.core import load_game
+from gamehall.play.ratings import Standings
+from gamehall.play.selfplay import (
+    Adjudication,
+    GameResult,
+    Tournament,
+    cpu_seconds,
+    run_tournament,
+    sprt_counts,
+)
+from gamehall.play.sprt import SPRT, parse_sprt
+
+GAMES = ("hula", "haugaz", "halali", "hau_la", "hotu_matua")
+STEPS = {
+    "medium-easy": ("mcts:medium", "mcts:easy"),
+    "hard-medium": ("mcts:hard", "mcts:medium"),
+    "hard-reference": ("mcts:hard", "uct:hard"),
+}
+LOG = Path(__file__).with_name("ladder.jsonl")
+
+
+SLOW = ("hotu_matua",)
+"""Games whose pairings run after every other game's (a Hotu Matua game is ~1,800 actions)."""
+
+
+def pairings(only: str) -> list[tuple[str, str]]:
+    """(game, step) in the order run: cheapest steps first, each over every game, the slow
+    games' pairings last."""
+    wanted = [w for w in only.split(",") if w]
+    out = []
+    for slow in (False, True):
+        for step in STEPS:
+            for game in GAMES:
+                if (game in SLOW) == slow and (not wanted or game in wanted
+                                               or f"{game}/{step}" in wanted):
+                    out.append((game, step))
+    return out
+
+
+def append(log: Path, entry: dict[str, Any]) -> None:
+    with log.open("a", encoding="utf-8") as f:
+        f.write(json.dumps(entry) + "\n")
+
+
+def read_log(log: Path) -> list[dict[str, Any]]:
+    if not log.exists():
+        return []
+    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
+
+
+def summary(game: str, step: str, tour: Tournament, test: SPRT, results: list[GameResult],
+            cpu: float, wall: float) -> dict[str, Any]:
+    g = load_game(game)
+    table = Standings(tour.labels(), lo=g.min_utility, hi=g.max_utility)
+    for r in results:
+        table.add_game(r.seat_bots, r.returns)
+    pair = table.pair_interval(0, 1) or (0.0, 0.0, 1.0)
+    wins, draws, losses = sprt_counts(results)
+    return {"kind": "pairing", "game": game, "step": step, "bots": list(tour.bots),
+            "seed": tour.seed, "games": len(results), "max_games": tour.games,
+            "wdl": [wins, draws, losses], "score": pair[1], "interval": [pair[0], pair[2]],
+            "llr": test.llr(wins, draws, losses), "bounds": [test.lower, test.upper],
+            "sprt": [test.s0, test.s1], "verdict": test.verdict(wins, draws, losses),
+            "adjudicated": sum(r.adjudicated for r in results),
+            "cpu_s": round(cpu, 1), "wall_s": round(wall, 1), "at": time.strftime("%F %T")}
+
+
+def run_pairing(game: str, step: str, args: argparse.Namespace, test: SPRT) -> None:
+    bots = STEPS[step]
+    rule = None if args.no_adjudicate else Adjudication()
+    tour = Tournament(game, {}, bots, args.games, args.seed, adjudication=rule)
+    start, cpu = time.perf_counter(), cpu_seconds()
+    append(args.log, {"kind": "start", "game": game, "step": step, "bots": list(bots),
+                      "seed": args.seed, "at": time.strftime("%F %T")})
+
+    def played(r: GameResult) -> None:
+        append(args.log, {"kind": "game", "game": game, "step": step, "index": r.index,
+                          "seats": r.seat_bots, "returns": r.returns, "moves": r.moves,
+                          "adjudicated": r.adjudicated, "seconds": round(r.seconds, 1)})
+        print(f"  {game} {step} game {r.index + 1}: {r.returns} ({r.moves} actions"
+              f"{', adjudicated' if r.adjudicated else ''}, {r.seconds:.0f} s)", flush=True)
+
+    results = run_tournament(tour, 1, played,
+                             lambda prefix: test.verdict(*sprt_counts(prefix)) is not None)
+    entry = summary(game, step, tour, test, results, cpu_seconds() - cpu,
+                    time.perf_counter() - start)
+    append(args.log, entry)
+    print(json.dumps(entry), flush=True)
+
+
+def table(log: Path) -> str:
+    """The log as a Markdown table: every pairing summarised, and those begun but unfinished."""
+    entries = read_log(log)
+    rows = ["| game | pairing | games | W-D-L (first bot) | score (95% CI) | LLR (bounds) | "
+            "SPRT verdict | adjudicated | CPU s |", "|---|---|---|---|---|---|---|---|---|"]
+    done = set()
+    for e in entries:
+        if e["kind"] != "pairing":
+            continue
+        done.add((e["game"], e["step"], e["seed"]))
+        verdict = {"H1": "**H1 accepted** (stronger)", "H0": "H0 accepted (not stronger)"}.get(
+            e["verdict"], f"no decision in {e['max_games']} games")
+        w, d, losses = e["wdl"]
+        rows.append(f"| {e['game']} | `{e['bots'][0]}` vs `{e['bots'][1]}` | {e['games']} | "
+                    f"{w}-{d}-{losses} | {e['score']:.2f} ({e['interval'][0]:.2f}–"
+                    f"{e['interval'][1]:.2f}) | {e['llr']:+.2f} ({e['bounds'][0]:.2f}, "
+                    f"{e['bounds'][1]:.2f}) | {verdict} | {e['adjudicated']} | {e['cpu_s']:.0f} |")
+    test = SPRT(0.5, 0.7)
+    for at, e in enumerate(entries):
+        if e["kind"] != "start" or (e["game"], e["step"], e["seed"]) in done:
+            continue
+        later = [s for s in entries[at + 1:] if s["kind"] == "start" and s["game"] == e["game"]
+                 and s["step"] == e["step"] and s["seed"] == e["seed"]]
+        if later:
+            continue  # started again: the last start is the one to report
+        games = [GameResult(g["index"], g["seats"], g["returns"], g["moves"], g["seconds"],
+                            adjudicated=g["adjudicated"]) for g in entries[at + 1:]
+                 if g["kind"] == "game" and g["game"] == e["game"] and g["step"] == e["step"]]
+        w, d, losses = sprt_counts(games)
+        rows.append(f"| {e['game']} | `{e['bots'][0]}` vs `{e['bots'][1]}` | {len(games)} | "
+                    f"{w}-{d}-{losses} | | {test.llr(w, d, losses):+.2f} | **unfinished** "
+                    f"(stopped) | {sum(g.adjudicated for g in games)} | |")
+        done.add((e["game"], e["step"], e["seed"]))
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--log", type=Path, default=LOG)
+    parser.add_argument("--games", type=int, default=60, help="most games a pairing plays")
+    parser.add_argument("--sprt", default="0.5,0.7", help="score bounds S0,S1")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", default="", help="games or GAME/STEP, comma-separated")
+    parser.add_argument("--no-adjudicate", action="store_true")
+    parser.add_argument("--table", action="store_true", help="print the log as a table")
+    args = parser.parse_args(argv)
+    if args.table:
+        print(table(args.log))
+        return
+    test = parse_sprt(args.sprt)
+    finished = {(e["game"], e["step"], e["seed"]) for e in read_log(args.log)
+                if e["kind"] == "pairing"}
+    for game, step in pairings(args.only):
+        if (game, step, args.seed) not in finished:
+            run_pairing(game, step, args, test)
+
+
+if __name__ == "__main__":
+    main()
