@@ -350,227 +350,265 @@ function webglAvailable() {
   }
 }
 
-/** The game's part of the board (see shell.js): the 3D view takes the pointer itself. */
+/** The game's part of the board (see shell.js): the 3D view takes the pointer itself. The parts
+ * below share one object (`board`): shell.js's `ui`, the scene, and the step being chosen. */
 export function createBoard(ui) {
   const viewBox = h("div", { class: "haula-view", "data-testid": "haula-view" });
-  const overlay = h("div", { class: "overlay" }, "drag to turn · wheel to zoom");
   ui.panel.classList.add("haula-steps");
   ui.panel.setAttribute("data-testid", "haula-steps");
   fill(ui.main, viewBox);
-  let scene = null;
-  if (webglAvailable()) {
-    scene = new Scene3D(viewBox, (key) => pick(key));
-    viewBox.append(overlay);
-  } else {
-    fill(viewBox, h("p", { class: "error" }, "The 3D view needs WebGL, which this browser does not "
-      + "offer: choose holes by name below."));
-  }
-  let chosen = null;   // a previewed choice (side/rotation or tag, an entry) awaiting confirmation
-  let o = classify([]);
-  let warning = null;
-
-  const choose = (entry) => {
-    chosen = entry;
-    ui.redraw();
+  const board = {
+    ui,
+    scene: null,            // the 3D view (null: this browser has no WebGL)
+    chosen: null,           // a previewed choice (side/rotation or tag, an entry) awaiting confirmation
+    o: classify([]),        // the current step's legal entries, by what the player does with them
+    warning: null,          // what the preview touches ([]: nothing; null: no preview)
   };
-
-  function pick(key) {
-    const hole = o.holes.find((e) => e.move === key);
-    const tag = o.tags.find((e) => e.move === key);
-    if (hole) {
-      chosen = null;
-      ui.submit(hole);
-    } else if (tag) {
-      choose(tag);
-    }
-  }
-
-  function preview() {
-    const pending = ui.state.view.pending;
-    if (!ui.mine || !pending) return { ghost: null };
-    if (o.tags.length) {
-      const ghost = ghostFor(pending, null);
-      const tag = chosen ? (ghost?.tags || []).find((x) => x.choice === chosen.move) : null;
-      return { ghost, tagPosition: tag ? tag.position : null };
-    }
-    if (o.choices.length && chosen) return { ghost: ghostFor(pending, chosen) };
-    return { ghost: null };
-  }
-
-  function draw() {
-    const view = ui.state.view;
-    o = classify(ui.offer.entries);
-    if (chosen && ![...o.choices, ...o.tags].some((e) => e.move === chosen.move)) chosen = null;
-    const { ghost, tagPosition } = preview();
-    const mover = view.to_move;
-    warning = null;
-    if (ghost) {
-      warning = ghost.touches !== undefined
-        ? (ghost.touches ? ["this preview touches the building"] : [])
-        : touches(view, { points: ghost.points, tagPosition });
-    }
-    if (!scene) return;
-    scene.setBuilding(view);
-    const spots = [];
-    if (o.holes.length) {
-      for (const entry of o.holes) {
-        const info = findHole(view, entry.cell);
-        if (info) spots.push({ key: entry.move, position: info.position, label: entry.cell });
-      }
-    } else if (o.tags.length && ghost) {
-      for (const x of ghost.tags || []) {
-        const entry = o.tags.find((e) => e.move === x.choice);
-        if (entry) {
-          spots.push({ key: entry.move, position: x.position, label: choiceLabel(entry),
-            colour: TAG_COLOURS[mover], radius: 0.3, faint: !chosen || entry.move !== chosen.move });
-        }
-      }
-    }
-    scene.setPickables(spots, chosen ? chosen.move : null);
-    const pieceTouches = !!warning && warning.some((w) => !w.startsWith("your tag"));
-    scene.setGhost(ghost, { touching: pieceTouches, tagPosition, tagColour: mover });
-    scene.render();
-  }
-
-  function panel() {
-    const view = ui.state.view;
-    const pending = view.pending || {};
-    const heights = view.heights || {};
-    const ranking = (view.ranking || []).map((name) => h("li", { "data-rank": name },
-      h("span", { class: "swatch", style: `background:#${(TAG_COLOURS[name] || 0x888888).toString(16).padStart(6, "0")}` }),
-      ` ${name}${playerOf(name)}: `,
-      heights[name] === null || heights[name] === undefined ? "no tag up" : `height ${heights[name].toFixed(2)}`));
-    const hands = Object.entries(view.hands || {}).map(([name, hand]) => h("li", {},
-      `${name}: ${["BJ", "SJ", "BE", "SE"].filter((k) => hand[k]).map((k) => `${hand[k]}×${k}`).join(" ") || "nothing"}`
-      + `${hand.first_turn ? ` (+${hand.first_turn} first turn)` : ""}`));
-    const parts = [
-      h("div", {}, h("strong", {}, "Ranking"), h("ol", { class: "ranking", "data-testid": "ranking" }, ranking)),
-      tagOwners(view),
-      h("div", { class: "small" }, `Round ${view.round} · bonus stock ${view.stock} · `
-        + `${view.pieces.length} pieces in the building`),
-      h("details", {}, h("summary", { class: "small" }, "Pieces in hand"), h("ul", { class: "small" }, hands)),
-    ];
-    if (view.phase !== "over" && view.to_move) {
-      parts.push(h("p", { class: "small" }, `${view.to_move}${playerOf(view.to_move)}: ${view.expecting || ""}`));
-    }
-    if (ui.mine) parts.push(stepControls(pending));
-    if (view.events && view.events.length) {
-      parts.push(h("details", {}, h("summary", { class: "small" }, "What happened"),
-        h("ul", { class: "small" }, view.events.slice(-6).map((e) => h("li", {}, e)))));
-    }
-    return parts;
-  }
-
-  function stepControls(pending) {
-    const box = h("div", { class: "step-box", "data-step": pending.step || "" });
-    const chosenSoFar = [pending.kind && KIND_NAMES[pending.kind], pending.first && `from ${pending.first}`,
-      pending.second && `to ${pending.second}`, pending.rotation !== null && pending.rotation !== undefined
-        ? `turned ${pending.rotation}°` : null, pending.sides && `sides ${pending.sides}`].filter(Boolean);
-    if (chosenSoFar.length) box.append(h("p", { class: "small" }, `Chosen: ${chosenSoFar.join(", ")}`));
-    if (o.kinds.length || o.extras.length) {
-      box.append(h("p", { class: "hint" }, o.extras.length ? "Take your first-turn piece:" : "Choose a piece:"),
-        h("div", { class: "choices" }, [...o.kinds, ...o.extras].map((e) => h("button", {
-          type: "button", "data-move": e.move, onclick: () => ui.submit(e),
-        }, choiceLabel(e)))));
-    }
-    if (o.holes.length) {
-      box.append(h("p", { class: "hint" }, pending.step === "second"
-        ? "Click the hole for the other plug (lit in the 3D view)."
-        : "Click a lit hole in the 3D view for the plug."),
-      h("details", {}, h("summary", { class: "small" }, "or choose by name"),
-        h("div", { class: "choices" }, o.holes.map((e) => h("button", { type: "button", "data-hole": e.cell,
-          onclick: () => ui.submit(e) }, e.cell)))));
-    }
-    if (o.choices.length) {
-      box.append(h("p", { class: "hint" }, pending.step === "rotation"
-        ? "Choose the rotation (previewed in the view), then confirm."
-        : "Choose the plug side(s) (u: upper face, d: lower face), then confirm."),
-      h("div", { class: "choices" }, o.choices.map((e) => h("button", {
-        type: "button", "data-choice": e.move, class: chosen && e.move === chosen.move ? "chosen" : "",
-        onclick: () => choose(e),
-      }, choiceLabel(e)))));
-    }
-    if (o.tags.length) {
-      box.append(h("p", { class: "hint" }, "Click a ghost tag in the 3D view (or below), then confirm."),
-        h("div", { class: "choices" }, o.tags.map((e) => h("button", {
-          type: "button", "data-choice": e.move, class: chosen && e.move === chosen.move ? "chosen" : "",
-          onclick: () => choose(e),
-        }, choiceLabel(e)))));
-    }
-    if (warning) {
-      box.append(warning.length
-        ? h("p", { class: "touch-warning", "data-testid": "touch-warning" },
-          `Careful: ${warning.join("; ")}. A touching placement is taken back and the piece `
-          + "goes to another player.")
-        : h("p", { class: "no-touch", "data-testid": "no-touch" }, "This preview touches nothing."));
-    }
-    if (chosen) {
-      const entry = chosen;
-      box.append(h("button", { type: "button", class: "primary", "data-action": "confirm",
-        onclick: () => { chosen = null; ui.submit(entry); } }, `Confirm ${entry.move}`));
-    }
-    return box;
-  }
-
-  /** Which tags each player owns, where someone owns more than one (a 2-player game: red
-   * also owns yellow, blue also orange). */
-  function tagOwners(view) {
-    const owned = new Map();
-    for (const tag of view.tags || []) {
-      if (!owned.has(tag.owner)) owned.set(tag.owner, []);
-      owned.get(tag.owner).push(tag.colour);
-    }
-    if (![...owned.values()].some((colours) => colours.length > 1)) return null;
-    const swatch = (c) => h("span", { class: "swatch", title: c,
-      style: `background:#${(TAG_COLOURS[c] || 0x888888).toString(16).padStart(6, "0")}` });
-    return h("ul", { class: "legend small", "data-testid": "tag-owners" }, [...owned].map(([owner, colours]) =>
-      h("li", { "data-owner": owner }, colours.map(swatch), ` ${owner}${playerOf(owner)} owns the `
-        + `${colours.slice(0, -1).join(", ")} and ${colours[colours.length - 1]} tags`)));
-  }
-
-  function playerOf(seatName) {
-    const seat = ui.state.seats.find((x) => x.name === seatName);
-    return seat && seat.player ? ` (${seat.player})` : "";
-  }
-
+  board.scene = mountScene(viewBox, (key) => pick(board, key));
   return {
     layout: "haula",
     gestures: false,
-    draw,
-    panel,
+    draw: () => draw(board),
+    panel: () => panel(board),
     /** A piece the other players placed drops onto the building. */
     animate() {
+      const { scene } = board;
       const added = scene ? scene.added : [];
       return added.length ? [{ play: () => scene.drop(added) }] : [];
     },
     reset() {
-      chosen = null;
+      board.chosen = null;
     },
-    tools: {
-      /** Client coordinates of a hole or ghost tag (by its move) in the 3D view, for tests. */
-      screenOf(key) {
-        if (!scene) return null;
-        const spot = scene.pickables.find((x) => x.key === key);
-        return spot ? scene.screen(spot.position) : null;
-      },
-      /** The building and board as drawn on the screen (client pixels: the box around every
-       * point that must stay in view) and the canvas's box, for tests. */
-      framing() {
-        if (!scene || !scene.extent) return null;
-        const pts = scene.extent.map((p) => scene.screen(p));
-        const c = scene.renderer.domElement.getBoundingClientRect();
-        return {
-          left: Math.min(...pts.map((p) => p.x)), right: Math.max(...pts.map((p) => p.x)),
-          top: Math.min(...pts.map((p) => p.y)), bottom: Math.max(...pts.map((p) => p.y)),
-          visible: pts.every((p) => p.visible),
-          canvas: { left: c.left, right: c.right, top: c.top, bottom: c.bottom },
-        };
-      },
-    },
+    tools: boardTools(board),
     destroy() {
-      if (scene) scene.destroy();
+      if (board.scene) board.scene.destroy();
     },
   };
+}
+
+/** The 3D view in `viewBox`, or null (and a word on choosing holes by name) without WebGL. */
+function mountScene(viewBox, onPick) {
+  if (!webglAvailable()) {
+    fill(viewBox, h("p", { class: "error" }, "The 3D view needs WebGL, which this browser does not "
+      + "offer: choose holes by name below."));
+    return null;
+  }
+  const scene = new Scene3D(viewBox, onPick);
+  viewBox.append(h("div", { class: "overlay" }, "drag to turn · wheel to zoom"));
+  return scene;
+}
+
+/** What the board offers tests: where things are on the screen. */
+function boardTools(board) {
+  return {
+    /** Client coordinates of a hole or ghost tag (by its move) in the 3D view, for tests. */
+    screenOf(key) {
+      const { scene } = board;
+      if (!scene) return null;
+      const spot = scene.pickables.find((x) => x.key === key);
+      return spot ? scene.screen(spot.position) : null;
+    },
+    /** The building and board as drawn on the screen (client pixels: the box around every
+     * point that must stay in view) and the canvas's box, for tests. */
+    framing() {
+      const { scene } = board;
+      if (!scene || !scene.extent) return null;
+      const pts = scene.extent.map((p) => scene.screen(p));
+      const c = scene.renderer.domElement.getBoundingClientRect();
+      return {
+        left: Math.min(...pts.map((p) => p.x)), right: Math.max(...pts.map((p) => p.x)),
+        top: Math.min(...pts.map((p) => p.y)), bottom: Math.max(...pts.map((p) => p.y)),
+        visible: pts.every((p) => p.visible),
+        canvas: { left: c.left, right: c.right, top: c.top, bottom: c.bottom },
+      };
+    },
+  };
+}
+
+/** Preview `entry` (a side, rotation or tag) until it is confirmed. */
+function choose(board, entry) {
+  board.chosen = entry;
+  board.ui.redraw();
+}
+
+/** A click in the 3D view: a hole is played at once, a ghost tag previewed. */
+function pick(board, key) {
+  const hole = board.o.holes.find((e) => e.move === key);
+  const tag = board.o.tags.find((e) => e.move === key);
+  if (hole) {
+    board.chosen = null;
+    board.ui.submit(hole);
+  } else if (tag) {
+    choose(board, tag);
+  }
+}
+
+/** The ghost to show for the step (and the chosen tag's place at the tag step). */
+function preview({ ui, o, chosen }) {
+  const pending = ui.state.view.pending;
+  if (!ui.mine || !pending) return { ghost: null };
+  if (o.tags.length) {
+    const ghost = ghostFor(pending, null);
+    const tag = chosen ? (ghost?.tags || []).find((x) => x.choice === chosen.move) : null;
+    return { ghost, tagPosition: tag ? tag.position : null };
+  }
+  if (o.choices.length && chosen) return { ghost: ghostFor(pending, chosen) };
+  return { ghost: null };
+}
+
+function draw(board) {
+  const { ui, scene } = board;
+  const view = ui.state.view;
+  const o = board.o = classify(ui.offer.entries);
+  if (board.chosen && ![...o.choices, ...o.tags].some((e) => e.move === board.chosen.move)) {
+    board.chosen = null;
+  }
+  const { ghost, tagPosition } = preview(board);
+  const mover = view.to_move;
+  board.warning = null;
+  if (ghost) {
+    board.warning = ghost.touches !== undefined
+      ? (ghost.touches ? ["this preview touches the building"] : [])
+      : touches(view, { points: ghost.points, tagPosition });
+  }
+  if (!scene) return;
+  scene.setBuilding(view);
+  scene.setPickables(spots(board, view, ghost), board.chosen ? board.chosen.move : null);
+  const pieceTouches = !!board.warning && board.warning.some((w) => !w.startsWith("your tag"));
+  scene.setGhost(ghost, { touching: pieceTouches, tagPosition, tagColour: mover });
+  scene.render();
+}
+
+/** The spots to click in the 3D view: the holes the step offers, or the ghost's tags. */
+function spots({ o, chosen }, view, ghost) {
+  const out = [];
+  if (o.holes.length) {
+    for (const entry of o.holes) {
+      const info = findHole(view, entry.cell);
+      if (info) out.push({ key: entry.move, position: info.position, label: entry.cell });
+    }
+  } else if (o.tags.length && ghost) {
+    for (const x of ghost.tags || []) {
+      const entry = o.tags.find((e) => e.move === x.choice);
+      if (entry) {
+        out.push({ key: entry.move, position: x.position, label: choiceLabel(entry),
+          colour: TAG_COLOURS[view.to_move], radius: 0.3, faint: !chosen || entry.move !== chosen.move });
+      }
+    }
+  }
+  return out;
+}
+
+function panel(board) {
+  const { ui } = board;
+  const view = ui.state.view;
+  const pending = view.pending || {};
+  const heights = view.heights || {};
+  const ranking = (view.ranking || []).map((name) => h("li", { "data-rank": name },
+    h("span", { class: "swatch", style: `background:#${(TAG_COLOURS[name] || 0x888888).toString(16).padStart(6, "0")}` }),
+    ` ${name}${playerOf(ui, name)}: `,
+    heights[name] === null || heights[name] === undefined ? "no tag up" : `height ${heights[name].toFixed(2)}`));
+  const hands = Object.entries(view.hands || {}).map(([name, hand]) => h("li", {},
+    `${name}: ${["BJ", "SJ", "BE", "SE"].filter((k) => hand[k]).map((k) => `${hand[k]}×${k}`).join(" ") || "nothing"}`
+    + `${hand.first_turn ? ` (+${hand.first_turn} first turn)` : ""}`));
+  const parts = [
+    h("div", {}, h("strong", {}, "Ranking"), h("ol", { class: "ranking", "data-testid": "ranking" }, ranking)),
+    tagOwners(ui, view),
+    h("div", { class: "small" }, `Round ${view.round} · bonus stock ${view.stock} · `
+      + `${view.pieces.length} pieces in the building`),
+    h("details", {}, h("summary", { class: "small" }, "Pieces in hand"), h("ul", { class: "small" }, hands)),
+  ];
+  if (view.phase !== "over" && view.to_move) {
+    parts.push(h("p", { class: "small" }, `${view.to_move}${playerOf(ui, view.to_move)}: ${view.expecting || ""}`));
+  }
+  if (ui.mine) parts.push(stepControls(board, pending));
+  if (view.events && view.events.length) {
+    parts.push(h("details", {}, h("summary", { class: "small" }, "What happened"),
+      h("ul", { class: "small" }, view.events.slice(-6).map((e) => h("li", {}, e)))));
+  }
+  return parts;
+}
+
+/** The step's controls: what was chosen so far, the choices (buttons), the preview's warning
+ * and the button that confirms a previewed choice. */
+function stepControls(board, pending) {
+  const { ui, o, chosen, warning } = board;
+  const box = h("div", { class: "step-box", "data-step": pending.step || "" });
+  const chosenSoFar = [pending.kind && KIND_NAMES[pending.kind], pending.first && `from ${pending.first}`,
+    pending.second && `to ${pending.second}`, pending.rotation !== null && pending.rotation !== undefined
+      ? `turned ${pending.rotation}°` : null, pending.sides && `sides ${pending.sides}`].filter(Boolean);
+  if (chosenSoFar.length) box.append(h("p", { class: "small" }, `Chosen: ${chosenSoFar.join(", ")}`));
+  if (o.kinds.length || o.extras.length) {
+    box.append(h("p", { class: "hint" }, o.extras.length ? "Take your first-turn piece:" : "Choose a piece:"),
+      h("div", { class: "choices" }, [...o.kinds, ...o.extras].map((e) => h("button", {
+        type: "button", "data-move": e.move, onclick: () => ui.submit(e),
+      }, choiceLabel(e)))));
+  }
+  if (o.holes.length) {
+    box.append(h("p", { class: "hint" }, pending.step === "second"
+      ? "Click the hole for the other plug (lit in the 3D view)."
+      : "Click a lit hole in the 3D view for the plug."),
+    h("details", {}, h("summary", { class: "small" }, "or choose by name"),
+      h("div", { class: "choices" }, o.holes.map((e) => h("button", { type: "button", "data-hole": e.cell,
+        onclick: () => ui.submit(e) }, e.cell)))));
+  }
+  if (o.choices.length) {
+    box.append(h("p", { class: "hint" }, pending.step === "rotation"
+      ? "Choose the rotation (previewed in the view), then confirm."
+      : "Choose the plug side(s) (u: upper face, d: lower face), then confirm."),
+    previewButtons(board, o.choices));
+  }
+  if (o.tags.length) {
+    box.append(h("p", { class: "hint" }, "Click a ghost tag in the 3D view (or below), then confirm."),
+      previewButtons(board, o.tags));
+  }
+  if (warning) box.append(warningLine(warning));
+  if (chosen) {
+    const entry = chosen;
+    box.append(h("button", { type: "button", class: "primary", "data-action": "confirm",
+      onclick: () => { board.chosen = null; ui.submit(entry); } }, `Confirm ${entry.move}`));
+  }
+  return box;
+}
+
+/** A button per choice that is previewed before it is confirmed (a side, rotation or tag). */
+function previewButtons(board, entries) {
+  const { chosen } = board;
+  return h("div", { class: "choices" }, entries.map((e) => h("button", {
+    type: "button", "data-choice": e.move, class: chosen && e.move === chosen.move ? "chosen" : "",
+    onclick: () => choose(board, e),
+  }, choiceLabel(e))));
+}
+
+/** What the preview touches, said before it is confirmed ([]: nothing). */
+function warningLine(warning) {
+  return warning.length
+    ? h("p", { class: "touch-warning", "data-testid": "touch-warning" },
+      `Careful: ${warning.join("; ")}. A touching placement is taken back and the piece `
+      + "goes to another player.")
+    : h("p", { class: "no-touch", "data-testid": "no-touch" }, "This preview touches nothing.");
+}
+
+/** Which tags each player owns, where someone owns more than one (a 2-player game: red
+ * also owns yellow, blue also orange). */
+function tagOwners(ui, view) {
+  const owned = new Map();
+  for (const tag of view.tags || []) {
+    if (!owned.has(tag.owner)) owned.set(tag.owner, []);
+    owned.get(tag.owner).push(tag.colour);
+  }
+  if (![...owned.values()].some((colours) => colours.length > 1)) return null;
+  const swatch = (c) => h("span", { class: "swatch", title: c,
+    style: `background:#${(TAG_COLOURS[c] || 0x888888).toString(16).padStart(6, "0")}` });
+  return h("ul", { class: "legend small", "data-testid": "tag-owners" }, [...owned].map(([owner, colours]) =>
+    h("li", { "data-owner": owner }, colours.map(swatch), ` ${owner}${playerOf(ui, owner)} owns the `
+      + `${colours.slice(0, -1).join(", ")} and ${colours[colours.length - 1]} tags`)));
+}
+
+/** " (the player)" sitting at the seat named `seatName`, or nothing. */
+function playerOf(ui, seatName) {
+  const seat = ui.state.seats.find((x) => x.name === seatName);
+  return seat && seat.player ? ` (${seat.player})` : "";
 }
 
 function findHole(view, name) {
