@@ -163,9 +163,12 @@ class MCTSBot(Bot):
 
     # --- search --------------------------------------------------------------------------------
     def search(self, state: State, deadline: float | None = None) -> Node:
-        """Run the budgeted search from `state`; return the root (kept for reuse)."""
-        if state.current_player() < 0:
-            raise GamehallError("MCTS chooses only for a seat to move")
+        """Run the budgeted search from `state`; return the root (kept for reuse).
+
+        `state` may be a chance node: then there is no move to choose, but the root's value
+        (with `track_root_returns`) is what a review needs after a move that ends in a roll."""
+        if state.is_terminal():
+            raise GamehallError("nothing to search: the game is over")
         game = state.game
         self._setup(game)
         root = self._reused_root(state)

@@ -7,14 +7,17 @@ simulations per position, a progress callback) and a server store what it return
 - Every position where a seat chooses among two or more moves is searched afresh by `MCTSBot`
   with exactly `simulations` simulations, no time cap and no tree reuse, seeded from the review's
   seed and the position's index: the same record and seed give the same review on any machine,
-  and positions are independent (they could be shared out among workers).
+  and a position's figures do not depend on which others are reviewed (`positions`).
 - The search tracks each root child's mean return for every seat (`track_root_returns`). The
   chances *before* a move are the root's value (the mean over all its simulations, which UCT
   spends mostly on the best moves; exact where the solver proved the root); *after*, the move
   played's child in the same search. Where the search hardly tried the move played (fewer than
-  `visit_floor` visits, not proven), the next searched position's root value stands in for it,
-  if only forced steps lie between. (The best child's mean, not the root's, would be the
-  maximum of noisy means — biased up in wide positions, so every move would seem to drop.)
+  `visit_floor` visits, not proven — UCT spends little on what it thinks bad, and none at all
+  once the solver proves the root), the position after it is searched too and its value stands
+  in: the next position's own search (it is seeded by its index), or a search from the roll or
+  flip that follows, as MCTS can search from a chance node. (The best child's mean, not the
+  root's, would be the maximum of noisy means — biased up in wide positions, so every move
+  would seem to drop.)
 - A drop is marked only where the search is sure: both estimates proven or at least
   `visit_floor` visits, and the mark is taken from the lower confidence bound of the drop,
   drop − 0.5·sqrt(1/n_before + 1/n_after) (0.5 bounds the standard deviation of a 0..1 return;
@@ -204,11 +207,12 @@ def position_seed(seed: int, index: int) -> int:
 
 def search_position(state: State, *, simulations: int, seed: int,
                     chance_widening: tuple[float, float] | None = None) -> PositionSearch:
-    """Search `state` (a seat to move) with exactly `simulations` simulations."""
+    """Search `state` (a seat to move, or a chance node: then `best` is -1) with exactly
+    `simulations` simulations; its root's value and each root child's."""
     bot = MCTSBot(seed, simulations=simulations, seconds=None, reuse=False,
                   chance_widening=chance_widening, track_root_returns=True)
     root = bot.search(state)
-    best = bot.best_action(root, state)
+    best = bot.best_action(root, state) if state.current_player() >= 0 else -1
     children = bot.root_returns
     if root.proven is not None:
         value = Estimate(tuple(root.proven_norm), root.n, True)
@@ -234,10 +238,10 @@ def review_record(record: GameRecord, *, simulations: int = DEFAULT_SIMULATIONS,
     """Review every action of `record` (see the module's docstring); `progress` is called after
     each action, and may raise to stop the review (a worker's cancel).
 
-    `positions` (0-based action indices) limits the searches to those positions: the others are
-    left unjudged. A searched position's figures do not depend on which others are searched,
-    except where the move played needs the next position's value (search it too), so a review
-    can be split among workers or limited to a stretch of a long game."""
+    `positions` (0-based action indices) limits the review to those positions: the others are
+    left unjudged. A position's figures are the same whichever others are reviewed (each search
+    is seeded by its position), so a review can be split among workers or limited to a stretch
+    of a long game."""
     if simulations < 1:
         raise GamehallError("a review needs at least 1 simulation per position")
     if visit_floor < 1:
@@ -245,13 +249,11 @@ def review_record(record: GameRecord, *, simulations: int = DEFAULT_SIMULATIONS,
     final = record.replay()  # checks every move before any search
     wanted = None if positions is None else frozenset(positions)
 
-    def search(state: State, index: int) -> PositionSearch | None:
-        if wanted is not None and index not in wanted:
-            return None
+    def search(state: State, index: int) -> PositionSearch:
         return search_position(state, simulations=simulations, seed=position_seed(seed, index),
                                chance_widening=chance_widening)
 
-    found = _walk(record, final, search, progress)
+    found = _walk(record, final, wanted, search, visit_floor, progress)
     steps = _assemble(found, final, visit_floor)
     end = _normalised(final) if final.is_terminal() else (
         steps[-1].after if steps else _neutral(final))
@@ -263,26 +265,51 @@ def review_record(record: GameRecord, *, simulations: int = DEFAULT_SIMULATIONS,
     return review
 
 
-def _walk(record: GameRecord, final: State,
-          search: Callable[[State, int], PositionSearch | None],
+@dataclass(frozen=True)
+class _Position:
+    """What the walk learnt of one action: who moved, what, and the searches made there."""
+
+    index: int
+    turn: int
+    player: int
+    action: int
+    move: str
+    kind: str
+    search: PositionSearch | None
+    """The review's search of a choice position (None: not reviewed)."""
+    value: Estimate | None
+    """The position's value where it was searched, for review or as the position after an
+    unsure move."""
+    best_move: str | None
+
+
+def _walk(record: GameRecord, final: State, wanted: frozenset[int] | None,
+          search: Callable[[State, int], PositionSearch], floor: int,
           progress: Progress | None) -> list[_Position]:
-    """Replay the record, searching each position where a seat has a choice (`search` may
-    decline); report progress after each action."""
+    """Replay the record, searching each wanted position where a seat has a choice, and each
+    position that follows a move its search hardly tried (its value stands in for the move's);
+    report progress after each action."""
     state = final.game.new_initial_state(record.seed)
     actions = final.history()  # the record's moves as actions (it may give only notation)
     n = len(actions)
     found: list[_Position] = []
     turn = 0
+    needed = False  # whether the previous move's child was unsure: search this position too
     for index, action in enumerate(actions):
         if index == 0 or final.game.starts_turn(state, action):
             turn += 1
         player = state.current_player()
         kind = (CHANCE_STEP if player == CHANCE
                 else FORCED if len(state.legal_actions()) < 2 else MOVE)
-        result = search(state, index) if kind == MOVE else None
-        best = state.action_to_string(result.best) if result is not None else None
+        reviewed = kind == MOVE and (wanted is None or index in wanted)
+        result = search(state, index) if reviewed or needed else None
+        mine = result if reviewed else None
+        best = state.action_to_string(mine.best) if mine is not None else None
         found.append(_Position(index, max(turn, 1), player, action,
-                               state.action_to_string(action), kind, result, best))
+                               state.action_to_string(action), kind, mine,
+                               result.root if result is not None else None, best))
+        own = mine.estimate(action) if mine is not None else None
+        needed = mine is not None and (own is None or not own.sure(floor))
         state.apply_action(action)
         if progress is not None:
             progress(index + 1, n)
@@ -295,20 +322,6 @@ def _neutral(state: State) -> tuple[float, ...]:
     return (1.0 / n,) * n
 
 
-@dataclass(frozen=True)
-class _Position:
-    """What the first pass learnt of one action: who moved, what, and the search if any."""
-
-    index: int
-    turn: int
-    player: int
-    action: int
-    move: str
-    kind: str
-    search: PositionSearch | None
-    best_move: str | None
-
-
 def _assemble(positions: list[_Position], final: State, floor: int) -> list[ReviewStep]:
     """The steps: estimates before and after each action, drops, marks, move accuracies."""
     n = len(positions)
@@ -318,7 +331,7 @@ def _assemble(positions: list[_Position], final: State, floor: int) -> list[Revi
     for i, pos in enumerate(positions):
         search, after = pos.search, afters[i]
         seat = None if pos.player == CHANCE else pos.player
-        if search is None or pos.player < 0:
+        if search is None:
             steps.append(ReviewStep(pos.index, pos.turn, seat, pos.action, pos.move, pos.kind,
                                     None, None, values[i], values[i + 1], 0.0, 0.0, 0, False,
                                     None, None))
@@ -334,32 +347,25 @@ def _assemble(positions: list[_Position], final: State, floor: int) -> list[Revi
         visits = after.visits if after is not None and not after.exact else 0
         steps.append(ReviewStep(
             pos.index, pos.turn, seat, pos.action, pos.move, pos.kind, search.best,
-            pos.best_move, before.chances, after_chances, drop,
-            sure_drop, visits, sure, mark(sure_drop) if sure else None,
-            move_accuracy(sure_drop) if sure else None))
+            pos.best_move, before.chances, after_chances, drop, sure_drop, visits, sure,
+            mark(sure_drop) if sure else None, move_accuracy(sure_drop) if sure else None))
     return steps
 
 
 def _after(positions: list[_Position], i: int, final: State, floor: int) -> Estimate | None:
-    """The estimate of the position after action `i`, for a searched position: the played
-    child's, or where that is unsure, the next searched position's (past forced steps only)."""
+    """The estimate of the position after action `i`, for a reviewed position: the played
+    child's, or where that is unsure, the value of the position that follows (searched by the
+    walk for that; exact at the end)."""
     search = positions[i].search
     if search is None:
         return None
     own = search.estimate(positions[i].action)
     if own is not None and own.sure(floor):
         return own
-    j = i + 1
-    while j < len(positions) and positions[j].kind == FORCED:
-        j += 1
-    ahead: Estimate | None = None
-    if j == len(positions):
-        if final.is_terminal():
-            ahead = Estimate(_normalised(final), 0, True)
+    if i + 1 < len(positions):
+        ahead = positions[i + 1].value
     else:
-        nxt = positions[j].search
-        if nxt is not None:
-            ahead = nxt.root
+        ahead = Estimate(_normalised(final), 0, True) if final.is_terminal() else None
     if ahead is not None and ahead.sure(floor):
         return ahead
     return own
@@ -367,14 +373,14 @@ def _after(positions: list[_Position], i: int, final: State, floor: int) -> Esti
 
 def _position_values(positions: list[_Position], afters: list[Estimate | None],
                      final: State) -> list[tuple[float, ...]]:
-    """Every position's chances for the graph: a searched one's best move's, the end's exact
-    result; between, carried from the move before (its estimate of what it led to) or, at the
-    very start, from the first position that has one."""
+    """Every position's chances for the graph: a searched one's value, the end's exact result;
+    between, carried from the move before (its estimate of what it led to) or, at the very
+    start, from the first position that has one."""
     n = len(positions)
     values: list[tuple[float, ...] | None] = [None] * (n + 1)
     for i, pos in enumerate(positions):
-        if pos.search is not None:
-            values[i] = pos.search.root.chances
+        if pos.value is not None:
+            values[i] = pos.value.chances
     if final.is_terminal():
         values[n] = _normalised(final)
     for i in range(1, n + 1):
