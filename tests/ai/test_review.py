@@ -11,7 +11,12 @@ import pytest
 from typer.testing import CliRunner
 
 from gamehall.ai import MCTSBot
-from gamehall.ai.review import choice_positions, review_budget, review_record
+from gamehall.ai.review import (
+    choice_positions,
+    review_budget,
+    review_record,
+    search_position,
+)
 from gamehall.cli import app
 from gamehall.core import GamehallError, GameRecord, State, load_game
 from tests.ai.toy_games import FACE, HOLD, ROLL
@@ -85,6 +90,18 @@ def test_root_returns_of_a_proven_child_are_exact() -> None:
     win = state.string_to_action("c1")
     assert bot.best_action(root, state) == win
     assert bot.root_returns[win].proven and bot.root_returns[win].mean == (1.0, 0.0)
+
+
+def test_a_chance_node_can_be_searched_for_its_value() -> None:
+    """After a roll is asked for, the position's value is the mean over the rolls."""
+    state = load_game("t_pig").new_initial_state()
+    state.apply_action(ROLL)  # first rolls: a chance node
+    found = search_position(state, simulations=120, seed=1)
+    assert found.best == -1 and found.root.visits == 120
+    assert set(found.children) <= set(range(FACE, FACE + 6))
+    assert sum(found.root.chances) == pytest.approx(1.0)
+    with pytest.raises(GamehallError, match="over"):
+        MCTSBot(1, simulations=5).search(played("t_tictactoe", TTT_BLUNDER))
 
 
 # --- reviews ----------------------------------------------------------------------------------

@@ -1,11 +1,13 @@
 """A deliberate blunder in a record of each game is marked by the review.
 
 Hula's record is written out by hand in `test_review.py` (a ring around the centre left open).
-The others were made by `tests/ai/make_blunders.py` from bot games and each checked here: the
-record replays to the blunderer's loss, the position before the blunder had a winning move or
-a search's certainty of a win, and the move played leads to a loss by force (each record's
-``note`` says how). Only the blunder's position and the next few are searched (`positions`),
-at a couple of hundred simulations, so the test stays quick; a position's figures do not
+The others were made by `tests/ai/make_blunders.py` from bot games, each ending in the
+blunderer's loss (each record's ``note`` says what happened): in Halali! the opponent then wins
+at once, in Haugaz the loss is proven; in Hotu Matua (a sure third pearl thrown away by ending
+the turn) the dice decide, and in Hau La (a placement's plug side that caps the tag's height)
+most of the game is still to come, so there a 2000-simulation search judged the move, from
+0.88 or a proven win down to below 0.5. Only the blunder's position and the next few are
+searched (`positions`) at 200 simulations, so the test stays quick; a position's figures do not
 depend on the others searched (`test_a_slice_gives_the_same_figures_as_the_whole_review`).
 """
 
