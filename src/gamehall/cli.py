@@ -1,4 +1,4 @@
-"""The `gamehall` command: play, replay, list games, draw boards (and more as layers arrive)."""
+"""The `gamehall` command: play, replay, review, list games, draw boards, serve the hall."""
 
 from __future__ import annotations
 
@@ -221,6 +221,31 @@ def replay(
         console.print(state.game.render_text(state, None))
     status = escape(state.outcome_text()) if state.is_terminal() else "game not finished"
     console.print(f"[green]verified[/]: {len(rec.actions)} moves replayed; {status}")
+
+
+@app.command()
+@friendly
+def review(
+    file: Annotated[Path, typer.Argument(help="A game record (JSON), e.g. from --record.",
+                                         exists=True, dir_okay=False)],
+    level: Annotated[str, typer.Option(
+        help="The search per position: easy (100 simulations), medium (1000) or a count like "
+             "3000; a trailing +pw widens chance nodes. Time levels (hard, 2s) are refused: a "
+             "review must not depend on the machine.")] = "medium",
+    seed: Annotated[int, typer.Option(help="Seed of the searches: the same seed, the same "
+                                           "review.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the whole review as JSON "
+                                                         "(every position's chances).")]
+    = False,
+    every: Annotated[bool, typer.Option("--all", help="List every move, not only the marked "
+                                                      "ones.")] = False,
+) -> None:
+    """Review a finished game with the bots' eyes: inaccuracies (?!), mistakes (?), blunders
+    (??), the bot's better move, and each player's accuracy (lichess's measures)."""
+    from gamehall.play.review_cli import review_command
+
+    rec = GameRecord.from_dict(read_json(file, "a game record"))
+    review_command(console, err, rec, level, seed, as_json, every)
 
 
 @app.command()

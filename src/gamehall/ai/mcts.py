@@ -15,6 +15,8 @@
 - The budget is a number of simulations, a wall time, or both (whichever ends first).
 - The tree is kept between moves: the next search starts from the child reached by the actions
   played since, when that position is verified to be the one asked about.
+- Opt-in (`track_root_returns`), for reviews: each root child's mean return for every seat, not
+  only for its mover (`root_returns`).
 """
 
 from __future__ import annotations
@@ -87,6 +89,16 @@ class SearchStats:
     solved: bool = False
 
 
+@dataclass(frozen=True)
+class ChildReturns:
+    """One root child after a search with `track_root_returns`: its visits and mean normalised
+    return (0..1) per seat — exact where the child is proven."""
+
+    visits: int
+    mean: tuple[float, ...]
+    proven: bool
+
+
 class MCTSBot(Bot):
     """UCT with chance sampling, n-player returns, a solver, time or simulation budgets."""
 
@@ -96,7 +108,8 @@ class MCTSBot(Bot):
                  seconds: float | None = None, uct_c: float = 1.0,
                  evaluator: Evaluator | None = None, solve: bool = True,
                  reuse: bool = True, clock: Callable[[], float] = time.perf_counter,
-                 chance_widening: tuple[float, float] | None = None) -> None:
+                 chance_widening: tuple[float, float] | None = None,
+                 track_root_returns: bool = False) -> None:
         super().__init__(seed)
         if simulations is None and seconds is None:
             raise GamehallError("an MCTS budget needs simulations, seconds, or both")
@@ -117,6 +130,10 @@ class MCTSBot(Bot):
         times; None: every outcome drawn gets its child."""
         self.solve = solve
         self.reuse = reuse
+        self.track_root_returns = track_root_returns
+        """Sum every seat's return under each root child during a search (`root_returns`): a
+        review needs the other seats' chances too, which the nodes do not keep."""
+        self._root_sums: dict[int, list[float]] | None = None
         if evaluator is not None and not isinstance(evaluator, Evaluator):
             raise GamehallError(f"{evaluator!r} is no evaluator: it has no evaluate method")
         self._evaluator = evaluator
@@ -140,21 +157,25 @@ class MCTSBot(Bot):
             return legal[0]
         deadline = start + self.seconds if self.seconds is not None else None
         root = self.search(state, deadline)
-        action = self._best_action(root, state)
+        action = self.best_action(root, state)
         self.stats.seconds = self.clock() - start
         return action
 
     # --- search --------------------------------------------------------------------------------
     def search(self, state: State, deadline: float | None = None) -> Node:
-        """Run the budgeted search from `state`; return the root (kept for reuse)."""
-        if state.current_player() < 0:
-            raise GamehallError("MCTS chooses only for a seat to move")
+        """Run the budgeted search from `state`; return the root (kept for reuse).
+
+        `state` may be a chance node: then there is no move to choose, but the root's value
+        (with `track_root_returns`) is what a review needs after a move that ends in a roll."""
+        if state.is_terminal():
+            raise GamehallError("nothing to search: the game is over")
         game = state.game
         self._setup(game)
         root = self._reused_root(state)
         if root is None:
             root = self._new_node(state, -1, -1)
         stats = SearchStats(reused_visits=root.n)
+        self._root_sums = {} if self.track_root_returns else None
         limit = self.simulations if self.simulations is not None else math.inf
         done = 0
         clock = self.clock
@@ -284,9 +305,43 @@ class MCTSBot(Bot):
                         arrays[0][visited.slot] = q
                         arrays[1][visited.slot] = isq
             parent = visited
+        sums = self._root_sums
+        if sums is not None and len(path) > 1:
+            self._add_root_returns(sums, path[1].action, values)
         if self._solving and node.proven is not None:
             self._propagate_proof(path)
         return True
+
+    @staticmethod
+    def _add_root_returns(sums: dict[int, list[float]], action: int,
+                          values: list[float]) -> None:
+        """Count one simulation through the root child `action`: [count, sum per seat...]."""
+        acc = sums.get(action)
+        if acc is None:
+            sums[action] = [1.0, *values]
+            return
+        acc[0] += 1.0
+        for i, v in enumerate(values, start=1):
+            acc[i] += v
+
+    @property
+    def root_returns(self) -> dict[int, ChildReturns]:
+        """Each root child of the last search (`track_root_returns` on): visits and mean return
+        per seat. Visits count this search's simulations only (a reused subtree's earlier ones
+        carry no per-seat sums); a proven child has its exact returns whatever its visits; a
+        child no simulation of this search came back through is left out."""
+        root, sums = self._root, self._root_sums
+        if root is None or sums is None:
+            raise GamehallError("root_returns needs a search with track_root_returns=True")
+        out: dict[int, ChildReturns] = {}
+        for action, child in root.children.items():
+            acc = sums.get(action)
+            count = int(acc[0]) if acc else 0
+            if child.proven is not None:
+                out[action] = ChildReturns(count, tuple(child.proven_norm), True)
+            elif acc:
+                out[action] = ChildReturns(count, tuple(x / acc[0] for x in acc[1:]), False)
+        return out
 
     def _may_widen(self, node: Node) -> bool:
         """Whether the chance node `node` may take one more distinct outcome (widening on)."""
@@ -366,8 +421,9 @@ class MCTSBot(Bot):
             arrays[1][node.slot] = node.isq
 
     # --- choosing and reuse ----------------------------------------------------------------
-    def _best_action(self, root: Node, state: State) -> int:
-        """An immediate or proven win; else the most visited child not proven to lose."""
+    def best_action(self, root: Node, state: State) -> int:
+        """The move `choose` plays after `search(state)` returned `root`: an immediate or proven
+        win; else the most visited child not proven to lose."""
         player = root.player
         children = list(root.children.values())
         if not children:

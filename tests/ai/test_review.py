@@ -1,0 +1,235 @@
+"""Reviews of game records (`gamehall.ai.review`), the search's per-seat root returns, and
+``gamehall review``. Budgets are a few dozen to a few hundred simulations a position: the marks
+tested are drops from a won position to a lost one, which such searches already see or prove."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from gamehall.ai import MCTSBot
+from gamehall.ai.review import (
+    choice_positions,
+    review_budget,
+    review_record,
+    search_position,
+)
+from gamehall.cli import app
+from gamehall.core import GamehallError, GameRecord, State, load_game
+from tests.ai.toy_games import FACE, HOLD, ROLL
+
+
+def played(game: str, moves: list[str], **options: object) -> State:
+    """The position after `moves` (notation) from the start of `game`."""
+    state = load_game(game, **options).new_initial_state()
+    for move in moves:
+        state.apply_action(state.string_to_action(move))
+    return state
+
+
+TTT_BLUNDER = ["a1", "a2", "b1", "b2", "a3", "c2"]
+"""Tic-tac-toe (cells a1..c3, row 1 first): x holds a1 b1 and wins at once with c1 at move 5;
+it plays a3 instead, and o, holding a2 b2, wins with c2."""
+
+HULA_RING = ["d4", "d5", "e4", "e6", "f4"]
+"""Hula size 5 (centre e5): five of the six cells around the centre; f5 closes the ring."""
+HULA_FAR = ["b2", "b4", "d7", "f7", "h3", "h5"]
+"""First's other stones, three rings out, touching nothing that matters."""
+HULA_RING2 = ["c3", "c4", "c5", "d3", "d6", "e3", "e7", "f3", "f6", "g3", "g4"]
+"""Eleven of the twelve cells two rings out (g5 left open) for second."""
+
+
+def hula_blunder() -> State:
+    """Hula size 5, no pie: at move 23 first closes its ring with f5 and wins; it plays a1, and
+    second closes its own, wider ring with g5."""
+    first = HULA_RING + HULA_FAR
+    moves = [m for pair in zip(first, HULA_RING2, strict=True) for m in pair]
+    return played("hula", [*moves, "a1", "g5"], size=5, pie=False)
+
+
+def test_hand_made_records_end_as_described() -> None:
+    ttt = played("t_tictactoe", TTT_BLUNDER)
+    assert ttt.returns() == [-1.0, 1.0]
+    won = played("t_tictactoe", [*TTT_BLUNDER[:4], "c1"])
+    assert won.returns() == [1.0, -1.0]
+    hula = hula_blunder()
+    assert hula.returns() == [-1.0, 1.0]
+    closing = hula.game.new_initial_state()
+    for action in hula.history()[:22]:
+        closing.apply_action(action)
+    closing.apply_action(closing.string_to_action("f5"))
+    assert closing.returns() == [1.0, -1.0]
+
+
+# --- the search's root returns per seat -------------------------------------------------------
+def test_root_returns_track_every_seat_without_changing_the_search() -> None:
+    state = load_game("t_race", players=3, target=10).new_initial_state()
+    plain = MCTSBot(5, simulations=300, reuse=False)
+    tracked = MCTSBot(5, simulations=300, reuse=False, track_root_returns=True)
+    a, b = plain.search(state), tracked.search(state)
+    assert plain.best_action(a, state) == tracked.best_action(b, state)
+    assert {k: c.n for k, c in a.children.items()} == {k: c.n for k, c in b.children.items()}
+    children = tracked.root_returns
+    assert sum(c.visits for c in children.values()) == 300
+    for action, child in children.items():
+        assert len(child.mean) == 3
+        assert sum(child.mean) == pytest.approx(1.0)  # one winner: chances sum to 1
+        node = b.children[action]
+        assert child.mean[0] == pytest.approx(node.w / node.n)  # the mover's, as the node has
+    with pytest.raises(GamehallError, match="track_root_returns"):
+        _ = plain.root_returns
+
+
+def test_root_returns_of_a_proven_child_are_exact() -> None:
+    state = played("t_tictactoe", TTT_BLUNDER[:4])  # x to move, c1 wins at once
+    bot = MCTSBot(1, simulations=50, reuse=False, track_root_returns=True)
+    root = bot.search(state)
+    win = state.string_to_action("c1")
+    assert bot.best_action(root, state) == win
+    assert bot.root_returns[win].proven and bot.root_returns[win].mean == (1.0, 0.0)
+
+
+def test_a_chance_node_can_be_searched_for_its_value() -> None:
+    """After a roll is asked for, the position's value is the mean over the rolls."""
+    state = load_game("t_pig").new_initial_state()
+    state.apply_action(ROLL)  # first rolls: a chance node
+    found = search_position(state, simulations=120, seed=1)
+    assert found.best == -1 and found.root.visits == 120
+    assert set(found.children) <= set(range(FACE, FACE + 6))
+    assert sum(found.root.chances) == pytest.approx(1.0)
+    with pytest.raises(GamehallError, match="over"):
+        MCTSBot(1, simulations=5).search(played("t_tictactoe", TTT_BLUNDER))
+
+
+# --- reviews ----------------------------------------------------------------------------------
+def test_a_blunder_from_a_won_position_is_marked() -> None:
+    review = review_record(GameRecord.from_state(played("t_tictactoe", TTT_BLUNDER)),
+                           simulations=50, seed=1)
+    step = review.steps[4]
+    assert (step.seat, step.move, step.best) == (0, "a3", "c1")
+    assert step.before[0] == 1.0 and step.after[0] == 0.0  # both proven
+    assert step.mark == "blunder" and step.accuracy == 0.0
+    assert review.marks(0)["blunder"] == 1
+    assert review.steps[5].mark is None  # o's winning move
+    assert review.final == (0.0, 1.0)
+    assert review.accuracy[0] is not None and review.accuracy[1] is not None
+    assert review.accuracy[0] < review.accuracy[1]
+
+
+def test_hula_blunder_is_marked() -> None:
+    review = review_record(GameRecord.from_state(hula_blunder()), simulations=100, seed=1,
+                           positions=range(20, 24))
+    step = review.steps[22]
+    assert (step.seat, step.move, step.best) == (0, "a1", "f5")
+    assert step.mark == "blunder"
+    assert review.steps[0].best is None and not review.steps[0].sure  # not searched
+
+
+def test_review_is_deterministic_under_a_seed() -> None:
+    record = GameRecord.from_state(played("t_tictactoe", TTT_BLUNDER))
+    first = review_record(record, simulations=40, seed=7).to_dict()
+    again = review_record(record, simulations=40, seed=7).to_dict()
+    assert first == again
+    assert json.loads(json.dumps(first)) == first  # JSON-ready as it is
+    other = review_record(record, simulations=40, seed=8).to_dict()
+    assert other["steps"][4]["mark"] == "blunder"  # another seed, the same verdict here
+
+
+def test_a_slice_gives_the_same_figures_as_the_whole_review() -> None:
+    record = GameRecord.from_state(hula_blunder())
+    whole = review_record(record, simulations=30, seed=3)
+    part = review_record(record, simulations=30, seed=3, positions=[10, 11, 12])
+    assert part.steps[10] == whole.steps[10] and part.steps[11] == whole.steps[11]
+    assert part.steps[13].best is None
+
+
+def test_progress_counts_every_action_and_may_stop_the_review() -> None:
+    record = GameRecord.from_state(played("t_tictactoe", TTT_BLUNDER))
+    seen: list[tuple[int, int]] = []
+    review_record(record, simulations=10, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(i, 6) for i in range(1, 7)]
+
+    class Cancelled(Exception):
+        pass
+
+    def cancel(done: int, total: int) -> None:
+        if done == 2:
+            raise Cancelled
+
+    with pytest.raises(Cancelled):
+        review_record(record, simulations=10, progress=cancel)
+
+
+def test_chance_and_forced_steps_are_never_marked() -> None:
+    """Pig: first rolls (a 1: the turn's points are lost), the forced roll of the next turn."""
+    state = load_game("t_pig").new_initial_state()
+    for action in (ROLL, FACE + 5, ROLL, FACE + 0, ROLL, FACE + 3, HOLD, ROLL, FACE + 1):
+        state.apply_action(action)
+    record = GameRecord.from_state(state)
+    review = review_record(record, simulations=30, seed=1)
+    kinds = [s.kind for s in review.steps]
+    assert choice_positions(record) == [2, 6]
+    assert kinds == ["forced", "chance", "move", "chance", "forced", "chance", "move",
+                     "forced", "chance"]
+    for step in review.steps:
+        if step.kind != "move":
+            assert step.mark is None and step.accuracy is None and step.best is None
+            assert step.seat is (None if step.kind == "chance" else step.seat)
+    assert [s.seat for s in review.steps if s.kind == "chance"] == [None] * 4
+    assert len(review.chances()) == len(review.steps) + 1
+    assert not review.finished
+
+
+def test_three_players_chances_are_expected_returns() -> None:
+    state = load_game("t_race", players=3, target=6).new_initial_state()
+    for action in (1, 1, 2, 1, 1):  # p1 1, p2 2, p3 4, p1 5, p2 6: p2 wins
+        state.apply_action(action)
+    review = review_record(GameRecord.from_state(state), simulations=60, seed=2)
+    for step in review.steps:
+        assert len(step.before) == 3 and sum(step.before) == pytest.approx(1.0)
+    assert len(review.accuracy) == 3
+    assert review.final == (0.0, 1.0, 0.0)
+    assert review.steps[3].mark == "blunder"  # p1 at 4 takes +1, not +2 to win; p2 wins
+
+
+def test_budgets_and_bad_arguments() -> None:
+    assert review_budget("medium") == (1000, None)
+    assert review_budget("easy") == (100, None)
+    assert review_budget("300+pw")[0] == 300 and review_budget("300+pw")[1] is not None
+    with pytest.raises(GamehallError, match="time budget"):
+        review_budget("hard")
+    with pytest.raises(GamehallError, match="time budget"):
+        review_budget("2s")
+    record = GameRecord.from_state(played("t_tictactoe", TTT_BLUNDER))
+    with pytest.raises(GamehallError, match="at least 1"):
+        review_record(record, simulations=0)
+
+
+# --- the command ------------------------------------------------------------------------------
+def test_cli_review_prints_marks_and_accuracy(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(GameRecord.from_state(
+        played("t_tictactoe", TTT_BLUNDER)).to_dict()))
+    runner = CliRunner()
+    out = runner.invoke(app, ["review", str(path), "--level", "50", "--seed", "1"])
+    assert out.exit_code == 0, out.output
+    assert "?? blunder" in out.output and "a3" in out.output and "c1" in out.output
+    assert "accuracy" in out.output
+    data = runner.invoke(app, ["review", str(path), "--level", "50", "--json"])
+    assert data.exit_code == 0, data.output
+    parsed = json.loads(data.stdout)
+    assert parsed["format"] == "gamehall-review/1" and parsed["steps"][4]["mark"] == "blunder"
+    assert parsed["marks"][0]["blunder"] == 1
+    bad = runner.invoke(app, ["review", str(path), "--level", "hard"])
+    assert bad.exit_code == 2 and "time budget" in bad.output
+    (tmp_path / "bad.json").write_text('{"game": "t_tictactoe", "actions": ["a1", "a1"]}')
+    wrong = runner.invoke(app, ["review", str(tmp_path / "bad.json")])
+    assert wrong.exit_code == 2 and "move 2" in wrong.output
+
+
+def test_the_command_is_listed_with_help() -> None:
+    out = CliRunner().invoke(app, ["review", "--help"])
+    assert out.exit_code == 0 and "--level" in out.output and "--seed" in out.output

@@ -1,0 +1,55 @@
+"""A deliberate blunder in a record of each game is marked by the review.
+
+Hula's record is written out by hand in `test_review.py` (a ring around the centre left open).
+The others were made by `tests/ai/make_blunders.py` from bot games, each ending in the
+blunderer's loss (each record's ``note`` says what happened): in Halali! the opponent then wins
+at once, in Haugaz the loss is proven; in Hotu Matua (a sure third pearl thrown away by ending
+the turn) the dice decide, and in Hau La (a placement's plug side that caps the tag's height)
+most of the game is still to come, so there a 2000-simulation search judged the move, from
+0.88 or a proven win down to below 0.5. Only the blunder's position and the next few are
+searched (`positions`) at 200 simulations, so the test stays quick; a position's figures do not
+depend on the others searched (`test_a_slice_gives_the_same_figures_as_the_whole_review`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gamehall.ai.review import choice_positions, review_record
+from gamehall.core import GameRecord
+
+DATA = Path(__file__).parent / "data"
+GAMES = sorted(p.stem.removeprefix("blunder_") for p in DATA.glob("blunder_*.json"))
+
+
+def load(game: str) -> tuple[GameRecord, int, str]:
+    data = json.loads((DATA / f"blunder_{game}.json").read_text())
+    return GameRecord.from_dict(data), int(data["blunder"]), str(data["note"])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_deliberate_blunder_is_marked(game: str) -> None:
+    record, k, note = load(game)
+    final = record.replay()
+    mover = final.game.new_initial_state(record.seed)
+    for action in final.history()[:k]:
+        mover.apply_action(action)
+    seat = mover.current_player()
+    assert final.is_terminal() and final.returns()[seat] < max(final.returns()), note
+    wanted = [i for i in choice_positions(record) if k <= i < k + 4]
+    assert wanted[0] == k
+    review = review_record(record, simulations=200, seed=1, positions=wanted)
+    step = review.steps[k]
+    assert step.seat == seat
+    assert step.mark in ("blunder", "mistake"), (note, step)
+    assert step.best is not None and step.best_action != step.action
+    for s in review.steps:
+        if s.kind != "move":
+            assert s.mark is None and s.accuracy is None
+
+
+def test_every_game_has_a_blunder_record() -> None:
+    assert set(GAMES) | {"hula"} == {"hula", "haugaz", "halali", "hotu_matua", "hau_la"}
