@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gamehall.ai import MCTSBot
+from gamehall.ai.levels import level_simulations
 from gamehall.ai.review import (
     choice_positions,
     review_budget,
@@ -196,13 +197,13 @@ def test_three_players_chances_are_expected_returns() -> None:
 
 
 def test_budgets_and_bad_arguments() -> None:
-    assert review_budget("medium") == (1000, None)
-    assert review_budget("easy") == (100, None)
-    assert review_budget("300+pw")[0] == 300 and review_budget("300+pw")[1] is not None
+    assert review_budget("medium", "hula") == (level_simulations("medium", "hula"), None)
+    assert review_budget("easy", "hau_la") == (level_simulations("easy", "hau_la"), None)
+    assert review_budget("hard", "haugaz") == (level_simulations("hard", "haugaz"), None)
+    assert review_budget("300+pw", "hula")[0] == 300
+    assert review_budget("300+pw", "hula")[1] is not None
     with pytest.raises(GamehallError, match="time budget"):
-        review_budget("hard")
-    with pytest.raises(GamehallError, match="time budget"):
-        review_budget("2s")
+        review_budget("2s", "hula")
     record = GameRecord.from_state(played("t_tictactoe", TTT_BLUNDER))
     with pytest.raises(GamehallError, match="at least 1"):
         review_record(record, simulations=0)
@@ -223,7 +224,7 @@ def test_cli_review_prints_marks_and_accuracy(tmp_path: Path) -> None:
     parsed = json.loads(data.stdout)
     assert parsed["format"] == "gamehall-review/1" and parsed["steps"][4]["mark"] == "blunder"
     assert parsed["marks"][0]["blunder"] == 1
-    bad = runner.invoke(app, ["review", str(path), "--level", "hard"])
+    bad = runner.invoke(app, ["review", str(path), "--level", "2s"])
     assert bad.exit_code == 2 and "time budget" in bad.output
     (tmp_path / "bad.json").write_text('{"game": "t_tictactoe", "actions": ["a1", "a1"]}')
     wrong = runner.invoke(app, ["review", str(tmp_path / "bad.json")])

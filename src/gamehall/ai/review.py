@@ -42,7 +42,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from gamehall.ai.accuracy import game_accuracy, mark, move_accuracy, volatility_weights
-from gamehall.ai.levels import WIDENING, parse_level
+from gamehall.ai.levels import WIDENING, level_simulations, parse_level
 from gamehall.ai.mcts import ChildReturns, MCTSBot
 from gamehall.core import CHANCE, GamehallError, GameRecord, State
 
@@ -173,16 +173,19 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def review_budget(level: str | None) -> tuple[int, tuple[float, float] | None]:
+def review_budget(level: str | None, game: str) -> tuple[int, tuple[float, float] | None]:
     """Simulations per position and chance widening for a bot level (``easy``, ``medium``,
-    ``N``, with ``+pw``), read as the bots read it. A review needs a count: a time budget would
-    make it depend on the machine and its load."""
+    ``hard``: that level's budget in `game`; or ``N``; with ``+pw``), read as the bots read it.
+    A review needs a count: a time budget would make it depend on the machine and its load."""
     budget = parse_level(level)
+    widening = WIDENING if (level or "").strip().lower().endswith("+pw") else None
+    if budget.level is not None:
+        return level_simulations(budget.level, game), widening
     if budget.simulations is None:
         raise GamehallError(
             f"a review needs a number of simulations, and {level!r} is a time budget (it would "
-            "give another review on another machine): use easy, medium or a count like 3000")
-    widening = WIDENING if (level or "").strip().lower().endswith("+pw") else None
+            "give another review on another machine): use easy, medium, hard or a count like "
+            "3000")
     return budget.simulations, widening
 
 

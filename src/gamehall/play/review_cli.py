@@ -21,7 +21,7 @@ def review_command(console: Console, err: Console, record: GameRecord, level: st
                    as_json: bool, every: bool) -> Review:
     """Review `record` under a progress bar (on `err`, so JSON on stdout stays clean), then
     print the review: JSON, or tables of the moves and of the players."""
-    simulations, widening = review_budget(level)
+    simulations, widening = review_budget(level, record.game)
     columns = (TextColumn("[bold]reviewing"), BarColumn(), MofNCompleteColumn(),
                TextColumn("positions"), TimeElapsedColumn())
     with Progress(*columns, console=err, transient=True) as progress:
