@@ -1472,3 +1472,8 @@ def upgrade_schema(engine: Engine, revision: str = "head") -> None:
 
 def sqlite_url(path: Path) -> str:
     return f"sqlite:///{path.resolve()}"
+
+
+# The bot API's tables (bot accounts, API tokens' scopes, challenges) are part of the schema:
+# defined in their own module, over this metadata, and registered here with the rest.
+from gamehall.server import bot_store as _bot_store  # noqa: E402,F401
