@@ -415,6 +415,19 @@ def serve(
         help="Cluster: how long a room's lease lasts unless renewed: the rooms of a node "
              "frozen this long are taken over (a node whose process ended is seen at once: "
              "its Redis connections close).")] = SERVE.lease_ms,
+    token_rate: Annotated[str, typer.Option(
+        help="Bot API requests per token (moves, chat, challenges, streams opened), e.g. "
+             "\"30/second;1200/minute\".")] = SERVE.token_rate,
+    max_bot_games: Annotated[int, typer.Option(
+        help="Games a bot account may have open (waiting or playing) at once.", min=1)]
+    = SERVE.max_bot_games,
+    max_streams_per_token: Annotated[int, typer.Option(
+        help="Bot API streams (events and games) one token may hold open on a node.", min=1)]
+    = SERVE.max_streams_per_token,
+    max_challenges: Annotated[int, typer.Option(
+        help="Pending challenges one player may have made.", min=1)] = SERVE.max_challenges,
+    max_api_tokens: Annotated[int, typer.Option(
+        help="API tokens one account may hold.", min=1)] = SERVE.max_api_tokens,
     log_json: Annotated[bool, typer.Option(
         help="Write logs as JSON lines (one object per record).")] = False,
 ) -> None:
@@ -444,8 +457,49 @@ def serve(
                         argon2_memory_kib=argon2_memory_kib, absent_seconds=absent_seconds,
                         redis_url=redis or "",
                         node=node or (f"{socket.gethostname()}:{port}" if redis else ""),
-                        lease_ms=lease_ms)
+                        lease_ms=lease_ms, token_rate=token_rate,
+                        max_bot_games=max_bot_games,
+                        max_streams_per_token=max_streams_per_token,
+                        max_challenges=max_challenges, max_api_tokens=max_api_tokens)
     run(host, port, db, settings, log_level, say=typer.echo, log_json=log_json)
+
+
+@app.command(context_settings={"auto_envvar_prefix": "GAMEHALL_BOT"})
+@friendly
+def bot(
+    token: Annotated[str, typer.Option(
+        help="An API token of a bot account with the bot:play scope (POST "
+             "/api/account/tokens); also GAMEHALL_BOT_TOKEN.")],
+    url: Annotated[str, typer.Option(help="The hall's address.")] = "http://127.0.0.1:8000",
+    engine: Annotated[str, typer.Option(
+        help="The engine that chooses moves: random, mcts:easy|medium|hard, mcts:2000 (MCTS "
+             "simulations), mcts:1.5s.")] = "mcts:medium",
+    game: Annotated[list[str] | None, typer.Option(
+        help="Accept challenges for this game only (repeat); default: the games the account "
+             "declared to the hall.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed the engine (reproducible play).")]
+    = None,
+    verbose: Annotated[bool, typer.Option(help="Say what happens (streams, games).")] = False,
+) -> None:
+    """Play as a bot account on a hall: accept its challenges and play every game to the end.
+
+    Reconnects a dropped stream (the game goes on where it was) and waits out every 429 for its
+    Retry-After. Stop with Ctrl-C. docs/bot-api.md describes the API it uses.
+    """
+    import logging
+
+    from gamehall.play.botclient import ApiError, BotClient, engine_chooser, serve_forever
+
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
+                        format="%(asctime)s %(message)s")
+    choose = engine_chooser(engine, seed)
+    client = BotClient(url, token, choose, games=list(game) if game else None)
+    say = typer.echo
+    say(f"gamehall bot: {engine} on {url} (Ctrl-C stops)")
+    try:
+        serve_forever(client)
+    except ApiError as exc:
+        raise GamehallError(f"the hall refused: {exc}") from None
 
 
 def main() -> None:

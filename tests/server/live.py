@@ -70,7 +70,9 @@ class Server:
                "--db", self.db_url, "--plugin", "tests.server.games", "--bot-delay", "0",
                "--log-level", os.environ.get("HH_LOG", "warning"), *OPEN_LIMITS, *self.extra]
         log = self.log_path.open("ab")
-        env = {**os.environ, "PYTHONPATH": str(ROOT), **self.env}
+        path = os.pathsep.join(p for p in (str(ROOT / "src"), str(ROOT),
+                                            os.environ.get("PYTHONPATH")) if p)
+        env = {**os.environ, "PYTHONPATH": path, **self.env}  # this checkout's code
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -291,6 +291,13 @@ class Accounts:
         await self.store.revoke_token(key)
         await self._announce([key], None)
 
+    async def forget_token(self, key: str) -> None:
+        """A token (by hash) was deleted from storage (an API token revoked): forget it here
+        and on every node, so its next use is refused."""
+        self._drops += 1
+        self._seen.pop(key, None)
+        await self._announce([key], None)
+
     async def logout_all(self, player: Player) -> None:
         """End every token of the player: every browser is signed out."""
         self._check_account(player)

@@ -26,7 +26,7 @@ from redis.exceptions import RedisError
 from gamehall import __version__
 from gamehall.core import GamehallError, GameRecord, load_game
 from gamehall.core.registry import game_class, list_games
-from gamehall.server import howto
+from gamehall.server import bot_routes, howto
 from gamehall.server import protocol as proto
 from gamehall.server.accounts import MAX_PASSWORD, RateLimited, SignInLimiter
 from gamehall.server.bots import BotLimits, BotPool, bot_levels, default_level
@@ -64,7 +64,7 @@ _STATUS = {"not_identified": 401, "unknown_room": 404, "not_seated": 403, "not_y
            "bad_clock": 400, "bad_picture": 404,
            "too_large": 413, "bad_step": 400, "storage_error": 503, "bad_login": 401,
            "weak_password": 400, "unknown_player": 404, "rate_limited": 429,
-           "room_unavailable": 503, "unknown_game": 404}
+           "room_unavailable": 503, "unknown_game": 404, **bot_routes.STATUS}
 
 
 class SessionIn(BaseModel):
@@ -145,6 +145,7 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
     _routes(app, hall, door)
     _account_routes(app, hall, door)
     _player_routes(app, hall)
+    bot_routes.install(app, hall, settings, token_of)
     mount_websocket(app, hall, settings, door)
     if (web_dir / "index.html").is_file():
         app.mount("/", StaticFiles(directory=web_dir, html=True), name="web")
@@ -401,6 +402,8 @@ def _player_routes(app: FastAPI, hall: Hall) -> None:
             else None
         if found is None:
             raise RoomError("unknown_player", f"nobody is called {nickname[:40]!r}")
+        found["bot_account"] = hall.bot_store.available and \
+            await hall.bot_store.is_bot_name(found["nickname"])
         return found
 
     @app.get("/api/leaderboard/{game}", summary="A game's rated players, best first")

@@ -29,12 +29,13 @@ from gamehall.server.accounts import Player, token_hash
 from gamehall.server.clocks import ClockError, parse_control
 from gamehall.server.collector import collect_young
 from gamehall.server.errors import RoomError
+from gamehall.server.hall_botapi import BotApi
 from gamehall.server.hall_bots import BotTurns
 from gamehall.server.hall_core import SYSTEM_RANDOM, log
 from gamehall.server.hall_following import Following
 from gamehall.server.hall_presence import RoomPresence
 from gamehall.server.hall_writes import WritePath
-from gamehall.server.rooms import PLAYING, WAITING, Room
+from gamehall.server.rooms import PLAYING, WAITING, Move, Room
 from gamehall.server.settings import Settings
 from gamehall.server.storage import NicknameTaken
 from gamehall.server.timers import Presence
@@ -53,7 +54,7 @@ and never costs them anything)."""
 __all__ = ["Hall", "Player", "Settings", "token_hash"]
 
 
-class Hall(RoomPresence, WritePath, BotTurns, Following):
+class Hall(RoomPresence, WritePath, BotTurns, Following, BotApi):
     """Everything the HTTP and WebSocket layers ask for: the concerns composed, with the hall's
     life cycle, identities and the rooms' creation and listing."""
 
@@ -255,6 +256,13 @@ class Hall(RoomPresence, WritePath, BotTurns, Following):
 
     async def _new_room(self, player: Player, game: str, options: dict[str, Any],
                         rated: bool | None, clock: str | None) -> Room:
+        room = self._build_room(player.nickname, game, options, rated, clock)
+        await self._store_new_room(room)
+        return room
+
+    def _build_room(self, created_by: str, game: str, options: dict[str, Any],
+                    rated: bool | None, clock: str | None) -> Room:
+        """A new waiting room, checked (game, options, clock) and not stored yet."""
         try:
             cls = game_class(game)
         except GamehallError as exc:
@@ -265,20 +273,23 @@ class Hall(RoomPresence, WritePath, BotTurns, Following):
         except ClockError as exc:
             raise RoomError("bad_clock", str(exc)) from None
         try:
-            room = Room(id=secrets.token_urlsafe(6), game_name=cls.name, options=checked,
-                        created_by=player.nickname, seed=secrets.randbits(63), rated=rated,
+            return Room(id=secrets.token_urlsafe(6), game_name=cls.name, options=checked,
+                        created_by=created_by, seed=secrets.randbits(63), rated=rated,
                         time_control=control)
         except GamehallError as exc:
             raise RoomError("bad_option", str(exc)) from None
+
+    async def _store_new_room(self, room: Room, moves: list[Move] | None = None) -> None:
+        """Store a room nobody has seen yet (with the moves of its start, if it started), then
+        make it live: the creating node owns it in a cluster."""
         if self.cluster is None:
-            await self.storage.save_room(room)
+            await self.storage.save_room(room, moves or [])
             self._install(room)
-            return room
+            return
         fence = await self.cluster.create(room.id)  # the creating node owns the room
         await self._watch(room.id)
-        await self.storage.save_room(room, fence=fence)
+        await self.storage.save_room(room, moves or [], fence=fence)
         self._install(room)
-        return room
 
     async def list_rooms(self, status: str | None, limit: int) -> list[dict[str, Any]]:
         """Lobby lines, newest first; rooms in memory are fresher than their stored row."""

@@ -77,6 +77,8 @@ class Following(HallCore):
                 lines.append(ChatLine(str(message.get("from")), str(message.get("text")),
                                       str(message.get("at"))))
             return [{"event": "message", "message": message}]
+        if kind == "player":  # a player's own channel (the bot API's event stream)
+            return [event]
         if kind == "presence":
             changed = self.cluster.note_presence(room_id, str(event.get("node")),
                                                  str(event.get("data")))

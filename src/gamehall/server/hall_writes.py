@@ -81,6 +81,9 @@ class WritePath(HallCore):
         if req.kind == "chat":
             await self._chat_line(room, player, req.args["text"])
             return []
+        if req.kind == "join" and await self.is_bot_account(player.id):
+            raise RoomError("bot_account", "a bot account sits at tables through challenges "
+                                           "(POST /api/challenge/{nickname})")
         if self.cluster is not None:
             return await self._execute_at_owner(room.id, player, req)
         return await self._execute_here(room.id, player, req)
@@ -357,6 +360,10 @@ class WritePath(HallCore):
             answer.folded = await self.cluster.pubsub.publish_remote(
                 draft.id, {**event, "answered": [answer.id]})
         self.metrics.broadcast_seconds.observe(time.perf_counter() - start)
+        for made, before in ([(also[0], None)] if also is not None else []) + [(draft, live)]:
+            if made.status in (PLAYING, FINISHED) and (before is None
+                                                       or before.status != made.status):
+                await self._announce_game(made)  # the players' event streams learn it
 
     def _state_event(self, live: Room, draft: Room, moves: list[Move]) -> Event:
         """What a commit publishes: in a cluster, with what the other nodes need to follow it

@@ -54,6 +54,9 @@ class Occupant:
     """A person whose nickname has a password (decides whether the game is rated by default)."""
     out: str | None = None
     rematch: bool = False
+    bot_account: bool = False
+    """A bot account (a program playing through the bot API, `bot_api.py`): shown on its seat
+    so that people know they play a program."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"nickname": self.nickname, "player_id": self.player_id,
@@ -64,13 +67,15 @@ class Occupant:
             out["out"] = self.out
         if self.rematch:
             out["rematch"] = True
+        if self.bot_account:
+            out["bot_account"] = True
         return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Occupant:
         return cls(str(data["nickname"]), data.get("player_id"), data.get("bot"),
                    bool(data.get("account", False)), data.get("out"),
-                   bool(data.get("rematch", False)))
+                   bool(data.get("rematch", False)), bool(data.get("bot_account", False)))
 
     def plays(self) -> bool:
         """A person still playing (not a bot, not dropped out): whose turns run a clock."""
@@ -254,7 +259,7 @@ class Room:
 
     # --- seats -------------------------------------------------------------------------------
     def join(self, player_id: int, nickname: str, ref: str | int | None,
-             account: bool = False) -> int:
+             account: bool = False, bot_account: bool = False) -> int:
         """Seat a person: the named seat, or the first free one (first come, first seated)."""
         self._require(WAITING, PLAYING)
         held = self.seat_of(player_id)
@@ -266,7 +271,8 @@ class Room:
         if occ is not None:
             raise RoomError("seat_taken",
                             f"{self.game.seat_names[seat]} is taken by {occ.nickname}")
-        self.seats[seat] = Occupant(nickname, player_id=player_id, account=account)
+        self.seats[seat] = Occupant(nickname, player_id=player_id, account=account,
+                                    bot_account=bot_account)
         self.rev += 1
         return seat
 
@@ -575,7 +581,7 @@ class Room:
         for i, occ in enumerate(self.seats):
             if occ is not None:
                 seats[(i + 1) % n] = Occupant(occ.nickname, occ.player_id, occ.bot,
-                                              account=occ.account)
+                                              account=occ.account, bot_account=occ.bot_account)
         return seats
 
     # --- what clients see -------------------------------------------------------------------

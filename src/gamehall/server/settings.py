@@ -73,6 +73,19 @@ class Settings:
     """Redis of a cluster (``redis://host:port/0``); empty: a single hall, pub/sub in process."""
     node: str = ""
     """This node's name in a cluster (health and metrics show it)."""
+    token_rate: str = "30/second;1200/minute"
+    """Bot API requests per token (moves, chat, challenges, streams opened), in the `limits`
+    notation; counted per token, not per address, so several bots on one machine do not share
+    one allowance."""
+    max_bot_games: int = 8
+    """Games a bot account may have open (waiting or playing) at once; a challenge past it is
+    refused (`too_many_games`)."""
+    max_streams_per_token: int = 12
+    """Bot API streams (events and games) one token may hold open on a node."""
+    max_challenges: int = 10
+    """Pending challenges one player may have made."""
+    max_api_tokens: int = 20
+    """API tokens one account may hold."""
     lease_ms: int = 10_000
     """How long a room's lease lasts unless its owner renews it: a frozen node's rooms are taken
     over after at most this long (a node whose process ended is seen at once, see cluster.py)."""

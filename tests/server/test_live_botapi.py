@@ -1,0 +1,287 @@
+"""The bot API against a real hall (`gamehall serve` in a subprocess) and the real client
+(`gamehall.play.botclient`, and `gamehall bot` itself): bot accounts and scoped tokens,
+challenges accepted and declined, a full game of each of the five games, a dropped stream
+resumed with gameFull, a revoked token refused, a 429 waited out."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from gamehall.play.botclient import BotClient, engine_chooser
+from tests.server.live import ROOT, Server, auth, running
+
+CHEAP_HASHES = ("--argon2-time-cost", "1", "--argon2-memory-kib", "8192")
+PASSWORD = "correct horse"
+
+
+@pytest.fixture(scope="module")
+def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    tmp = tmp_path_factory.mktemp("botapi")
+    with running(Server(f"sqlite:///{tmp / 'hall.db'}", tmp / "server.log", "--rate", "5000",
+                        "--burst", "5000", "--token-rate", "100000/minute",
+                        *CHEAP_HASHES)) as server:
+        yield server
+
+
+def account(server: Server, nickname: str) -> str:
+    """A new account: its browser's token."""
+    token = server.session(nickname)
+    r = httpx.post(f"{server.http}/api/account/password", json={"password": PASSWORD},
+                   headers=auth(token))
+    assert r.status_code == 200, r.text
+    return token
+
+
+def api_token(server: Server, session: str, *scopes: str) -> tuple[str, str]:
+    """A new API token of the account: (its id, the token)."""
+    r = httpx.post(f"{server.http}/api/account/tokens",
+                   json={"description": "test", "scopes": list(scopes)}, headers=auth(session))
+    assert r.status_code == 201, r.text
+    return str(r.json()["id"]), str(r.json()["token"])
+
+
+def bot_account(server: Server, nickname: str, games: list[str] | None = None) -> str:
+    """A new bot account: an API token of it with bot:play."""
+    session = account(server, nickname)
+    _, token = api_token(server, session, "bot:play")
+    r = httpx.post(f"{server.http}/api/bot/account/upgrade",
+                   json={"games": games} if games else None, headers=auth(token))
+    assert r.status_code == 200, r.text
+    return token
+
+
+def challenge(server: Server, token: str, nickname: str, **body: Any) -> httpx.Response:
+    return httpx.post(f"{server.http}/api/challenge/{nickname}", json=body, headers=auth(token))
+
+
+def state_of(server: Server, token: str, room: str) -> dict[str, Any]:
+    r = httpx.get(f"{server.http}/api/rooms/{room}", headers=auth(token))
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def wait_for(done: Any, what: str, seconds: float = 60.0) -> Any:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        got = done()
+        if got:
+            return got
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def play_people(server: Server, room: str, tokens: list[str], rng: random.Random,
+                limit: int = 20000) -> dict[str, Any]:
+    """The people play random legal moves over HTTP until the game is over."""
+    for _ in range(limit):
+        for token in tokens:
+            state = state_of(server, token, room)
+            if state["status"] == "finished":
+                return state
+            if state["seat"] is not None and state["to_move"] == state["seat"] \
+                    and state["legal_moves"]:
+                server.act(token, room, "move", move=rng.choice(state["legal_moves"]),
+                           version=state["version"])
+        time.sleep(0.005)
+    raise AssertionError("the game did not end")
+
+
+class Running:
+    """The real client in a thread, stopped with the block."""
+
+    def __init__(self, server: Server, token: str, engine: str = "random") -> None:
+        self.client = BotClient(server.http, token, engine_chooser(engine, seed=1))
+        self.thread = threading.Thread(target=self.client.run, daemon=True)
+
+    def __enter__(self) -> BotClient:
+        self.thread.start()
+        return self.client
+
+    def __exit__(self, *_: object) -> None:
+        self.client.stop.set()
+        self.thread.join(timeout=40)
+
+
+GAMES: list[tuple[str, dict[str, Any]]] = [
+    ("hula", {"size": 5}), ("haugaz", {"size": 6}), ("halali", {}),
+    ("hotu_matua", {"turn_limit": 30}),
+]
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES, ids=[g for g, _ in GAMES])
+def test_a_person_challenges_the_bot_and_plays_a_whole_game(hall: Server, game: str,
+                                                            options: dict[str, Any]) -> None:
+    nick = f"{game.replace('_', '')[:8]}eng"
+    token = bot_account(hall, nick, [game])
+    ann = account(hall, f"ann{game[:8].replace('_', '')}")
+    with Running(hall, token, "mcts:30") as client:
+        r = challenge(hall, ann, nick, game=game, options=options, seat=0)
+        assert r.status_code == 201, r.text
+        room = wait_for(lambda: next(iter(client._playing), None), "the bot to accept")
+        state = state_of(hall, ann, room)
+        assert state["status"] == "playing"
+        assert [s["bot_account"] for s in state["seats"]] == [False, True]
+        end = play_people(hall, room, [ann], random.Random(7))
+        wait_for(lambda: room in client.finished, "the client to see the end")
+    assert end["ended_by"] == "rules"
+    profile = httpx.get(f"{hall.http}/api/players/{nick}").json()
+    assert profile["bot_account"] is True
+    assert profile["recent"][0]["room"] == room
+
+
+def test_hau_la_with_a_bot_and_two_people(hall: Server) -> None:
+    token = bot_account(hall, "haulaeng", ["hau_la"])
+    ann, bea = account(hall, "annhl"), account(hall, "beahl")
+    with Running(hall, token) as client:
+        r = challenge(hall, ann, "haulaeng", game="hau_la", options={"players": 3}, seat=0)
+        assert r.status_code == 201, r.text
+        cid = r.json()["id"]
+        room = wait_for(lambda: httpx.get(f"{hall.http}/api/rooms").json() and next(
+            (x["id"] for x in httpx.get(f"{hall.http}/api/rooms").json()
+             if x["created_by"] == "annhl"), None), "the room of the challenge")
+        assert httpx.get(f"{hall.http}/api/challenge", headers=auth(ann)).json()["out"] == []
+        waiting = state_of(hall, ann, room)
+        assert waiting["status"] == "waiting" and waiting["seats"][1]["bot_account"], cid
+        assert hall.act(bea, room, "join").status_code == 200
+        assert hall.act(ann, room, "start").status_code == 200
+        end = play_people(hall, room, [ann, bea], random.Random(3))
+        wait_for(lambda: room in client.finished, "the client to see the end")
+    assert end["status"] == "finished" and len(end["result"]) == 3
+
+
+def test_challenges_declined_for_other_games_and_canceled(hall: Server) -> None:
+    token = bot_account(hall, "onlyhula", ["hula"])
+    ann = account(hall, "anndecl")
+    assert challenge(hall, ann, "onlyhula", game="haugaz").status_code == 409
+    events: list[dict[str, Any]] = []
+
+    def listen() -> None:
+        with httpx.stream("GET", f"{hall.http}/api/stream/event", headers=auth(ann),
+                          timeout=30) as r:
+            for line in r.iter_lines():
+                if line.strip():
+                    events.append(json.loads(line))
+                if any(e["type"] == "challengeCanceled" for e in events):
+                    return
+
+    t = threading.Thread(target=listen, daemon=True)
+    t.start()
+    client = BotClient(hall.http, token, engine_chooser("random"),
+                       accept_from=lambda ch: "tooSlow" if ch["clock"] is None else None)
+    th = threading.Thread(target=client.run, daemon=True)
+    th.start()
+    try:
+        r = challenge(hall, ann, "onlyhula", game="hula")
+        assert r.status_code == 201, r.text
+        wait_for(lambda: any(e["type"] == "challengeDeclined" for e in events), "the decline")
+        declined = next(e for e in events if e["type"] == "challengeDeclined")["challenge"]
+        assert declined["reason"] == "tooSlow" and declined["id"] == r.json()["id"]
+    finally:
+        client.stop.set()
+    th.join(timeout=40)
+    r = challenge(hall, ann, "onlyhula", game="hula")
+    again = httpx.post(f"{hall.http}/api/challenge/{r.json()['id']}/decline",
+                       json={"reason": "because"}, headers=auth(token))
+    assert again.status_code == 400 and again.json()["code"] == "bad_reason"
+    mine = httpx.get(f"{hall.http}/api/challenge", headers=auth(token)).json()["in"]
+    assert [c["id"] for c in mine] == [r.json()["id"]]
+    assert httpx.post(f"{hall.http}/api/challenge/{r.json()['id']}/cancel",
+                      headers=auth(ann)).status_code == 200
+    t.join(timeout=30)
+    assert any(e["type"] == "challengeCanceled" for e in events)
+
+
+def test_scopes_and_a_revoked_token(hall: Server) -> None:
+    session = account(hall, "scoper")
+    _, read_only = api_token(hall, session, "read")
+    r = httpx.post(f"{hall.http}/api/bot/account/upgrade", headers=auth(read_only))
+    assert r.status_code == 403 and r.json()["code"] == "missing_scope"
+    token_id, player = api_token(hall, session, "bot:play")
+    assert httpx.post(f"{hall.http}/api/bot/account/upgrade",
+                      headers=auth(player)).status_code == 200
+    r = httpx.post(f"{hall.http}/api/bot/game/nosuch/resign", headers=auth(session))
+    assert r.status_code == 403 and r.json()["code"] == "missing_scope"
+    listed = httpx.get(f"{hall.http}/api/account/tokens", headers=auth(session)).json()
+    assert {t["id"] for t in listed["tokens"]} >= {token_id}
+    assert all("token" not in t for t in listed["tokens"])
+    assert httpx.delete(f"{hall.http}/api/account/tokens/{token_id}",
+                        headers=auth(session)).status_code == 200
+    r = httpx.get(f"{hall.http}/api/bot/account", headers=auth(player))
+    assert r.status_code == 401 and r.json()["code"] == "not_identified"
+
+
+def test_a_bot_account_is_for_good_and_only_before_it_played(hall: Server) -> None:
+    session = account(hall, "played")
+    room = hall.create_room(session, "hula")
+    assert hall.act(session, room, "join").status_code == 200
+    r = httpx.post(f"{hall.http}/api/bot/account/upgrade", headers=auth(session))
+    assert r.status_code == 409 and r.json()["code"] == "has_played"
+    token = bot_account(hall, "freshengine")
+    r = httpx.post(f"{hall.http}/api/rooms/{room}/join", json={}, headers=auth(token))
+    assert r.status_code == 403 and r.json()["code"] == "bot_account"
+
+
+def test_a_dropped_game_stream_is_resumed_with_game_full(hall: Server) -> None:
+    token = bot_account(hall, "dropper", ["hula"])
+    ann = account(hall, "anndrop")
+    r = challenge(hall, ann, "dropper", game="hula", options={"size": 5}, seat=0)
+    accepted = httpx.post(f"{hall.http}/api/challenge/{r.json()['id']}/accept",
+                          headers=auth(token))
+    assert accepted.status_code == 200, accepted.text
+    room = accepted.json()["room"]
+    state = state_of(hall, ann, room)
+    hall.act(ann, room, "move", move=state["legal_moves"][0], version=state["version"])
+    with httpx.stream("GET", f"{hall.http}/api/bot/game/stream/{room}", headers=auth(token),
+                      timeout=30) as s:
+        first = json.loads(next(line for line in s.iter_lines() if line.strip()))
+    assert first["type"] == "gameFull" and first["seat"] == 1
+    assert len(first["state"]["moves"]) == 1 and first["state"]["legal_moves"]
+    with Running(hall, token) as client:  # the client opens it again and plays on
+        end = play_people(hall, room, [ann], random.Random(1))
+        wait_for(lambda: room in client.finished, "the client to finish")
+    assert end["status"] == "finished"
+
+
+def test_a_429_is_waited_out(tmp_path: Path) -> None:
+    with running(Server(f"sqlite:///{tmp_path / 'hall.db'}", tmp_path / "server.log",
+                        "--rate", "5000", "--burst", "5000", "--token-rate", "6 per 2 seconds",
+                        *CHEAP_HASHES)) as server:
+        token = bot_account(server, "slowengine", ["hula"])
+        ann = account(server, "annslow")
+        with Running(server, token) as client:
+            r = challenge(server, ann, "slowengine", game="hula", options={"size": 5}, seat=0)
+            assert r.status_code == 201
+            room = wait_for(lambda: next(iter(client._playing), None), "the bot to accept")
+            play_people(server, room, [ann], random.Random(2))
+            wait_for(lambda: room in client.finished, "the client to finish")
+        assert client.waits and all(w >= 1 for w in client.waits)
+
+
+def test_the_gamehall_bot_command_plays_a_challenge(hall: Server) -> None:
+    token = bot_account(hall, "cliengine", ["hula"])
+    ann = account(hall, "anncli")
+    proc = subprocess.Popen([sys.executable, "-m", "gamehall", "bot", "--url", hall.http,
+                             "--token", token, "--engine", "mcts:20"], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        r = challenge(hall, ann, "cliengine", game="hula", options={"size": 5}, seat=0)
+        cid = r.json()["id"]
+        got = wait_for(lambda: httpx.get(f"{hall.http}/api/players/cliengine").json()
+                       and next((x["id"] for x in httpx.get(f"{hall.http}/api/rooms").json()
+                                 if x["created_by"] == "anncli"), None), "the accept")
+        end = play_people(hall, got, [ann], random.Random(5))
+        assert end["status"] == "finished", cid
+    finally:
+        proc.terminate()
+        proc.wait(10)
