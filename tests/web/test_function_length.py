@@ -18,12 +18,13 @@ JS = Path(__file__).resolve().parents[2] / "src" / "gamehall" / "web" / "js"
 
 LIMIT = 150
 """The issue's rule for Python functions, kept for the page too: one rule for the project.
-Beside ALLOWED the longest function is a board module's createBoard (hotu_matua.js, 90 lines),
+The longest function is a board module's createBoard (hotu_matua.js, 90 lines),
 so the limit leaves room to add to a part, and none for a page-sized closure (room.js showRoom
-was 502 lines, hau_la.js createBoard 221, shell.js mountBoard 211)."""
+was 502 lines, hau_la.js createBoard 221, shell.js mountBoard 211, lobby.js showLobby 186)."""
 
-ALLOWED: dict[str, int] = {"lobby.js showLobby": 186}
-"""Functions known to be longer, at their length now: they may shrink, never grow."""
+ALLOWED: dict[str, int] = {}
+"""Functions known to be longer (`"file name": lines`), at their length then: they may shrink,
+never grow. None now."""
 
 CONTROL = {"if", "for", "while", "switch", "catch", "with"}
 """Words whose parenthesis a block follows without being a function's body."""

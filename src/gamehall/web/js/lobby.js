@@ -1,4 +1,7 @@
 // The lobby: pick a nickname, see the rooms (refreshed every 2 s), create a room with options.
+//
+// showLobby holds the lobby's state in one object (`lobby`) that the parts below take; a
+// handler or a part after an await reads it when it runs.
 
 import { h, fill } from "./dom.js";
 import { api, chooseNickname, games, signIn } from "./api.js";
@@ -9,27 +12,51 @@ import { outcomeWords } from "./words.js";
 const POLL_MS = 2000;
 
 export function showLobby(root, ctx) {
-  let nickname = ctx.nickname;
-  let timer = null;
-  let alive = true;
-  let filter = "";
-  let createButton = null;
-  let rowClocks = [];  // one Clocks per listed room, ticked together
-  const ticker = setInterval(() => rowClocks.forEach((c) => c.paint()), 250);
-
-  const nickBox = h("section", { class: "card nick", "aria-label": "nickname" });
-  const createBox = h("section", { class: "card create", "aria-label": "new room" });
+  const lobby = {
+    ctx,
+    nickname: ctx.nickname,
+    timer: null,
+    alive: true,
+    filter: "",
+    createButton: null,
+    rowClocks: [],  // one Clocks per listed room, ticked together
+    els: null,
+  };
+  const ticker = setInterval(() => lobby.rowClocks.forEach((c) => c.paint()), 250);
   const listBody = h("tbody");
   const empty = h("p", { class: "muted empty" }, "No rooms yet: create one.");
+  lobby.els = {
+    nickBox: h("section", { class: "card nick", "aria-label": "nickname" }),
+    createBox: h("section", { class: "card create", "aria-label": "new room" }),
+    listBody,
+    empty,
+    listBox: roomList(lobby, listBody, empty),
+  };
+  const { nickBox, createBox, listBox } = lobby.els;
+  fill(root, h("div", { class: "lobby" }, nickBox, createBox, listBox));
+  drawNick(lobby);
+  drawCreate(lobby);
+  refresh(lobby);
+  return {
+    destroy() {
+      lobby.alive = false;
+      clearTimeout(lobby.timer);
+      clearInterval(ticker);
+    },
+  };
+}
+
+/** The rooms' card: the table `listBody` fills, a menu to show only some, and `empty`. */
+function roomList(lobby, listBody, empty) {
   const statusSelect = h("select", { "aria-label": "show rooms", onchange: () => {
-    filter = statusSelect.value;
-    refresh();
+    lobby.filter = statusSelect.value;
+    refresh(lobby);
   } },
   h("option", { value: "" }, "all rooms"),
   h("option", { value: "waiting" }, "waiting for players"),
   h("option", { value: "playing" }, "playing"),
   h("option", { value: "finished" }, "finished"));
-  const listBox = h("section", { class: "card rooms", "aria-label": "rooms" },
+  return h("section", { class: "card rooms", "aria-label": "rooms" },
     h("div", { class: "row spread" }, h("h2", {}, "Rooms"), statusSelect),
     h("div", { class: "table-wrap" },
       h("table", { class: "room-list" },
@@ -37,162 +64,163 @@ export function showLobby(root, ctx) {
           h("th", {}, "Status"), h("th", {}, ""))),
         listBody)),
     empty);
+}
 
-  fill(root, h("div", { class: "lobby" }, nickBox, createBox, listBox));
-  drawNick();
-  drawCreate();
-  refresh();
+function drawNick(lobby) {
+  const { nickname, ctx } = lobby;
+  const { nickBox } = lobby.els;
+  if (nickname) {
+    fill(nickBox, h("p", {}, "Welcome, ", playerLink(nickname),
+      ". Create a room or open one below; invite a friend by sending them the room's address."),
+    ctx.account ? null : h("p", { class: "small muted", "data-testid": "guest-note" },
+      "You play as a guest: ", h("a", { href: `#/player/${encodeURIComponent(nickname)}` },
+        "set a password"), " to keep your nickname, sign in from any browser and be rated."));
+    return;
+  }
+  fill(nickBox, h("h2", {}, "Pick a nickname"), nicknameForm(lobby), signInForm(ctx));
+}
 
-  function drawNick() {
-    if (nickname) {
-      fill(nickBox, h("p", {}, "Welcome, ", playerLink(nickname),
-        ". Create a room or open one below; invite a friend by sending them the room's address."),
-      ctx.account ? null : h("p", { class: "small muted", "data-testid": "guest-note" },
-        "You play as a guest: ", h("a", { href: `#/player/${encodeURIComponent(nickname)}` },
-          "set a password"), " to keep your nickname, sign in from any browser and be rated."));
-      return;
+/** Enter the hall under a nickname: the lobby is drawn again for it. */
+function nicknameForm(lobby) {
+  const input = h("input", {
+    name: "nickname", placeholder: "your nickname", maxlength: 20, autocomplete: "nickname",
+    pattern: "[A-Za-z0-9][A-Za-z0-9_\\-]{0,19}",
+    title: "1 to 20 letters (a-z), digits, _ or -, starting with a letter or digit",
+    required: true, "aria-label": "nickname",
+  });
+  return h("form", { class: "row", onsubmit: async (ev) => {
+    ev.preventDefault();
+    try {
+      lobby.nickname = await chooseNickname(input.value.trim());
+      lobby.ctx.renderWho(lobby.nickname);
+      drawNick(lobby);
+      if (lobby.createButton) lobby.createButton.disabled = false;
+      refresh(lobby);
+    } catch (err) {
+      lobby.ctx.toast(err.message, "error");
     }
-    const input = h("input", {
-      name: "nickname", placeholder: "your nickname", maxlength: 20, autocomplete: "nickname",
-      pattern: "[A-Za-z0-9][A-Za-z0-9_\\-]{0,19}",
-      title: "1 to 20 letters (a-z), digits, _ or -, starting with a letter or digit",
-      required: true, "aria-label": "nickname",
-    });
-    const form = h("form", { class: "row", onsubmit: async (ev) => {
+  } }, input, h("button", { type: "submit", class: "primary" }, "Enter the hall"));
+}
+
+/** Sign in to an account (a nickname with a password) from this browser. */
+function signInForm(ctx) {
+  const name = h("input", { name: "login-nickname", placeholder: "nickname", maxlength: 20,
+    autocomplete: "username", required: true, "aria-label": "account nickname" });
+  const password = h("input", { type: "password", name: "login-password",
+    placeholder: "password", maxlength: 200, autocomplete: "current-password", required: true,
+    "aria-label": "password" });
+  return h("details", { class: "sign-in" }, h("summary", {}, "or sign in to your account"),
+    h("form", { class: "row", "data-testid": "sign-in", onsubmit: async (ev) => {
       ev.preventDefault();
       try {
-        nickname = await chooseNickname(input.value.trim());
-        ctx.renderWho(nickname);
-        drawNick();
-        if (createButton) createButton.disabled = false;
-        refresh();
+        await signIn(name.value.trim(), password.value);
+        ctx.refresh();
       } catch (err) {
         ctx.toast(err.message, "error");
       }
-    } }, input, h("button", { type: "submit", class: "primary" }, "Enter the hall"));
-    fill(nickBox, h("h2", {}, "Pick a nickname"), form, signInForm());
-  }
+    } }, name, password, h("button", { type: "submit", class: "primary" }, "Sign in")));
+}
 
-  /** Sign in to an account (a nickname with a password) from this browser. */
-  function signInForm() {
-    const name = h("input", { name: "login-nickname", placeholder: "nickname", maxlength: 20,
-      autocomplete: "username", required: true, "aria-label": "account nickname" });
-    const password = h("input", { type: "password", name: "login-password",
-      placeholder: "password", maxlength: 200, autocomplete: "current-password", required: true,
-      "aria-label": "password" });
-    return h("details", { class: "sign-in" }, h("summary", {}, "or sign in to your account"),
-      h("form", { class: "row", "data-testid": "sign-in", onsubmit: async (ev) => {
-        ev.preventDefault();
-        try {
-          await signIn(name.value.trim(), password.value);
-          ctx.refresh();
-        } catch (err) {
-          ctx.toast(err.message, "error");
-        }
-      } }, name, password, h("button", { type: "submit", class: "primary" }, "Sign in")));
+async function drawCreate(lobby) {
+  const { createBox } = lobby.els;
+  let list;
+  try {
+    list = await games();
+  } catch (err) {
+    fill(createBox, h("p", { class: "error" }, `Games could not be loaded: ${err.message}`));
+    return;
   }
+  fill(createBox, h("h2", {}, "New room"), createForm(lobby, list));
+}
 
-  async function drawCreate() {
-    let list;
-    try {
-      list = await games();
-    } catch (err) {
-      fill(createBox, h("p", { class: "error" }, `Games could not be loaded: ${err.message}`));
-      return;
-    }
-    const select = h("select", { name: "game", "aria-label": "game" },
-      list.map((g) => h("option", { value: g.name }, g.title)));
-    const optionsBox = h("div", { class: "options" });
-    const rulesLink = h("a", { class: "rules-link", "data-testid": "rules-link" }, "How to play");
-    const drawOptions = () => {
-      const game = list.find((g) => g.name === select.value);
-      fill(optionsBox, game.options.map(optionField));
-      rulesLink.href = `#/rules/${game.name}`;
-      rulesLink.textContent = `How to play ${game.title}`;
-    };
-    select.addEventListener("change", drawOptions);
-    drawOptions();
-    createButton = h("button", { type: "submit", class: "primary", disabled: !nickname },
-      "Create room");
-    const clockBox = clockField("");
-    const clockInput = clockBox.querySelector("input");
-    const rated = h("select", { name: "rated", "aria-label": "rated or casual" },
-      h("option", { value: "" }, "rated if everyone has an account"),
-      h("option", { value: "true" }, "rated"),
-      h("option", { value: "false" }, "casual"));
-    const form = h("form", { class: "create-form", onsubmit: async (ev) => {
-      ev.preventDefault();
-      if (!nickname) {
-        ctx.toast("pick a nickname first", "error");
-        return;
-      }
-      const game = list.find((g) => g.name === select.value);
-      try {
-        const body = { game: game.name, options: readOptions(optionsBox, game),
-          clock: clockInput.value.trim() || null };
-        if (rated.value) body.rated = rated.value === "true";
-        const room = await api("/api/rooms", { method: "POST", body });
-        location.hash = `#/room/${room.id}/join`;
-      } catch (err) {
-        ctx.toast(err.message, "error");
-      }
-    } },
-    h("div", { class: "row" }, h("label", {}, "Game ", select), rated,
-      createButton, rulesLink),
-    h("div", { class: "option" }, h("label", { for: "opt-clock" }, "clock"), clockBox,
-      h("span", { class: "doc" }, CLOCK_DOC)),
-    optionsBox);
-    fill(createBox, h("h2", {}, "New room"), form);
-  }
-
-  async function refresh() {
-    clearTimeout(timer);
-    if (!alive) return;
-    try {
-      const q = filter ? `?status=${filter}` : "";
-      const rooms = await api(`/api/rooms${q}`);
-      const specs = await games().catch(() => null);
-      if (!alive) return;
-      rowClocks = [];
-      fill(listBody, rooms.map((room) => roomRow(room, specs)));
-      empty.hidden = rooms.length > 0;
-      listBox.classList.remove("stale");
-    } catch (err) {
-      listBox.classList.add("stale");
-    }
-    if (alive) timer = setTimeout(refresh, POLL_MS);
-  }
-
-  function roomRow(room, specs) {
-    const clocks = new Clocks();
-    clocks.set(room.status === "waiting" ? null : room.clock);
-    rowClocks.push(clocks);
-    const seats = room.seats.map((seat) => h("span", { class: "seat-chip" + (seat.player ? "" : " free") },
-      `${seat.name}: `, seat.player ? playerLink(seat.player) : "free", clocks.span(seat.index)));
-    const free = room.seats.some((seat) => !seat.player);
-    const open = room.status !== "finished";
-    const mine = !!nickname && room.seats.some((seat) => seat.player === nickname && !seat.bot);
-    return h("tr", { "data-room": room.id, "data-game": room.game },
-      h("td", {}, h("strong", {}, room.title), h("div", { class: "muted small" }, optionText(room, specs))),
-      h("td", { class: "seats" }, seats),
-      h("td", {}, h("span", { class: `status ${room.status}` }, room.status),
-        h("span", { class: "tag" }, room.rated ? "rated" : "casual"),
-        room.outcome ? h("div", { class: "small muted" }, outcomeWords(room)) : null),
-      h("td", { class: "actions" },
-        mine && open ? h("a", { class: "button primary", href: `#/room/${room.id}` }, "Back to it") : null,
-        !mine && open && free && nickname
-          ? h("a", { class: "button primary", href: `#/room/${room.id}/join` }, "Join") : null,
-        mine && open ? null : h("a", { class: "button", href: `#/room/${room.id}` },
-          room.status === "finished" ? "Replay" : "Watch")));
-  }
-
-  return {
-    destroy() {
-      alive = false;
-      clearTimeout(timer);
-      clearInterval(ticker);
-    },
+/** The new room's form: the game (its options follow it), rated or casual, the clock. */
+function createForm(lobby, list) {
+  const select = h("select", { name: "game", "aria-label": "game" },
+    list.map((g) => h("option", { value: g.name }, g.title)));
+  const optionsBox = h("div", { class: "options" });
+  const rulesLink = h("a", { class: "rules-link", "data-testid": "rules-link" }, "How to play");
+  const drawOptions = () => {
+    const game = list.find((g) => g.name === select.value);
+    fill(optionsBox, game.options.map(optionField));
+    rulesLink.href = `#/rules/${game.name}`;
+    rulesLink.textContent = `How to play ${game.title}`;
   };
+  select.addEventListener("change", drawOptions);
+  drawOptions();
+  lobby.createButton = h("button", { type: "submit", class: "primary", disabled: !lobby.nickname },
+    "Create room");
+  const clockBox = clockField("");
+  const clockInput = clockBox.querySelector("input");
+  const rated = h("select", { name: "rated", "aria-label": "rated or casual" },
+    h("option", { value: "" }, "rated if everyone has an account"),
+    h("option", { value: "true" }, "rated"),
+    h("option", { value: "false" }, "casual"));
+  return h("form", { class: "create-form", onsubmit: async (ev) => {
+    ev.preventDefault();
+    if (!lobby.nickname) {
+      lobby.ctx.toast("pick a nickname first", "error");
+      return;
+    }
+    const game = list.find((g) => g.name === select.value);
+    try {
+      const body = { game: game.name, options: readOptions(optionsBox, game),
+        clock: clockInput.value.trim() || null };
+      if (rated.value) body.rated = rated.value === "true";
+      const room = await api("/api/rooms", { method: "POST", body });
+      location.hash = `#/room/${room.id}/join`;
+    } catch (err) {
+      lobby.ctx.toast(err.message, "error");
+    }
+  } },
+  h("div", { class: "row" }, h("label", {}, "Game ", select), rated,
+    lobby.createButton, rulesLink),
+  h("div", { class: "option" }, h("label", { for: "opt-clock" }, "clock"), clockBox,
+    h("span", { class: "doc" }, CLOCK_DOC)),
+  optionsBox);
+}
+
+/** The rooms again, then every POLL_MS while the lobby is shown (stale while unreachable). */
+async function refresh(lobby) {
+  const { listBody, empty, listBox } = lobby.els;
+  clearTimeout(lobby.timer);
+  if (!lobby.alive) return;
+  try {
+    const q = lobby.filter ? `?status=${lobby.filter}` : "";
+    const rooms = await api(`/api/rooms${q}`);
+    const specs = await games().catch(() => null);
+    if (!lobby.alive) return;
+    lobby.rowClocks = [];
+    fill(listBody, rooms.map((room) => roomRow(lobby, room, specs)));
+    empty.hidden = rooms.length > 0;
+    listBox.classList.remove("stale");
+  } catch (err) {
+    listBox.classList.add("stale");
+  }
+  if (lobby.alive) lobby.timer = setTimeout(() => refresh(lobby), POLL_MS);
+}
+
+function roomRow(lobby, room, specs) {
+  const { nickname } = lobby;
+  const clocks = new Clocks();
+  clocks.set(room.status === "waiting" ? null : room.clock);
+  lobby.rowClocks.push(clocks);
+  const seats = room.seats.map((seat) => h("span", { class: "seat-chip" + (seat.player ? "" : " free") },
+    `${seat.name}: `, seat.player ? playerLink(seat.player) : "free", clocks.span(seat.index)));
+  const free = room.seats.some((seat) => !seat.player);
+  const open = room.status !== "finished";
+  const mine = !!nickname && room.seats.some((seat) => seat.player === nickname && !seat.bot);
+  return h("tr", { "data-room": room.id, "data-game": room.game },
+    h("td", {}, h("strong", {}, room.title), h("div", { class: "muted small" }, optionText(room, specs))),
+    h("td", { class: "seats" }, seats),
+    h("td", {}, h("span", { class: `status ${room.status}` }, room.status),
+      h("span", { class: "tag" }, room.rated ? "rated" : "casual"),
+      room.outcome ? h("div", { class: "small muted" }, outcomeWords(room)) : null),
+    h("td", { class: "actions" },
+      mine && open ? h("a", { class: "button primary", href: `#/room/${room.id}` }, "Back to it") : null,
+      !mine && open && free && nickname
+        ? h("a", { class: "button primary", href: `#/room/${room.id}/join` }, "Join") : null,
+      mine && open ? null : h("a", { class: "button", href: `#/room/${room.id}` },
+        room.status === "finished" ? "Replay" : "Watch")));
 }
 
 /** A room's line in the lobby: its clock and the options that differ from the game's defaults,
