@@ -285,3 +285,22 @@ def test_the_gamehall_bot_command_plays_a_challenge(hall: Server) -> None:
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_streams_per_token_are_capped_and_freed(tmp_path: Path) -> None:
+    with running(Server(f"sqlite:///{tmp_path / 'hall.db'}", tmp_path / "server.log",
+                        "--max-streams-per-token", "1", *CHEAP_HASHES)) as server:
+        token = bot_account(server, "capped")
+        url = f"{server.http}/api/stream/event"
+        with httpx.stream("GET", url, headers=auth(token), timeout=30) as first:
+            assert first.status_code == 200
+            chunks = first.iter_raw()  # (kept: a dropped iterator closes the response)
+            next(chunks)  # the stream's body has begun: it counts now
+            second = httpx.get(url, headers=auth(token), timeout=30)
+            assert second.status_code == 429 and second.json()["code"] == "too_many_streams"
+            assert "retry-after" in second.headers
+
+        def opens() -> bool:
+            with httpx.stream("GET", url, headers=auth(token), timeout=30) as again:
+                return again.status_code == 200
+        wait_for(opens, "the closed stream to be freed")
