@@ -285,3 +285,64 @@ def test_the_gamehall_bot_command_plays_a_challenge(hall: Server) -> None:
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_streams_per_token_are_capped_and_freed(tmp_path: Path) -> None:
+    with running(Server(f"sqlite:///{tmp_path / 'hall.db'}", tmp_path / "server.log",
+                        "--max-streams-per-token", "1", *CHEAP_HASHES)) as server:
+        token = bot_account(server, "capped")
+        url = f"{server.http}/api/stream/event"
+        with httpx.stream("GET", url, headers=auth(token), timeout=30) as first:
+            assert first.status_code == 200
+            chunks = first.iter_raw()  # (kept: a dropped iterator closes the response)
+            next(chunks)  # the stream's body has begun: it counts now
+            second = httpx.get(url, headers=auth(token), timeout=30)
+            assert second.status_code == 429 and second.json()["code"] == "too_many_streams"
+            assert "retry-after" in second.headers
+
+        def opens() -> bool:
+            with httpx.stream("GET", url, headers=auth(token), timeout=30) as again:
+                return again.status_code == 200
+        wait_for(opens, "the closed stream to be freed")
+
+
+def test_the_openspiel_example_plays_a_challenge(hall: Server) -> None:
+    pytest.importorskip("pyspiel")
+    sys.path.insert(0, str(ROOT / "examples"))
+    try:
+        import openspiel_bot  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(ROOT / "examples"))
+    token = bot_account(hall, "spielengine", ["hotu_matua"])
+    ann = account(hall, "annspiel")
+    client = BotClient(hall.http, token, openspiel_bot.mcts_chooser(10, 1))
+    thread = threading.Thread(target=client.run, daemon=True)
+    thread.start()
+    try:
+        r = challenge(hall, ann, "spielengine", game="hotu_matua", options={"turn_limit": 20},
+                      seat=0)
+        assert r.status_code == 201, r.text
+        room = wait_for(lambda: next(iter(client._playing), None), "the bot to accept")
+        end = play_people(hall, room, [ann], random.Random(4))
+        wait_for(lambda: room in client.finished, "the client to finish")
+    finally:
+        client.stop.set()
+        thread.join(timeout=40)
+    assert end["status"] == "finished"
+
+
+def test_the_thirty_line_bot_of_the_readme_plays(hall: Server) -> None:
+    token = bot_account(hall, "tinyengine", ["hula"])
+    ann = account(hall, "anntiny")
+    proc = subprocess.Popen([sys.executable, str(ROOT / "examples" / "tiny_bot.py"), hall.http,
+                             token], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        # made before or after its event stream opens: a pending challenge is sent on connect
+        assert challenge(hall, ann, "tinyengine", game="hula", seat=0).status_code == 201
+        room = wait_for(lambda: next((x["id"] for x in httpx.get(f"{hall.http}/api/rooms").json()
+                                      if x["created_by"] == "anntiny"), None), "the accept")
+        assert play_people(hall, room, [ann], random.Random(6))["status"] == "finished"
+    finally:
+        proc.terminate()
+        proc.wait(10)

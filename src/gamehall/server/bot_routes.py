@@ -31,12 +31,15 @@ from gamehall.server.hall import Hall
 from gamehall.server.hall_botapi import DECLINE_REASONS, game_line, player_channel
 from gamehall.server.limiter import Limiter
 from gamehall.server.protocol import ProtocolError
+from gamehall.server.pubsub import Subscription
 from gamehall.server.rooms import FINISHED, PLAYING
 from gamehall.server.settings import Settings
 
 KEEPALIVE = 7.0
 """Seconds between keep-alive newlines on a quiet stream (as lichess sends them)."""
 NDJSON = "application/x-ndjson"
+STREAM_RETRY = 10.0
+"""The Retry-After of a stream refused past the cap: by then a stream closed is counted out."""
 
 STATUS = {"missing_scope": 403, "not_bot": 403, "bot_account": 403, "not_your_challenge": 403,
           "unknown_challenge": 404, "too_many_streams": 429, "bad_reason": 400,
@@ -98,11 +101,18 @@ class BotDoor:
             raise RateLimited(wait, f"too many requests for this token: try again in "
                                     f"{max(1, round(wait))} s")
 
+    def check_streams(self, key: str) -> None:
+        """Refuse a stream past the cap before its answer starts (a 429, not a cut stream)."""
+        if self.streams[key] >= self.max_streams:
+            refusal = RateLimited(STREAM_RETRY, f"this token holds {self.max_streams} streams "
+                                                "open already: close one first")
+            refusal.code = "too_many_streams"
+            raise refusal
+
     @contextlib.contextmanager
     def stream(self, key: str) -> Any:
-        if self.streams[key] >= self.max_streams:
-            raise RoomError("too_many_streams", f"this token holds {self.max_streams} streams "
-                                                "open already: close one first")
+        """Count a stream while it runs: entered by the stream's body itself, so that a client
+        gone before the body starts leaves nothing counted (nor subscribed)."""
         self.streams[key] += 1
         try:
             yield
@@ -280,36 +290,39 @@ def _stream_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoor,
                      "first)")
     async def stream_events(request: Request) -> StreamingResponse:
         who = await caller(request, "read")
-        slot = door.stream(who.key)
-        slot.__enter__()  # refused (429) here, before the stream's headers
+        door.check_streams(who.key)
         channel = player_channel(who.player.id)
-        sub = hall.pubsub.subscribe(channel)
-        await hall.pubsub.watch(channel)
 
         async def lines() -> AsyncIterator[bytes]:
-            try:
-                for room_id in await hall.bot_store.open_rooms(who.player.id):
-                    with contextlib.suppress(RoomError):
-                        room = await hall.get_room(room_id)
-                        seat = room.seat_of(who.player.id)
-                        if room.status == PLAYING and seat is not None:
-                            yield _line({"type": "gameStart", "game": game_line(room, seat)})
-                for c in await hall.bot_store.pending(who.player.id):
-                    yield _line({"type": "challenge", "challenge": c.to_json()})
-                while True:
-                    try:
-                        event = await asyncio.wait_for(sub.get(), KEEPALIVE)
-                    except TimeoutError:
-                        yield b"\n"
-                        continue
-                    if event.get("event") == "overflow":
-                        return
-                    if event.get("event") == "player":
-                        yield _line(event["message"])
-            finally:
-                sub.close()
-                hall.pubsub.unwatch(channel)
-                slot.__exit__(None, None, None)
+            with door.stream(who.key):
+                sub = hall.pubsub.subscribe(channel)
+                try:
+                    await hall.pubsub.watch(channel)
+                    async for line in event_lines(sub):
+                        yield line
+                finally:
+                    sub.close()
+                    hall.pubsub.unwatch(channel)
+
+        async def event_lines(sub: Subscription) -> AsyncIterator[bytes]:
+            for room_id in await hall.bot_store.open_rooms(who.player.id):
+                with contextlib.suppress(RoomError):
+                    room = await hall.get_room(room_id)
+                    seat = room.seat_of(who.player.id)
+                    if room.status == PLAYING and seat is not None:
+                        yield _line({"type": "gameStart", "game": game_line(room, seat)})
+            for c in await hall.bot_store.pending(who.player.id):
+                yield _line({"type": "challenge", "challenge": c.to_json()})
+            while True:
+                try:
+                    event = await asyncio.wait_for(sub.get(), KEEPALIVE)
+                except TimeoutError:
+                    yield b"\n"
+                    continue
+                if event.get("event") == "overflow":
+                    return
+                if event.get("event") == "player":
+                    yield _line(event["message"])
 
         return StreamingResponse(lines(), media_type=NDJSON)
 
@@ -321,73 +334,72 @@ def _stream_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoor,
         room = await hall.get_room(room_id)
         if room.seat_of(who.player.id) is None:
             raise RoomError("not_seated", "you do not play in that room")
-        slot = door.stream(who.key)
-        slot.__enter__()
-        try:
-            room = await hall.attach(room_id)
-        except BaseException:
-            slot.__exit__(None, None, None)
-            raise
-        sub = hall.pubsub.subscribe(room.id)
+        door.check_streams(who.key)
         player = who.player
 
         async def lines() -> AsyncIterator[bytes]:
+            with door.stream(who.key):
+                room = await hall.attach(room_id)
+                sub = hall.pubsub.subscribe(room.id)
+                try:
+                    await hall.connected(room, player)
+                    async for line in game_lines(sub):
+                        yield line
+                finally:
+                    sub.close()
+                    with contextlib.suppress(RoomError):
+                        await hall.disconnected(await hall.get_room(room_id), player)
+                    hall.detach(room_id)
+
+        async def game_lines(sub: Subscription) -> AsyncIterator[bytes]:
             gone: bool = False
-            try:
-                await hall.connected(room, player)
+            live = await hall.get_room(room_id)
+            seat = live.seat_of(player.id)
+            state = json.loads(hall.render(live, seat, 0))
+            sent, last = live.version, (id(live), live.rev)
+            full = {"type": "gameFull", "id": live.id, "game": live.game_name,
+                    "title": live.game.title, "options": live.game.shown_options(),
+                    "seat": seat, "seats": state["seats"], "clock": state["clock"],
+                    "rated": state["rated"], "chat": await hall.chat_history(live.id),
+                    "state": {**state, "type": "gameState"}}
+            yield _line(full)
+            if live.status == FINISHED:
+                return
+            while True:
+                try:
+                    event = await asyncio.wait_for(sub.get(), KEEPALIVE)
+                except TimeoutError:
+                    yield b"\n"
+                    continue
+                kind = event.get("event")
+                if kind == "overflow":
+                    return
+                if kind == "message":
+                    message = event["message"]
+                    if message.get("type") == "chat":
+                        yield _line({"type": "chatLine", "room": "player",
+                                     "username": message.get("from"),
+                                     "text": message.get("text")})
+                    continue
+                if kind not in ("state", "sync"):
+                    continue
                 live = await hall.get_room(room_id)
+                if (id(live), live.rev) == last:
+                    continue
                 seat = live.seat_of(player.id)
-                state = json.loads(hall.render(live, seat, 0))
+                moves_from = 0 if sent > live.version else sent
+                state = json.loads(hall.render(live, seat, moves_from))
                 sent, last = live.version, (id(live), live.rev)
-                full = {"type": "gameFull", "id": live.id, "game": live.game_name,
-                        "title": live.game.title, "options": live.game.shown_options(),
-                        "seat": seat, "seats": state["seats"], "clock": state["clock"],
-                        "rated": state["rated"], "chat": await hall.chat_history(live.id),
-                        "state": {**state, "type": "gameState"}}
-                yield _line(full)
+                yield _line({**state, "type": "gameState"})
+                away = state.get("absent")
+                now_gone = away is not None and away.get("seat") != seat
+                if now_gone or gone:
+                    gone = now_gone
+                    yield _line({"type": "opponentGone", "gone": now_gone,
+                                 **({"claimWinInSeconds": -(-away["claim_in_ms"] // 1000)}
+                                    if now_gone and away is not None else {})})
                 if live.status == FINISHED:
                     return
-                while True:
-                    try:
-                        event = await asyncio.wait_for(sub.get(), KEEPALIVE)
-                    except TimeoutError:
-                        yield b"\n"
-                        continue
-                    kind = event.get("event")
-                    if kind == "overflow":
-                        return
-                    if kind == "message":
-                        message = event["message"]
-                        if message.get("type") == "chat":
-                            yield _line({"type": "chatLine", "room": "player",
-                                         "username": message.get("from"),
-                                         "text": message.get("text")})
-                        continue
-                    if kind not in ("state", "sync"):
-                        continue
-                    live = await hall.get_room(room_id)
-                    if (id(live), live.rev) == last:
-                        continue
-                    seat = live.seat_of(player.id)
-                    moves_from = 0 if sent > live.version else sent
-                    state = json.loads(hall.render(live, seat, moves_from))
-                    sent, last = live.version, (id(live), live.rev)
-                    yield _line({**state, "type": "gameState"})
-                    away = state.get("absent")
-                    now_gone = away is not None and away.get("seat") != seat
-                    if now_gone or gone:
-                        gone = now_gone
-                        yield _line({"type": "opponentGone", "gone": now_gone,
-                                     **({"claimWinInSeconds": -(-away["claim_in_ms"] // 1000)}
-                                        if now_gone and away is not None else {})})
-                    if live.status == FINISHED:
-                        return
-            finally:
-                sub.close()
-                with contextlib.suppress(RoomError):
-                    await hall.disconnected(await hall.get_room(room_id), player)
-                hall.detach(room_id)
-                slot.__exit__(None, None, None)
 
         return StreamingResponse(lines(), media_type=NDJSON)
 

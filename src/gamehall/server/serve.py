@@ -123,11 +123,13 @@ def check(port: int, db: str | None, settings: Settings, log_level: str) -> str:
 
 def _check_rates(settings: Settings) -> None:
     """The rate flags (``--session-rate 30/minute`` …) are rates the `limits` library reads."""
+    from gamehall.server.bot_routes import BotDoor
     from gamehall.server.door import Door
     from gamehall.server.limiter import Limiter
 
     try:
         Door(settings, Limiter())
+        BotDoor(settings, Limiter())
     except ValueError as exc:
         raise GamehallError(str(exc)) from None
 
