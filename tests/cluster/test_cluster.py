@@ -49,7 +49,8 @@ def test_a_game_across_three_nodes(topology: Topology) -> None:
         assert versions[-1] == len(a.state["moves"])  # type: ignore[index]
         seen = [m for m in c.messages if m["type"] == "state"]
         assert all(s["seats"][0]["connected"] and s["seats"][1]["connected"]
-                   for s in seen[-3:])                          # presence across nodes
+                   for s in seen[-3:]), [(s["version"], s["seats"][0]["connected"],
+                                          s["seats"][1]["connected"]) for s in seen]
         for x in (a, b, c):
             await x.close()
         record = front.record(room)

@@ -43,7 +43,7 @@ from typing import Any, Protocol
 
 from redis.exceptions import RedisError
 
-from gamehall.server.cluster_presence import PresenceAcrossNodes, parse_presence
+from gamehall.server.cluster_presence import PresenceAcrossNodes
 from gamehall.server.errors import RoomError
 from gamehall.server.leases import Leases, Renewer
 from gamehall.server.protocol import ProtocolError, Request, TypedSeat
@@ -453,6 +453,8 @@ class Cluster(PresenceAcrossNodes):
             if came:  # back from a pause judged as death: its presence was dropped, read it again
                 await self._reload_presence(came)
         await self._settle_presence(gone | (set(self._slow) - live), now)
+        if self._unwritten:
+            await self.rewrite_presence()
         if now < self._hot_until or self._unheld or now - self._last_full >= self.full_scan_seconds:
             self._last_full = now
             await self._take_unheld(live, now)
@@ -617,10 +619,7 @@ class Cluster(PresenceAcrossNodes):
         the rooms, write its presence again, then catch up."""
         with contextlib.suppress(RedisError, OSError):
             await self._renew_once()
-        mine, self._mine = self._mine, {}
-        for room_id, data in mine.items():
-            parsed = parse_presence(data)
-            await self.set_presence(room_id, *parsed)
+        await self.rewrite_presence(set(self._mine))
         for room_id in list(self._presence):
             await self.load_presence(room_id)
         if self.host is not None:

@@ -6,6 +6,8 @@ node that does not own a room knows of it")."""
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import json
 from collections import Counter
 from typing import TYPE_CHECKING, Any
@@ -18,6 +20,8 @@ if TYPE_CHECKING:
 
 ABSENCE_KEEP = 86400
 """Seconds an owner's absence object stays in Redis without being written again."""
+EMPTY = '{"players":[],"watchers":{}}'
+"""A node's presence in a room it has no connection to (its entry is deleted, not written)."""
 SLOW_PRESENCE = 30.0
 """Seconds a node not alive but still subscribed keeps its players' presence (a frozen node's
 connections serve nobody; after this its players count as gone)."""
@@ -37,14 +41,22 @@ class PresenceAcrossNodes:
 
     def _init_presence(self) -> None:
         self._presence: dict[str, dict[str, tuple[set[int], Counter[str]]]] = {}
-        self._heard: dict[str, set[str]] = {}
-        """Rooms whose presence is being read from Redis -> the nodes whose presence events
-        arrived meanwhile (newer than what the read may return: they are kept)."""
+        self._heard_at: dict[str, dict[str, int]] = {}
+        """Room -> node -> when (`_seq`) its last presence event came: a hash read that began
+        before it returns older news for that node, however the replies are ordered."""
+        self._seq = itertools.count(1)
         self._slow: dict[str, float] = {}
         """Holders whose heartbeat ran out but whose process still listens (a late node, not an
         ended one) -> since when: their players are still connected, so their presence stays."""
+        self._desired: dict[str, str] = {}
+        """Rooms with connections on this node now or a moment ago -> the presence JSON the
+        other nodes should have (`set_presence`), until it is written."""
         self._mine: dict[str, str] = {}
-        """Rooms with connections on this node -> the presence JSON last written for them."""
+        """Rooms whose presence this node has written to Redis (not empty) -> that JSON."""
+        self._unwritten: set[str] = set()
+        """Rooms whose last write failed (Redis trouble): written again at the next scan."""
+        self._writing: dict[str, asyncio.Lock] = {}
+        """One write at a time per room, so Redis and the events end with the latest news."""
 
     async def _settle_presence(self, candidates: set[str], now: float) -> None:
         """Drop the presence of the nodes not alive whose process has ended: their node channel
@@ -73,46 +85,74 @@ class PresenceAcrossNodes:
 
     async def set_presence(self, room_id: str, players: set[int],
                            watchers: Counter[str]) -> None:
-        """Tell the other nodes who is connected to the room here."""
-        data = json.dumps({"players": sorted(players), "watchers": dict(watchers)},
-                          separators=(",", ":"))
-        if self._mine.get(room_id) == data:
-            return
-        key = self._key(f"presence:{room_id}")
-        try:
-            if players or watchers:
+        """Tell the other nodes who is connected to the room here (returns once written)."""
+        self._desired[room_id] = json.dumps({"players": sorted(players),
+                                             "watchers": dict(watchers)}, separators=(",", ":"))
+        await self._write_presence(room_id)
+
+    async def _write_presence(self, room_id: str) -> None:
+        """Write the room's desired presence if Redis does not have it yet, then announce it.
+        Writes of one room go one at a time: two at once could reach Redis (and the others)
+        in either order and leave the older news standing. A failed write is tried again at
+        the next scan (it was lost before, until the next change)."""
+        lock = self._writing.setdefault(room_id, asyncio.Lock())
+        async with lock:
+            data = self._desired.get(room_id)
+            if data is None or (self._mine.get(room_id, EMPTY) == data
+                                and room_id not in self._unwritten):
+                self._desired.pop(room_id, None)
+                return
+            key = self._key(f"presence:{room_id}")
+            try:
+                if data != EMPTY:
+                    await self.pubsub.redis.hset(key, self.holder, data)
+                else:
+                    await self.pubsub.redis.hdel(key, self.holder)
+            except (RedisError, OSError):
+                self._unwritten.add(room_id)
+                return
+            self._unwritten.discard(room_id)
+            if data != EMPTY:
                 self._mine[room_id] = data
-                await self.pubsub.redis.hset(key, self.holder, data)
             else:
                 self._mine.pop(room_id, None)
-                await self.pubsub.redis.hdel(key, self.holder)
-        except (RedisError, OSError):
-            return  # written again when Redis is back (resync)
-        await self.pubsub.publish_remote(room_id, {"event": "presence", "node": self.holder,
-                                                   "data": data})
+            if self._desired.get(room_id) == data:
+                del self._desired[room_id]
+            await self.pubsub.publish_remote(room_id, {"event": "presence", "node": self.holder,
+                                                       "data": data})
+
+    async def rewrite_presence(self, rooms: set[str] | None = None) -> None:
+        """Write again what Redis may lack: the rooms whose write failed, or (`rooms`) these,
+        after Redis came back empty."""
+        for room_id in rooms or set():
+            self._desired.setdefault(room_id, self._mine.get(room_id, EMPTY))
+            self._unwritten.add(room_id)
+        for room_id in list(self._unwritten):
+            self._desired.setdefault(room_id, self._mine.get(room_id, EMPTY))
+            await self._write_presence(room_id)
 
     def expect_presence(self, room_id: str) -> None:
         """Start keeping the room's presence before subscribing to its channel: an event that
         arrives before the hash is read (`load_presence`) is kept, not dropped for want of a
         room to note it in (a player connected then looked disconnected for the whole game)."""
         self._presence.setdefault(room_id, {})
-        self._heard.setdefault(room_id, set())
+        self._heard_at.setdefault(room_id, {})
 
     async def load_presence(self, room_id: str) -> None:
         """Read who is connected to the room on the other nodes (when starting to hold it);
         a node whose presence event came in meanwhile keeps that newer news."""
         self.expect_presence(room_id)
+        began = next(self._seq)
         try:
             found = await self.pubsub.redis.hgetall(self._key(f"presence:{room_id}"))
         except (RedisError, OSError):
             return
-        finally:
-            heard = self._heard.pop(room_id, set())
-        nodes = self._presence.get(room_id)
+        nodes, heard = self._presence.get(room_id), self._heard_at.get(room_id, {})
         if nodes is None:  # forgotten meanwhile
             return
         for node, data in found.items():
-            if node != self.holder and self._present(str(node)) and node not in heard:
+            if node != self.holder and self._present(str(node)) \
+                    and heard.get(str(node), 0) < began:
                 nodes[str(node)] = parse_presence(str(data))
 
     def _present(self, holder: str) -> bool:
@@ -163,16 +203,16 @@ class PresenceAcrossNodes:
         nodes = self._presence.get(room_id)
         if nodes is None:
             return None
-        heard = self._heard.get(room_id)
-        if heard is not None:
-            heard.add(node)
+        self._heard_at.setdefault(room_id, {})[node] = next(self._seq)
         before = nodes.get(node, (set(), Counter()))[0]
         nodes[node] = parse_presence(data)
         return before ^ nodes[node][0]
 
     def forget_presence(self, room_id: str) -> None:
         self._presence.pop(room_id, None)
-        self._heard.pop(room_id, None)
+        self._heard_at.pop(room_id, None)
+        if room_id not in self._mine and room_id not in self._desired:
+            self._writing.pop(room_id, None)
 
     def remote_players(self, room_id: str) -> set[int]:
         out: set[int] = set()
