@@ -29,6 +29,7 @@ from gamehall.server.storage import (
     metadata,
     upgrade_schema,
 )
+from gamehall.server.storage.schema import UPGRADE_LOCK
 from tests.server.postgres import pg_bin, postgres_cluster
 
 DATA = Path(__file__).with_name("data")
@@ -159,8 +160,6 @@ def test_a_downgrade_gives_each_player_back_their_token(tmp_path: Path) -> None:
     engine.dispose()
 
 
-UPGRADE_LOCK = int.from_bytes(b"gamehall", "big")
-"""The advisory lock key upgrade_schema takes on PostgreSQL (docs/cluster.md names it)."""
 
 
 def _waiting_on_upgrade_lock(conn: sa.Connection) -> int:

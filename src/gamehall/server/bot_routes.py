@@ -31,7 +31,7 @@ from gamehall.server.hall import Hall
 from gamehall.server.hall_botapi import DECLINE_REASONS, game_line, player_channel
 from gamehall.server.limiter import Limiter
 from gamehall.server.protocol import ProtocolError
-from gamehall.server.pubsub import Subscription
+from gamehall.server.pubsub import Event, Subscription
 from gamehall.server.rooms import FINISHED, PLAYING
 from gamehall.server.settings import Settings
 
@@ -120,6 +120,20 @@ class BotDoor:
             self.streams[key] -= 1
             if self.streams[key] <= 0:
                 del self.streams[key]
+
+
+async def _kept_alive(sub: Subscription) -> AsyncIterator[Event | None]:
+    """A stream's events, and None after each `KEEPALIVE` seconds without one (the stream then
+    sends a newline, as lichess's do, so proxies keep it open); it ends at an overflow."""
+    while True:
+        try:
+            event = await asyncio.wait_for(sub.get(), KEEPALIVE)
+        except TimeoutError:
+            yield None
+            continue
+        if event.get("event") == "overflow":
+            return
+        yield event
 
 
 def _line(message: dict[str, Any]) -> bytes:
@@ -313,15 +327,10 @@ def _stream_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoor,
                         yield _line({"type": "gameStart", "game": game_line(room, seat)})
             for c in await hall.bot_store.pending(who.player.id):
                 yield _line({"type": "challenge", "challenge": c.to_json()})
-            while True:
-                try:
-                    event = await asyncio.wait_for(sub.get(), KEEPALIVE)
-                except TimeoutError:
+            async for event in _kept_alive(sub):
+                if event is None:
                     yield b"\n"
-                    continue
-                if event.get("event") == "overflow":
-                    return
-                if event.get("event") == "player":
+                elif event.get("event") == "player":
                     yield _line(event["message"])
 
         return StreamingResponse(lines(), media_type=NDJSON)
@@ -365,15 +374,11 @@ def _stream_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoor,
             yield _line(full)
             if live.status == FINISHED:
                 return
-            while True:
-                try:
-                    event = await asyncio.wait_for(sub.get(), KEEPALIVE)
-                except TimeoutError:
+            async for event in _kept_alive(sub):
+                if event is None:
                     yield b"\n"
                     continue
                 kind = event.get("event")
-                if kind == "overflow":
-                    return
                 if kind == "message":
                     message = event["message"]
                     if message.get("type") == "chat":

@@ -143,6 +143,10 @@ def alembic_config() -> Any:
     return cfg
 
 
+UPGRADE_LOCK = int.from_bytes(b"gamehall", "big")
+"""The PostgreSQL advisory lock key `upgrade_schema` takes (docs/cluster.md names it)."""
+
+
 def upgrade_schema(engine: Engine, revision: str = "head") -> None:
     """Create or upgrade the schema by running the Alembic migrations shipped in the package.
 
@@ -157,8 +161,7 @@ def upgrade_schema(engine: Engine, revision: str = "head") -> None:
     cfg = alembic_config()
     with engine.begin() as conn:
         if conn.dialect.name == "postgresql":
-            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"),
-                         {"key": int.from_bytes(b"gamehall", "big")})
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": UPGRADE_LOCK})
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, revision)
 
