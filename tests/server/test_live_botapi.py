@@ -165,11 +165,13 @@ def test_challenges_declined_for_other_games_and_canceled(hall: Server) -> None:
     ann = account(hall, "anndecl")
     assert challenge(hall, ann, "onlyhula", game="haugaz").status_code == 409
     events: list[dict[str, Any]] = []
+    listening = threading.Event()
 
     def listen() -> None:
         with httpx.stream("GET", f"{hall.http}/api/stream/event", headers=auth(ann),
                           timeout=30) as r:
             for line in r.iter_lines():
+                listening.set()  # the stream's first keep-alive: it listens
                 if line.strip():
                     events.append(json.loads(line))
                 if any(e["type"] == "challengeCanceled" for e in events):
@@ -177,6 +179,7 @@ def test_challenges_declined_for_other_games_and_canceled(hall: Server) -> None:
 
     t = threading.Thread(target=listen, daemon=True)
     t.start()
+    assert listening.wait(30), "Ann's event stream did not open"  # else the decline is missed
     client = BotClient(hall.http, token, engine_chooser("random"),
                        accept_from=lambda ch: "tooSlow" if ch["clock"] is None else None)
     th = threading.Thread(target=client.run, daemon=True)

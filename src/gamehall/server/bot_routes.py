@@ -312,6 +312,7 @@ def _stream_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoor,
                 sub = hall.pubsub.subscribe(channel)
                 try:
                     await hall.pubsub.watch(channel)
+                    yield b"\n"  # a first keep-alive: from here on no event is missed
                     async for line in event_lines(sub):
                         yield line
                 finally:
