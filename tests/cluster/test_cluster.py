@@ -49,8 +49,7 @@ def test_a_game_across_three_nodes(topology: Topology) -> None:
         assert versions[-1] == len(a.state["moves"])  # type: ignore[index]
         seen = [m for m in c.messages if m["type"] == "state"]
         assert all(s["seats"][0]["connected"] and s["seats"][1]["connected"]
-                   for s in seen[-3:]), [(s["version"], s["seats"][0]["connected"],
-                                          s["seats"][1]["connected"]) for s in seen]
+                   for s in seen[-3:]), _presence_report(topology, room, seen)
         for x in (a, b, c):
             await x.close()
         record = front.record(room)
@@ -200,3 +199,22 @@ def test_http_players_on_a_following_node_read_every_acknowledged_move(
         for at in nodes:
             for token in tokens.values():
                 assert read(at, token)["version"] == acknowledged, at.name
+
+
+def _presence_report(topo: Topology, room: str, seen: list[dict[str, object]]) -> str:
+    """What a failed presence check needs to be understood: each state's flags, the presence
+    hash in Redis, and every node's view of the cluster."""
+    import redis
+
+    r = redis.Redis.from_url(topo.redis.url, decode_responses=True)
+    try:
+        stored = r.hgetall(f"gamehall:presence:{room}")
+    finally:
+        r.close()
+    views = {n.name: node(n).health()["cluster"] for n in topo.nodes}
+    flags = [(s["version"], s["seats"][0]["connected"], s["seats"][1]["connected"])  # type: ignore[index]
+             for s in seen]
+    return (f"flags {flags}\nhash {stored}\n"
+            + "\n".join(f"{k}: holder {v['holder']} alive {v['nodes_alive']}"
+                         for k, v in views.items()))
+
