@@ -242,7 +242,8 @@ def test_options_seats_who_help_resign_and_chat(server: Server) -> None:
         await a.command("/option size=4")
         assert (await a.error())["code"] == "bad_option"
         await a.command("/join south")
-        await b.command("/join")
+        await b.command("/join")  # Bob's join is done before Cat's: two connections' messages
+        await b.wait(lambda m: m["type"] == "state" and m["seat"] is not None)  # have no order
         await c.command("/join")
         st = await a.wait(lambda m: m["type"] == "state" and all(s["player"] for s in m["seats"]))
         order = [s["player"] for s in st["seats"]]
