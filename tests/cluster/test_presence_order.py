@@ -89,3 +89,26 @@ def test_one_nodes_writes_of_a_room_end_with_the_latest(redis_server: RedisServe
         await n1.pubsub.redis.aclose()
 
     asyncio.run(scenario())
+
+
+def test_a_node_that_has_not_looked_yet_counts_the_players_of_live_nodes(
+        redis_server: RedisServer) -> None:
+    """n3 has just started and not yet looked at who is alive (its live set is itself) when
+    Carol opens a room: the players of n2, whose heartbeat is in Redis, count as connected at
+    once; those of a node that ended long ago (its entry left behind, no heartbeat) do not.
+    (Carol saw both players away for a whole game this way in CI: nothing changed later.)"""
+    async def scenario() -> None:
+        n3 = _node(redis_server, "n3")
+        redis = Redis.from_url(redis_server.url, decode_responses=True)
+        await redis.set("gamehall:alive:n2:beating", "n2", px=60_000)
+        await redis.hset("gamehall:presence:r", mapping={
+            "n2:beating": '{"players":[7],"watchers":{"bob":1}}',
+            "n1:ended": '{"players":[9],"watchers":{"old":1}}'})
+        assert n3.live == {n3.holder}
+        await n3.load_presence("r")
+        assert n3.remote_players("r") == {7}
+        assert (await n3.read_presence("r"))[0] == {7}
+        await redis.aclose()
+        await n3.pubsub.redis.aclose()
+
+    asyncio.run(scenario())

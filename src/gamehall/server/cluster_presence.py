@@ -144,20 +144,29 @@ class PresenceAcrossNodes:
         self.expect_presence(room_id)
         began = next(self._seq)
         try:
-            found = await self.pubsub.redis.hgetall(self._key(f"presence:{room_id}"))
+            got = await self.pubsub.redis.hgetall(self._key(f"presence:{room_id}"))
+            found = {str(k): str(v) for k, v in got.items()}
+            present = await self._present(found)
         except (RedisError, OSError):
             return
         nodes, heard = self._presence.get(room_id), self._heard_at.get(room_id, {})
         if nodes is None:  # forgotten meanwhile
             return
-        for node, data in found.items():
-            if node != self.holder and self._present(str(node)) \
-                    and heard.get(str(node), 0) < began:
-                nodes[str(node)] = parse_presence(str(data))
+        for node in present - {self.holder}:
+            if heard.get(node, 0) < began:
+                nodes[node] = parse_presence(found[node])
 
-    def _present(self, holder: str) -> bool:
-        """Whether a node's players count as connected: it is alive, or only late."""
-        return holder in self.live or holder in self._slow
+    async def _present(self, found: dict[str, str]) -> set[str]:
+        """The nodes of a presence hash whose players count as connected: alive or only late
+        at this node's last look, or (a node this node has not seen yet: it started a moment
+        ago, before its first look) with a heartbeat in Redis now. A node that has ended left
+        its entries behind; they count for nothing."""
+        known = {n for n in found if n in self.live or n in self._slow}
+        others = sorted(set(found) - known)
+        if not others:
+            return known
+        beats = await self.pubsub.redis.mget([self._key(f"alive:{n}") for n in others])
+        return known | {n for n, beat in zip(others, beats, strict=True) if beat is not None}
 
     async def read_presence(self, room_id: str) -> tuple[set[int], dict[str, Any] | None]:
         """For a room this node does not keep: the players connected on every node, and the
@@ -167,9 +176,8 @@ class PresenceAcrossNodes:
         pipe.get(self._key(f"absent:{room_id}"))
         found, absent = await pipe.execute()
         players: set[int] = set()
-        for node, data in found.items():
-            if self._present(str(node)):
-                players |= parse_presence(str(data))[0]
+        for node in await self._present(found):
+            players |= parse_presence(str(found[node]))[0]
         try:
             away = json.loads(absent) if absent else None
         except (TypeError, ValueError):
