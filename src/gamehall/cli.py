@@ -426,6 +426,9 @@ def serve(
     = SERVE.max_streams_per_token,
     max_challenges: Annotated[int, typer.Option(
         help="Pending challenges one player may have made.", min=1)] = SERVE.max_challenges,
+    challenge_seconds: Annotated[float, typer.Option(
+        help="A challenge nobody answered for this long is canceled (expired).", min=1.0)]
+    = SERVE.challenge_seconds,
     max_api_tokens: Annotated[int, typer.Option(
         help="API tokens one account may hold.", min=1)] = SERVE.max_api_tokens,
     log_json: Annotated[bool, typer.Option(
@@ -460,7 +463,8 @@ def serve(
                         lease_ms=lease_ms, token_rate=token_rate,
                         max_bot_games=max_bot_games,
                         max_streams_per_token=max_streams_per_token,
-                        max_challenges=max_challenges, max_api_tokens=max_api_tokens)
+                        max_challenges=max_challenges, max_api_tokens=max_api_tokens,
+                        challenge_seconds=challenge_seconds)
     run(host, port, db, settings, log_level, say=typer.echo, log_json=log_json)
 
 

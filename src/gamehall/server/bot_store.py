@@ -70,7 +70,7 @@ challenges = sa.Table(
     sa.Column("created_at", sa.String(40), nullable=False),
 )
 """Challenges: `created` (pending), then `accepted` (with its room), `declined` (with a
-reason) or `canceled`."""
+reason) or `canceled` (by the challenger, or reason ``expired``: unanswered too long)."""
 
 PENDING = "created"
 
@@ -306,6 +306,15 @@ class BotStore:
                 sa.or_(challenges.c.challenger_id == player_id,
                        challenges.c.dest_id == player_id))
                 .order_by(challenges.c.created_at)).all()
+            return [_challenge(r) for r in rows]
+        return await self._read(select)
+
+    async def stale(self, before: str, limit: int) -> list[Challenge]:
+        """Pending challenges made before `before` (a stamp), oldest first: those to expire."""
+        def select(conn: Connection) -> list[Challenge]:
+            rows = conn.execute(_CHALLENGE.where(challenges.c.status == PENDING)
+                                .where(challenges.c.created_at < before)
+                                .order_by(challenges.c.created_at).limit(limit)).all()
             return [_challenge(r) for r in rows]
         return await self._read(select)
 
