@@ -411,6 +411,9 @@ def _player_routes(app: FastAPI, hall: Hall) -> None:
                           offset: Annotated[int, Query(ge=0, le=10**6)] = 0) -> dict[str, Any]:
         title = _game_title(game)
         players = await hall.storage.leaderboard(game, limit + 1, offset)
+        bots = await hall.bot_store.bot_names([p["nickname"] for p in players])
+        for p in players:
+            p["bot_account"] = p["nickname"] in bots
         more = len(players) > limit
         return {"game": game, "title": title, "players": players[:limit],
                 "next_offset": offset + limit if more else None}

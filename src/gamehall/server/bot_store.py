@@ -180,6 +180,15 @@ class BotStore:
                 .where(bot_accounts.c.player_id.in_(list(player_ids))))}
         return await self._read(select) if player_ids else set()
 
+    async def bot_names(self, nicknames: Sequence[str]) -> set[str]:
+        """Which of the nicknames (as stored) are bot accounts', in one query."""
+        def select(conn: Connection) -> set[str]:
+            return {str(r[0]) for r in conn.execute(
+                sa.select(players.c.nickname).join(
+                    bot_accounts, bot_accounts.c.player_id == players.c.id)
+                .where(players.c.nickname.in_(list(nicknames))))}
+        return await self._read(select) if nicknames and self.available else set()
+
     async def is_bot_name(self, nickname: str) -> bool:
         def select(conn: Connection) -> bool:
             return conn.execute(sa.select(bot_accounts.c.player_id).join(

@@ -4,7 +4,7 @@
 import { h, fill } from "./dom.js";
 import { api, games, setPassword, signOut } from "./api.js";
 import { gameLine } from "./archive.js";
-import { playerLink } from "./links.js";
+import { botTag, playerLink } from "./links.js";
 
 export function showProfile(root, nickname, ctx) {
   let alive = true;
@@ -29,7 +29,8 @@ export function showProfile(root, nickname, ctx) {
     const ratings = Object.entries(data.ratings);
     fill(box,
       h("section", { class: "card" },
-        h("h1", { "data-testid": "profile-name" }, data.nickname),
+        h("h1", {}, data.bot_account ? [botTag(), " "] : null,
+          h("span", { "data-testid": "profile-name" }, data.nickname)),
         h("p", { class: "muted" }, `${kind}, here since ${day(data.since)}`),
         ratings.length
           ? h("table", { class: "ratings", "data-testid": "ratings" },
@@ -130,7 +131,7 @@ export function showLeaderboard(root, game, ctx) {
             h("th", {}, "Rating"), h("th", {}, "Games"))),
           h("tbody", {}, data.players.map((p) => h("tr", { "data-player": p.nickname },
             h("td", {}, String(p.rank)),
-            h("td", {}, playerLink(p.nickname), p.bot ? h("span", { class: "tag" }, "bot") : null),
+            h("td", {}, playerLink(p.nickname, { botAccount: p.bot_account }), p.bot ? h("span", { class: "tag" }, "bot") : null),
             h("td", { class: "rating", "data-rating": p.rating }, `${p.rating}`,
               h("span", { class: "muted small" }, ` ±${p.deviation}`)),
             h("td", {}, String(p.games))))))
