@@ -402,8 +402,8 @@ def _player_routes(app: FastAPI, hall: Hall) -> None:
             else None
         if found is None:
             raise RoomError("unknown_player", f"nobody is called {nickname[:40]!r}")
-        found["bot_account"] = hall.bot_store.available and \
-            await hall.bot_store.is_bot_name(found["nickname"])
+        games = await hall.bot_store.games_of_name(found["nickname"])
+        found["bot_account"], found["bot_games"] = games is not None, games or []
         return found
 
     @app.get("/api/leaderboard/{game}", summary="A game's rated players, best first")

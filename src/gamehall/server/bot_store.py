@@ -189,12 +189,15 @@ class BotStore:
                 .where(players.c.nickname.in_(list(nicknames))))}
         return await self._read(select) if nicknames and self.available else set()
 
-    async def is_bot_name(self, nickname: str) -> bool:
-        def select(conn: Connection) -> bool:
-            return conn.execute(sa.select(bot_accounts.c.player_id).join(
+    async def games_of_name(self, nickname: str) -> list[str] | None:
+        """The games the bot account called `nickname` plays (its profile shows them, so that
+        a challenge offers only those); None for a nickname that is not a bot account."""
+        def select(conn: Connection) -> list[str] | None:
+            games = conn.execute(sa.select(bot_accounts.c.games).join(
                 players, players.c.id == bot_accounts.c.player_id)
-                .where(players.c.nickname_key == nickname.lower())).first() is not None
-        return await self._read(select)
+                .where(players.c.nickname_key == nickname.lower())).scalar()
+            return None if games is None else list(json.loads(games))
+        return await self._read(select) if self.available else None
 
     async def upgrade(self, player_id: int, games: list[str], at: str) -> str | None:
         """Make the player a bot account, unless it has played or sits at a table: the reason

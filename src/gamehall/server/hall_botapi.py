@@ -45,6 +45,11 @@ EXPIRED = "expired"
 EXPIRED_TEXT = "Nobody answered this challenge in time."
 
 
+def reason_text(reason: str | None) -> str | None:
+    """The sentence of a declined or expired challenge's reason (None for none)."""
+    return EXPIRED_TEXT if reason == EXPIRED else DECLINE_TEXT.get(reason or "")
+
+
 def player_channel(player_id: int) -> str:
     """A player's own pub/sub channel (room ids never hold a ':')."""
     return f"player:{player_id}"
@@ -277,7 +282,7 @@ class BotApi(HallCore):
                 continue
             expired.append(found.id)
             settled = {**found.to_json(), "status": "canceled", "reason": EXPIRED,
-                       "reason_text": EXPIRED_TEXT}
+                       "reason_text": reason_text(EXPIRED)}
             for pid in (found.challenger_id, found.dest_id):
                 await self.tell_player(pid, {"type": "challengeCanceled",
                                              "challenge": settled})
