@@ -20,7 +20,7 @@ const INCOMING_MS = 10000;
  * (checked by the server too). `alive()` says whether the profile is still shown. */
 export function challengeCard(data, ctx, alive) {
   if (!ctx.nickname) return null;
-  const box = h("section", { class: "card", "data-testid": "challenge" });
+  const box = h("section", { class: "card", "data-testid": "challenge", hidden: true });
   if (data.bot_account) {
     drawChallenge(box, data, ctx, alive);
     return box;
@@ -38,11 +38,18 @@ async function drawChallenge(box, data, ctx, alive) {
   try {
     [list, mine] = await Promise.all([games(), api("/api/challenge")]);
   } catch (err) {
+    box.hidden = false;
     fill(box, h("p", { class: "error" }, err.message));
     return;
   }
   if (!alive()) return;
+  box.hidden = false;
   const playable = data.bot_account ? list.filter((g) => data.bot_games.includes(g.name)) : list;
+  if (!playable.length) {
+    fill(box, h("h2", {}, "Challenge"), h("p", { class: "muted" },
+      `${data.nickname} plays no game this hall has.`));
+    return;
+  }
   const open = mine.out.find((c) => c.dest.name.toLowerCase() === data.nickname.toLowerCase());
   const form = challengeForm(data, playable, ctx, (made) => waitAnswer(box, made, ctx, alive));
   form.hidden = true;
