@@ -428,6 +428,12 @@ def serve(
         help="Pending challenges one player may have made.", min=1)] = SERVE.max_challenges,
     max_api_tokens: Annotated[int, typer.Option(
         help="API tokens one account may hold.", min=1)] = SERVE.max_api_tokens,
+    hint_level: Annotated[str, typer.Option(help="Hints' strongest level.")] = SERVE.hint_level,
+    hint_rate: Annotated[str, typer.Option(help="Hints per player.")] = SERVE.hint_rate,
+    explorer_max_depth: Annotated[int, typer.Option(help="The longest move prefix the opening "
+                                  "explorer answers for.", min=1)] = SERVE.explorer_max_depth,
+    explorer_max_games: Annotated[int, typer.Option(help="The newest finished games the opening"
+                                  " explorer reads.", min=1)] = SERVE.explorer_max_games,
     log_json: Annotated[bool, typer.Option(
         help="Write logs as JSON lines (one object per record).")] = False,
 ) -> None:
@@ -436,7 +442,6 @@ def serve(
     Every option may come from the environment: GAMEHALL_DB, GAMEHALL_REDIS, GAMEHALL_PORT, ...
     """
     from gamehall.server.serve import serve as run
-
     settings = Settings(max_message_bytes=max_message_bytes, rate=rate, burst=burst,
                         bot_delay=bot_delay, bot_workers=bot_workers,
                         plugins=tuple(plugin or ()), sqlite_sync=sqlite_sync.lower(),
@@ -460,7 +465,10 @@ def serve(
                         lease_ms=lease_ms, token_rate=token_rate,
                         max_bot_games=max_bot_games,
                         max_streams_per_token=max_streams_per_token,
-                        max_challenges=max_challenges, max_api_tokens=max_api_tokens)
+                        max_challenges=max_challenges, max_api_tokens=max_api_tokens,
+                        hint_level=hint_level.lower(), hint_rate=hint_rate,
+                        explorer_max_depth=explorer_max_depth,
+                        explorer_max_games=explorer_max_games)
     run(host, port, db, settings, log_level, say=typer.echo, log_json=log_json)
 
 

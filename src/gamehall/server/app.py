@@ -64,7 +64,8 @@ _STATUS = {"not_identified": 401, "unknown_room": 404, "not_seated": 403, "not_y
            "bad_clock": 400, "bad_picture": 404,
            "too_large": 413, "bad_step": 400, "storage_error": 503, "bad_login": 401,
            "weak_password": 400, "unknown_player": 404, "rate_limited": 429,
-           "room_unavailable": 503, "unknown_game": 404, **bot_routes.STATUS}
+           "room_unavailable": 503, "unknown_game": 404, "hints_rated": 403,
+           "hints_no_bot": 403, "hint_failed": 503, **bot_routes.STATUS}
 
 
 class SessionIn(BaseModel):
@@ -326,8 +327,8 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
 
     @app.post("/api/rooms/{room_id}/{kind}",
               summary="Any room action: join, leave, spectate, start, bot, option, clock, "
-                      "resign, claim, rematch, move, chat, who, help (body: the WebSocket "
-                      "message's fields)")
+                      "resign, claim, rematch, move, chat, who, help, hint (body: the "
+                      "WebSocket message's fields)")
     async def act(room_id: str, kind: str, request: Request,
                   body: Annotated[dict[str, Any] | None, Body()] = None) -> dict[str, Any]:
         player = await who(request, required=False)
