@@ -106,6 +106,7 @@ def test_bad_requests_are_refused_in_words(archive: tuple[TestClient, Table]) ->
     assert explore(client, 400, moves="0,0")["code"] == "bad_moves", "a1 is taken"
     assert explore(client, 400, moves="0,1,2,3,4,5")["code"] == "too_deep"
     assert explore(client, 400, options="[1")["code"] == "bad_option"
+    assert explore(client, 400, options="[" * 5000)["code"] == "bad_option"
     assert explore(client, 400, options='{"colour": 3}')["code"] == "bad_option"
     assert explore(client, 400, options='{"size": 99}')["code"] == "bad_option"
     assert explore(client, 400, players="bots")["code"] == "bad_players"

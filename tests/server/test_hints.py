@@ -124,6 +124,18 @@ def test_hints_are_limited_per_player_and_think_within_the_operators_level(table
     assert int(third.headers["Retry-After"]) >= 1
 
 
+def test_a_hint_over_the_websocket_answers_the_asker_only(table: Table) -> None:
+    ann = table.visitor("ann")
+    room = table.room(ann)
+    with table.client.websocket_connect(f"/ws/rooms/{room}") as ws:
+        ws.send_json({"type": "identify", "token": table.tokens[ann]})
+        ws.send_json({"type": "hint", "id": 5})
+        while (msg := ws.receive_json())["type"] not in ("hint", "error"):
+            pass
+    assert msg["type"] == "hint" and msg["id"] == 5 and msg["seat"] == 0, msg
+    assert msg["move"] in table.state(ann, room)["legal_moves"]
+
+
 class Recorder(BotPool):
     """A pool that notes what each job would show the worker, and answers the first move."""
 

@@ -208,7 +208,7 @@ class Explorer:
         """The start the client names: options as a JSON object, checked as a room's are."""
         try:
             given = json.loads(options) if options.strip() else {}
-        except ValueError:
+        except (ValueError, RecursionError):
             given = None
         if not isinstance(given, dict):
             raise RoomError("bad_option", "options is a JSON object, e.g. {\"size\": 6}")
