@@ -37,6 +37,8 @@ SAMPLES: dict[str, tuple[str, Any]] = {
     "room_rate": ("8/hour", "8/hour"),
     "room_address_rate": ("9/hour", "9/hour"),
     "token_rate": ("10/second", "10/second"),
+    "hint_level": ("HARD", "hard"),
+    "hint_rate": ("3/minute", "3/minute"),
 }
 """For fields that are not numbers: an environment value and what the hall gets from it."""
 

@@ -431,6 +431,12 @@ def serve(
     = SERVE.challenge_seconds,
     max_api_tokens: Annotated[int, typer.Option(
         help="API tokens one account may hold.", min=1)] = SERVE.max_api_tokens,
+    hint_level: Annotated[str, typer.Option(help="Hints' strongest level.")] = SERVE.hint_level,
+    hint_rate: Annotated[str, typer.Option(help="Hints per player.")] = SERVE.hint_rate,
+    explorer_max_depth: Annotated[int, typer.Option(help="The longest move prefix the opening "
+                                  "explorer answers for.", min=1)] = SERVE.explorer_max_depth,
+    explorer_max_games: Annotated[int, typer.Option(help="The newest finished games the opening"
+                                  " explorer reads.", min=1)] = SERVE.explorer_max_games,
     log_json: Annotated[bool, typer.Option(
         help="Write logs as JSON lines (one object per record).")] = False,
 ) -> None:
@@ -438,34 +444,29 @@ def serve(
 
     Every option may come from the environment: GAMEHALL_DB, GAMEHALL_REDIS, GAMEHALL_PORT, ...
     """
+    settings = _serve_settings(locals())
     from gamehall.server.serve import serve as run
-
-    settings = Settings(max_message_bytes=max_message_bytes, rate=rate, burst=burst,
-                        bot_delay=bot_delay, bot_workers=bot_workers,
-                        plugins=tuple(plugin or ()), sqlite_sync=sqlite_sync.lower(),
-                        boards_dir=str(boards) if boards is not None else "",
-                        max_board_bytes=max_board_bytes, bot_max_seconds=bot_max_seconds,
-                        bot_max_simulations=bot_max_simulations,
-                        address_factor=address_factor, flood_strikes=flood_strikes,
-                        session_rate=session_rate, room_rate=room_rate,
-                        room_address_rate=room_address_rate,
-                        max_connections_per_visitor=max_connections_per_visitor,
-                        max_connections_per_address=max_connections_per_address,
-                        max_body_bytes=max_body_bytes,
-                        allow_origins=tuple(o.strip().lower().rstrip("/")
-                                            for o in allow_origin or ()),
-                        waiting_room_seconds=waiting_room_seconds, chat_keep=chat_keep,
-                        chat_history=chat_history, max_waiting_rooms=max_waiting_rooms,
-                        token_idle_days=token_idle_days, argon2_time_cost=argon2_time_cost,
-                        argon2_memory_kib=argon2_memory_kib, absent_seconds=absent_seconds,
-                        redis_url=redis or "",
-                        node=node or (f"{socket.gethostname()}:{port}" if redis else ""),
-                        lease_ms=lease_ms, token_rate=token_rate,
-                        max_bot_games=max_bot_games,
-                        max_streams_per_token=max_streams_per_token,
-                        max_challenges=max_challenges, max_api_tokens=max_api_tokens,
-                        challenge_seconds=challenge_seconds)
     run(host, port, db, settings, log_level, say=typer.echo, log_json=log_json)
+
+
+_SERVE_ONLY = frozenset({"host", "port", "db", "log_level", "log_json", "plugin", "boards",
+                         "allow_origin", "redis", "node"})
+"""`serve` options that are not Settings fields of the same name (translated or used apart)."""
+
+
+def _serve_settings(options: dict[str, Any]) -> Settings:
+    """The hall's settings from `serve`'s options. An option named as a Settings field passes as
+    it is, so a new setting needs its option and nothing here; the few spelled for the command
+    line (lists, paths, the cluster's node name) are translated."""
+    fields = {k: v for k, v in options.items() if k not in _SERVE_ONLY}
+    redis, port = options["redis"], options["port"]
+    fields.update(
+        plugins=tuple(options["plugin"] or ()), sqlite_sync=fields["sqlite_sync"].lower(),
+        boards_dir=str(options["boards"]) if options["boards"] is not None else "",
+        allow_origins=tuple(o.strip().lower().rstrip("/") for o in options["allow_origin"] or ()),
+        redis_url=redis or "", hint_level=fields["hint_level"].lower(),
+        node=options["node"] or (f"{socket.gethostname()}:{port}" if redis else ""))
+    return Settings(**fields)
 
 
 @app.command(context_settings={"auto_envvar_prefix": "GAMEHALL_BOT"})

@@ -26,7 +26,7 @@ from redis.exceptions import RedisError
 from gamehall import __version__
 from gamehall.core import GamehallError, GameRecord, load_game
 from gamehall.core.registry import game_class, list_games
-from gamehall.server import bot_routes, howto
+from gamehall.server import bot_routes, explorer, howto
 from gamehall.server import protocol as proto
 from gamehall.server.accounts import MAX_PASSWORD, RateLimited, SignInLimiter
 from gamehall.server.bots import BotLimits, BotPool, bot_levels, default_level
@@ -64,7 +64,8 @@ _STATUS = {"not_identified": 401, "unknown_room": 404, "not_seated": 403, "not_y
            "bad_clock": 400, "bad_picture": 404,
            "too_large": 413, "bad_step": 400, "storage_error": 503, "bad_login": 401,
            "weak_password": 400, "unknown_player": 404, "rate_limited": 429,
-           "room_unavailable": 503, "unknown_game": 404, **bot_routes.STATUS}
+           "room_unavailable": 503, "unknown_game": 404, "hints_rated": 403,
+           "hints_no_bot": 403, "hint_failed": 503, **bot_routes.STATUS, **explorer.STATUS}
 
 
 class SessionIn(BaseModel):
@@ -146,6 +147,8 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
     _account_routes(app, hall, door)
     _player_routes(app, hall)
     bot_routes.install(app, hall, settings, token_of)
+    explorer.install(app, explorer.Explorer(store, hall.boards, settings.explorer_max_games,
+                                            settings.explorer_max_depth), door, _check_rate)
     mount_websocket(app, hall, settings, door)
     if (web_dir / "index.html").is_file():
         app.mount("/", StaticFiles(directory=web_dir, html=True), name="web")
@@ -326,8 +329,8 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
 
     @app.post("/api/rooms/{room_id}/{kind}",
               summary="Any room action: join, leave, spectate, start, bot, option, clock, "
-                      "resign, claim, rematch, move, chat, who, help (body: the WebSocket "
-                      "message's fields)")
+                      "resign, claim, rematch, move, chat, who, help, hint (body: the "
+                      "WebSocket message's fields)")
     async def act(room_id: str, kind: str, request: Request,
                   body: Annotated[dict[str, Any] | None, Body()] = None) -> dict[str, Any]:
         player = await who(request, required=False)

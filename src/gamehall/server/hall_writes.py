@@ -17,6 +17,7 @@ from gamehall.server.cluster import Answer, NotOwner, Unreachable
 from gamehall.server.commands import help_text, parse_command
 from gamehall.server.errors import RoomError
 from gamehall.server.hall_core import SYSTEM_RANDOM, HallCore, log
+from gamehall.server.hints import answer_hint
 from gamehall.server.protocol import ProtocolError, Request
 from gamehall.server.pubsub import Event
 from gamehall.server.rooms import FINISHED, PLAYING, WAITING, Move, Room, now
@@ -81,6 +82,8 @@ class WritePath(HallCore):
         if req.kind == "chat":
             await self._chat_line(room, player, req.args["text"])
             return []
+        if req.kind == "hint":  # read only: thought out here, on any node that has the room
+            return [await answer_hint(self.bots, self.limiter, self.settings, room, player, req)]
         if req.kind == "join" and await self.is_bot_account(player.id):
             raise RoomError("bot_account", "a bot account sits at tables through challenges "
                                            "(POST /api/challenge/{nickname})")

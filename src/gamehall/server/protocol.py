@@ -80,6 +80,7 @@ REQUESTS: dict[str, _Fields] = {
     "claim": {},
     "rematch": {},
     "rated": {"value": ((bool,), False)},
+    "hint": {"seat": _SEAT, "version": ((int,), False), "level": ((str,), False)},
     "who": {},
     "help": {},
     "sync": {},

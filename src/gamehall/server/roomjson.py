@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from gamehall.core import Game, State
 from gamehall.server.clocks import untimed_public
+from gamehall.server.hints import hints_allowed
 from gamehall.server.protocol import dumps
 
 if TYPE_CHECKING:  # rooms.py imports this module to delegate; the room is only read here
@@ -90,8 +91,10 @@ def render_head(room: Room, seat: int | None, online: set[int]) -> str:
         legal_moves, legal = pos.legal(lambda: _legal(room))
     else:
         legal_moves = legal = "[]"
-    return (f'{before},"seat":{dumps(seat)},{middle},"legal_moves":{legal_moves},'
-            f'"legal":{legal},"view":{pos.view(room.game, seat)},{after}')
+    hints = "true" if hints_allowed(room, seat) else "false"
+    return (f'{before},"seat":{dumps(seat)},"hints":{hints},{middle},'
+            f'"legal_moves":{legal_moves},"legal":{legal},"view":{pos.view(room.game, seat)},'
+            f'{after}')
 
 
 def _head_parts(room: Room, online: set[int]) -> tuple[str, str, str]:
@@ -149,6 +152,7 @@ def snapshot(room: Room, seat: int | None, online: set[int], with_moves: bool = 
         "status": room.status,
         "version": room.version,
         "seat": seat,
+        "hints": hints_allowed(room, seat),
         "seats": seats_json(room, online),
         "to_move": to_move,
         "legal_moves": [entry["move"] for entry in legal],
@@ -196,7 +200,7 @@ def summary(room: Room, online: set[int] | None = None, now: float = 0.0) -> dic
 _BEFORE_SEAT = ("type", "room", "game", "title", "options", "status", "version")
 _BEFORE_LEGAL = ("seats", "to_move")
 """The keys of a `state` head before the seat, and between the seat and the legal moves."""
-_SEAT_KEYS = ("seat", "legal_moves", "legal", "view")
+_SEAT_KEYS = ("seat", "hints", "legal_moves", "legal", "view")
 """The keys of a `state` head that depend on the seat (`render_head` renders them apart)."""
 
 

@@ -125,13 +125,18 @@ def _check_rates(settings: Settings) -> None:
     """The rate flags (``--session-rate 30/minute`` …) are rates the `limits` library reads."""
     from gamehall.server.bot_routes import BotDoor
     from gamehall.server.door import Door
-    from gamehall.server.limiter import Limiter
+    from gamehall.server.hints import HINT_LEVELS
+    from gamehall.server.limiter import Limiter, Rule
 
     try:
         Door(settings, Limiter())
         BotDoor(settings, Limiter())
+        Rule("hint", settings.hint_rate, ()).item  # noqa: B018 - parsing is the check
     except ValueError as exc:
         raise GamehallError(str(exc)) from None
+    if settings.hint_level not in HINT_LEVELS:
+        raise GamehallError(f"--hint-level is one of {', '.join(HINT_LEVELS)}, not "
+                            f"{settings.hint_level!r}")
 
 
 def _check_database(url: str) -> None:

@@ -89,6 +89,15 @@ class Settings:
     side waits for ever and the challenger's allowance of pending challenges comes back."""
     max_api_tokens: int = 20
     """API tokens one account may hold."""
+    hint_level: str = "medium"
+    """The strongest level a hint thinks at (random, easy, medium or hard; within the bots'
+    limits): hints are the bot's move for one's own seat in casual games against bots."""
+    hint_rate: str = "10/minute"
+    """Hints per player, in the `limits` notation."""
+    explorer_max_depth: int = 40
+    """The longest move prefix the opening explorer answers for (actions, chance included)."""
+    explorer_max_games: int = 2000
+    """The newest finished games of a game the opening explorer reads (all its options)."""
     lease_ms: int = 10_000
     """How long a room's lease lasts unless its owner renews it: a frozen node's rooms are taken
     over after at most this long (a node whose process ended is seen at once, see cluster.py)."""

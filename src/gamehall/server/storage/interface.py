@@ -170,6 +170,11 @@ class Storage(ABC):
         """Rated players of a game, best first (by the conservative estimate)."""
 
     @abstractmethod
+    async def openings(self, game: str, limit: int, depth: int) -> list[dict[str, Any]]:
+        """The newest `limit` finished games of `game` with a result: options, seats, result
+        and their first `depth` actions (``[action, notation]``), for the opening explorer."""
+
+    @abstractmethod
     async def finished_games(self, game: str | None, player: str | None, before: str | None,
                              limit: int) -> tuple[list[dict[str, Any]], str | None]:
         """Finished games, newest first, of one game and/or one player (by nickname), from the

@@ -16,7 +16,14 @@ from gamehall.server.accounts import TokenOwner, seconds
 from gamehall.server.rooms import FINISHED, Occupant, Room
 from gamehall.server.storage.interface import UnknownPlayer
 from gamehall.server.storage.rows import now_stamp
-from gamehall.server.storage.schema import game_players, players, ratings, rooms, tokens
+from gamehall.server.storage.schema import (
+    actions,
+    game_players,
+    players,
+    ratings,
+    rooms,
+    tokens,
+)
 
 TOKEN_OWNER = (sa.select(players.c.id, players.c.nickname, players.c.password_hash,
                          tokens.c.last_used_at)
@@ -154,6 +161,28 @@ def archive_page(conn: Connection, game: str | None, player: str | None, before:
     page = [{k: v for k, v in g.items() if k != "player_ids"} for g in found]
     last = found[-1] if more else None
     return page, f"{last['ended_at']}~{last['room']}" if last else None
+
+
+def opening_games(conn: Connection, game: str, limit: int,
+                  depth: int) -> list[dict[str, Any]]:
+    """The newest `limit` finished games of `game` that have a result, each with its options,
+    seats, result and its first `depth` actions as ``[action, notation]`` (`Storage.openings`:
+    what the opening explorer counts)."""
+    found = conn.execute(
+        sa.select(rooms.c.id, rooms.c.options, rooms.c.seats, rooms.c.result)
+        .where(rooms.c.game == game).where(rooms.c.status == FINISHED)
+        .where(rooms.c.ended_at.is_not(None)).where(rooms.c.result.is_not(None))
+        .order_by(rooms.c.ended_at.desc(), rooms.c.id.desc()).limit(limit)).all()
+    played: dict[str, list[list[Any]]] = {row.id: [] for row in found}
+    ids = list(played)
+    for start in range(0, len(ids), 500):  # a bounded IN list per query
+        q = (sa.select(actions.c.room_id, actions.c.action, actions.c.move)
+             .where(actions.c.room_id.in_(ids[start:start + 500])).where(actions.c.idx < depth)
+             .order_by(actions.c.room_id, actions.c.idx))
+        for a in conn.execute(q):
+            played[a.room_id].append([int(a.action), a.move])
+    return [{"room": row.id, "options": json.loads(row.options), "seats": json.loads(row.seats),
+             "result": json.loads(row.result), "actions": played[row.id]} for row in found]
 
 
 def _rating_changes(conn: Connection, room_id: str) -> list[dict[str, Any]] | None:

@@ -44,6 +44,7 @@ from gamehall.server.storage.queries import (
     Ending,
     archive_page,
     leaderboard_of,
+    opening_games,
     profile_of,
     rating_changes_of,
     searchable,
@@ -590,6 +591,9 @@ class SqlStorage(Storage):
 
     async def leaderboard(self, game: str, limit: int, offset: int) -> list[dict[str, Any]]:
         return await self._read(lambda conn: leaderboard_of(conn, game, limit, offset))
+
+    async def openings(self, game: str, limit: int, depth: int) -> list[dict[str, Any]]:
+        return await self._read(lambda conn: opening_games(conn, game, limit, depth))
 
     async def finished_games(self, game: str | None, player: str | None, before: str | None,
                              limit: int) -> tuple[list[dict[str, Any]], str | None]:

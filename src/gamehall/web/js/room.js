@@ -19,6 +19,7 @@ import { Replay } from "./replay.js";
 import { Clocks, turnTitle } from "./clock.js";
 import { clearTurn, signalTurn, soundToggle } from "./attention.js";
 import { outcomeWords, personName, resultWords } from "./words.js";
+import { HintBox } from "./hint.js";
 
 
 export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
@@ -40,7 +41,8 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
   };
   room.clocks.start();
   room.els = roomElements(room);
-  fill(root, roomLayout(room.els));
+  room.hint = new HintBox(roomId, ctx.toast);
+  fill(root, roomLayout({ ...room.els, hint: room.hint.el }));
   room.conn = new RoomConnection(roomId, {
     onMessage: (msg) => onMessage(room, msg),
     onStatus: (kind, detail) => onStatus(room, kind, detail),
@@ -117,7 +119,7 @@ function roomLayout(els) {
       h("div", { class: "room-head" },
         h("a", { href: "#/", class: "back" }, "← lobby"), els.title, els.ratedTag, els.link,
         els.rulesLink, soundToggle()),
-      els.statusLine, els.resultBox, els.boardHost, els.replayBar),
+      els.statusLine, els.hint, els.resultBox, els.boardHost, els.replayBar),
     h("aside", { class: "side" },
       h("section", { class: "card" }, h("h2", {}, "Seats"), els.seatsBox, els.adminBox,
         els.optionsBox),
@@ -182,6 +184,7 @@ async function onState(room, msg) {
   followRematch(msg);
   if (room.replay) return;  // the board shows the replayed position until the replay is closed
   await showBoard(room, msg);
+  if (room.state === msg) room.hint.update(msg, room.els.boardHost);
 }
 
 /** Later states carry only the moves this connection has not been sent (from `moves_from`):

@@ -4,6 +4,7 @@
 
 import { h, fill } from "./dom.js";
 import { api, games } from "./api.js";
+import { explorerSection } from "./explorer.js";
 
 export function showRules(root, game, ctx) {
   let alive = true;
@@ -48,6 +49,7 @@ export function showRules(root, game, ctx) {
         ctx.nickname ? "Ready? " : "Pick a nickname in the lobby, then ",
         h("a", { href: "#/", class: "button primary", "data-action": "play-it" },
           `Play ${about.title}`)));
+    page.after(explorerSection(about.name));
   }
 
   return { destroy() { alive = false; } };
