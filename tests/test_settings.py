@@ -37,6 +37,7 @@ SAMPLES: dict[str, tuple[str, Any]] = {
     "room_rate": ("8/hour", "8/hour"),
     "room_address_rate": ("9/hour", "9/hour"),
     "token_rate": ("10/second", "10/second"),
+    "review_level": ("hard", "hard"),
 }
 """For fields that are not numbers: an environment value and what the hall gets from it."""
 

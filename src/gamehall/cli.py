@@ -32,7 +32,7 @@ from gamehall.core import (
 )
 from gamehall.play.options_cli import parse_option_args
 from gamehall.play.terminal import Seat, play_game
-from gamehall.server.settings import Settings
+from gamehall.server.settings import Settings, option_name
 
 app = typer.Typer(
     help="gamehall: Hula, Haugaz, Halali!, Hotu Matua and Hau La — engines, bots, and a hall.",
@@ -318,6 +318,22 @@ def board(
     console.print(f"wrote {escape(str(svg))}")
 
 
+def _serve_settings(options: dict[str, Any]) -> Settings:
+    """The hall's settings from `serve`'s options (each field's option is `option_name`'s; the
+    few that need it read here: lists, a lower-case word, a folder, a cluster node's name)."""
+    values = {f: options[option_name(f)] for f in Settings.__dataclass_fields__
+              if option_name(f) in options}
+    redis = options["redis"]
+    boards = options["boards"]
+    values.update(
+        plugins=tuple(options["plugin"] or ()), sqlite_sync=options["sqlite_sync"].lower(),
+        boards_dir=str(boards) if boards is not None else "",
+        allow_origins=tuple(o.strip().lower().rstrip("/") for o in options["allow_origin"] or ()),
+        redis_url=redis or "",
+        node=options["node"] or (f"{socket.gethostname()}:{options['port']}" if redis else ""))
+    return Settings(**values)
+
+
 @app.command(context_settings={"auto_envvar_prefix": "GAMEHALL"})
 @friendly
 def serve(
@@ -428,6 +444,28 @@ def serve(
         help="Pending challenges one player may have made.", min=1)] = SERVE.max_challenges,
     max_api_tokens: Annotated[int, typer.Option(
         help="API tokens one account may hold.", min=1)] = SERVE.max_api_tokens,
+    review_workers: Annotated[int, typer.Option(
+        help="Worker processes for reviews of finished games (beside the bots', at a lower "
+             "priority).", min=1)] = SERVE.review_workers,
+    review_level: Annotated[str, typer.Option(
+        help="The budget of a review asked without a level: easy, medium, hard or "
+             "simulations a position.")] = SERVE.review_level,
+    review_max_simulations: Annotated[int, typer.Option(
+        help="The most simulations per position a review may be asked for.", min=1)]
+    = SERVE.review_max_simulations,
+    review_max_queued: Annotated[int, typer.Option(
+        help="Reviews waiting or running at once in the hall.", min=1)]
+    = SERVE.review_max_queued,
+    review_per_player: Annotated[int, typer.Option(
+        help="Reviews one visitor may have waiting or running at once.", min=1)]
+    = SERVE.review_per_player,
+    review_max_seconds: Annotated[float, typer.Option(
+        help="The most one review may run before it is stopped and failed.", min=1.0)]
+    = SERVE.review_max_seconds,
+    review_lease_seconds: Annotated[float, typer.Option(
+        help="How long a review's claim lasts unless its node renews it (a dead node's "
+             "reviews are then failed and taken up again).", min=1.0)]
+    = SERVE.review_lease_seconds,
     log_json: Annotated[bool, typer.Option(
         help="Write logs as JSON lines (one object per record).")] = False,
 ) -> None:
@@ -437,30 +475,7 @@ def serve(
     """
     from gamehall.server.serve import serve as run
 
-    settings = Settings(max_message_bytes=max_message_bytes, rate=rate, burst=burst,
-                        bot_delay=bot_delay, bot_workers=bot_workers,
-                        plugins=tuple(plugin or ()), sqlite_sync=sqlite_sync.lower(),
-                        boards_dir=str(boards) if boards is not None else "",
-                        max_board_bytes=max_board_bytes, bot_max_seconds=bot_max_seconds,
-                        bot_max_simulations=bot_max_simulations,
-                        address_factor=address_factor, flood_strikes=flood_strikes,
-                        session_rate=session_rate, room_rate=room_rate,
-                        room_address_rate=room_address_rate,
-                        max_connections_per_visitor=max_connections_per_visitor,
-                        max_connections_per_address=max_connections_per_address,
-                        max_body_bytes=max_body_bytes,
-                        allow_origins=tuple(o.strip().lower().rstrip("/")
-                                            for o in allow_origin or ()),
-                        waiting_room_seconds=waiting_room_seconds, chat_keep=chat_keep,
-                        chat_history=chat_history, max_waiting_rooms=max_waiting_rooms,
-                        token_idle_days=token_idle_days, argon2_time_cost=argon2_time_cost,
-                        argon2_memory_kib=argon2_memory_kib, absent_seconds=absent_seconds,
-                        redis_url=redis or "",
-                        node=node or (f"{socket.gethostname()}:{port}" if redis else ""),
-                        lease_ms=lease_ms, token_rate=token_rate,
-                        max_bot_games=max_bot_games,
-                        max_streams_per_token=max_streams_per_token,
-                        max_challenges=max_challenges, max_api_tokens=max_api_tokens)
+    settings = _serve_settings(dict(locals()))
     run(host, port, db, settings, log_level, say=typer.echo, log_json=log_json)
 
 
