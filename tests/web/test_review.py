@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from tests.ai.test_review import HULA_FAR, HULA_RING, HULA_RING2
 from tests.web.conftest import Pages
-from tests.web.helpers import create_room, enter, state, wait_my_turn
+from tests.web.helpers import create_room, enter, state, wait_my_turn, wait_version_above
 
 MOVES = [m for pair in zip(HULA_RING + HULA_FAR, HULA_RING2, strict=True) for m in pair]
 MOVES += ["a1", "g5"]
@@ -40,10 +40,10 @@ def _play_the_blunder_game(page: Page, url: str) -> str:
             if i % 2 == 0:
                 st = wait_my_turn(page)
                 page.evaluate("(m) => window.gamehall.room.submit(m)", move)
-                page.wait_for_function(f"() => window.gamehall.room.state.version > {st['version']}")
+                wait_version_above(page, st["version"])
             else:
                 act("move", move=move, version=state(page)["version"])
-                page.wait_for_function(f"() => window.gamehall.room.state.version > {i}")
+                wait_version_above(page, i)
     expect(page.get_by_test_id("result")).to_be_visible()
     return str(room)
 
