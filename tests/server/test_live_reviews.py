@@ -118,3 +118,15 @@ def test_each_level_is_its_own_review(review_server: Server) -> None:
     assert (four["level"], three["level"]) == ("4", "3")
     assert _done(server, room, level="3")["review"]["simulations"] == 3
     assert _done(server, room, level="4")["review"]["simulations"] == 4
+
+
+def test_a_review_cut_short_by_a_crash_is_taken_up_again(review_server: Server) -> None:
+    """Killed (-9) just after the request, whatever the review had done by then: the restarted
+    hall takes the job up at start and finishes it; it is never left waiting or running."""
+    server = review_server
+    room, ann, _ = asyncio.run(_finished_game(server, ("crashann", "crashbob")))
+    assert _ask(server, ann, room, level="50").status_code == 200
+    server.kill9()
+    server.start()
+    done = _done(server, room, level="50")
+    assert done["review"]["simulations"] == 50 and done["error"] is None
