@@ -104,6 +104,8 @@ def test_a_finished_game_is_reviewed_stored_and_served_after_a_restart(
     assert line["accuracy"] == done["accuracy"]
     mine = httpx.get(f"{server.http}/api/players/revann").json()["recent"]
     assert next(g for g in mine if g["room"] == room)["accuracy"] == done["accuracy"]
+    reviews = httpx.get(f"{server.http}/api/health").json()["reviews"]
+    assert reviews["run"] >= 1
     server.stop()
     server.start()
     after = _read(server, room, level="4")

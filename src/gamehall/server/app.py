@@ -143,6 +143,7 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
                               f"(protocol version {proto.PROTOCOL_VERSION}).")
     door = Door(settings, hall.limiter)
     app.state.hall = hall
+    app.state.reviews = reviews
     app.state.door = door
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     if cluster is not None:
@@ -230,7 +231,7 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
     @app.get("/api/health", summary="Liveness and load: rooms, connections, storage commits; "
                                      "in a cluster the node, the rooms it owns, the live nodes")
     async def health() -> dict[str, Any]:
-        return hall.health()
+        return {**hall.health(), "reviews": app.state.reviews.health()}
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics() -> Response:

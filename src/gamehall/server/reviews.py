@@ -213,6 +213,13 @@ class Reviews:
             raise RoomError("no_review", "nobody has asked for a review of this game yet")
         return job.to_json(self.hall.clock())
 
+    def health(self) -> dict[str, Any]:
+        """For /api/health: the reviews this node works on, its review workers' figures."""
+        stats = self.pool.stats
+        return {"working": len(self._jobs), "waiting_for_worker": self.pool.queued,
+                "run": stats.jobs, "timeouts": stats.timeouts,
+                "worker_restarts": stats.restarts}
+
     async def accuracies(self, rooms: list[str]) -> dict[str, list[float | None]]:
         return await self.store.accuracies(rooms)
 
