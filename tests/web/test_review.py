@@ -73,10 +73,17 @@ def test_review_shows_progress_graph_marks_and_jumps_the_board(pages: Pages) -> 
     blunder.click()
     expect(page.get_by_test_id("replay-step")).to_have_text(f"{BLUNDER} / {len(MOVES)}")
     expect(page.locator("[data-game=hula] [data-cell='f5'].hint")).to_have_count(1)
+    expect(page.get_by_test_id("review-picked")).to_contain_text("the bots prefer f5")
     # stepping on clears the hint
     page.click("[data-replay=forward]")
     expect(page.get_by_test_id("replay-step")).to_have_text(f"{BLUNDER + 1} / {len(MOVES)}")
     expect(page.locator("[data-game=hula] .hint")).to_have_count(0)
+    # another level is another review
+    page.select_option("[data-testid=review-level]", "easy")
+    page.click("[data-action=review-level]")
+    expect(page.get_by_test_id("review")).to_contain_text("400 simulations a position",
+                                                          timeout=60000)
+    expect(page.get_by_test_id("review-graph")).to_be_visible()
     # the archive line now shows the accuracy, and links to the review
     page.goto(pages.hall.url + "#/archive")
     line = page.locator(f".game-line[data-room='{room}']")

@@ -30,15 +30,27 @@ export class ReviewPanel {
     this.cursor = null;   // the graph's line at the step shown
   }
 
-  /** Ask for the review (the hall's default level) and follow it until it is done. */
-  async open() {
+  /** Ask for the review at `level` (easy, medium, hard; none: the hall's default) and follow
+   * it until it is done. */
+  async open(level = null) {
     this.host.hidden = false;
+    clearTimeout(this.timer);
     fill(this.host, h("p", { class: "muted" }, "Asking for a review…"));
     try {
-      this.show(await api(this.url(), { method: "POST", body: {} }));
+      this.show(await api(this.url(), { method: "POST", body: level ? { level } : {} }));
     } catch (err) {
-      fill(this.host, h("p", { class: "error", "data-testid": "review-error" }, err.message));
+      fill(this.host, h("p", { class: "error", "data-testid": "review-error" }, err.message),
+        this.levels());
     }
+  }
+
+  /** A review at another level: the bots' levels in this game, each its own review. */
+  levels() {
+    const pick = h("select", { "aria-label": "review level", "data-testid": "review-level" },
+      ["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: this.job && this.job.level === l }, l)));
+    return h("p", { class: "small" }, "Review at ", pick, " ",
+      h("button", { type: "button", "data-action": "review-level",
+        onclick: () => this.open(pick.value) }, "Go"));
   }
 
   url() {
@@ -52,7 +64,7 @@ export class ReviewPanel {
     else if (job.status === "failed") {
       fill(this.host, h("p", { class: "error", "data-testid": "review-error" },
         `The review failed: ${job.error || "unknown error"}`),
-      h("button", { type: "button", onclick: () => this.open() }, "Try again"));
+      h("button", { type: "button", onclick: () => this.open(this.job.level) }, "Try again"));
     } else {
       this.drawProgress(job);
       clearTimeout(this.timer);
@@ -86,7 +98,9 @@ export class ReviewPanel {
       accuracyTable(review, seats),
       this.graph(review, seats),
       legend(seats),
-      this.markList(review, seats));
+      this.picked = h("p", { class: "review-picked", "data-testid": "review-picked", hidden: true }),
+      this.markList(review, seats),
+      this.levels());
   }
 
   /** The graph: one line per seat over every position; a click on a column jumps there. */
@@ -125,9 +139,18 @@ export class ReviewPanel {
     return h("ol", { class: "review-marks", "data-testid": "review-marks" }, marked.map((st) => h("li", {},
       h("button", { type: "button", class: `link mark ${st.mark}`, "data-index": st.index,
         title: `${st.mark}: show the position before it and the bot's move`,
-        onclick: () => this.hooks.jump(st.index, st.best_parts || { move: st.best }) },
+        onclick: () => this.pick(st, seats) },
       `${st.turn}. ${seatName(seats, st.seat)} ${st.move}${SYMBOLS[st.mark]}`),
       st.best ? h("span", { class: "small muted" }, ` better: ${st.best}`) : null)));
+  }
+
+  /** A marked move: the position before it with the better move lit, and in words. */
+  pick(st, seats) {
+    const chance = (v) => `${Math.round(100 * v[st.seat])}%`;
+    fill(this.picked, `Before ${st.turn}. ${seatName(seats, st.seat)} ${st.move}${SYMBOLS[st.mark]} `,
+      `(${chance(st.before)} → ${chance(st.after)}): the bots prefer `, h("strong", {}, st.best), ".");
+    this.picked.hidden = false;
+    this.hooks.jump(st.index, st.best_parts || { move: st.best });
   }
 
   /** The replay shows `step`: the graph's cursor goes there. */
