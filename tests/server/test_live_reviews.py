@@ -115,9 +115,22 @@ def test_a_finished_game_is_reviewed_stored_and_served_after_a_restart(
 def test_each_level_is_its_own_review(review_server: Server) -> None:
     server = review_server
     room, ann, _ = asyncio.run(_finished_game(server, ("lvlann", "lvlbob")))
-    four = _ask(server, ann, room).json()
-    three = _ask(server, ann, room, level="03").json()
+
+    async def watched() -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
+        """Ask with a watcher connected: it hears the review go (every node's watchers do)."""
+        watcher = await Client.open(server, room, None)
+        four = _ask(server, ann, room).json()
+        three = _ask(server, ann, room, level="03").json()
+        await watcher.wait(lambda m: m["type"] == "review" and m["level"] == "3"
+                           and m["status"] == "done", timeout=60)
+        told = [m for m in watcher.messages if m["type"] == "review"]
+        await watcher.close()
+        return four, three, told
+
+    four, three, told = asyncio.run(watched())
     assert (four["level"], three["level"]) == ("4", "3")
+    running = [m for m in told if m["status"] == "running" and m["level"] == "3"]
+    assert running and running[-1]["done"] == running[-1]["total"]
     assert _done(server, room, level="3")["review"]["simulations"] == 3
     assert _done(server, room, level="4")["review"]["simulations"] == 4
 

@@ -245,8 +245,11 @@ class Reviews:
             _, widening = review_budget(job.level, room.game_name)
 
             async def progress(done: int, total: int) -> bool:
-                return await self.store.progress(job, int(done), int(total), clock(),
+                mine = await self.store.progress(job, int(done), int(total), clock(),
                                                  self.lease)
+                if mine:
+                    await self._tell(job, "running", int(done), int(total))
+                return mine
 
             reply = await self.pool.review(
                 "|".join(job.key), {"record": game_record(room), "simulations": job.simulations,
@@ -254,10 +257,10 @@ class Reviews:
             if reply is None:
                 raise _Lost
             if isinstance(reply.get("review"), dict):
-                await self.store.finish(job, reply["review"], clock())
+                if await self.store.finish(job, reply["review"], clock()):
+                    await self._tell(job, "done")
             else:
-                await self.store.fail(job, str(reply.get("error") or "the review failed"),
-                                      clock())
+                await self._fail(job, str(reply.get("error") or "the review failed"))
         except (_Lost, asyncio.CancelledError):
             pass  # another node has it, or the hall stops: its claim runs out
         except (RoomError, GamehallError) as exc:
@@ -272,7 +275,16 @@ class Reviews:
 
     async def _fail(self, job: ReviewJob, error: str) -> None:
         with contextlib.suppress(Exception):
-            await self.store.fail(job, error, self.hall.clock())
+            if await self.store.fail(job, error, self.hall.clock()):
+                await self._tell(job, "failed")
+
+    async def _tell(self, job: ReviewJob, status: str, done: int = 0, total: int = 0) -> None:
+        """Tell the room's watchers (every node's) how the review goes: a `review` message
+        (protocol.md); the result itself is read with GET. Never fails the review."""
+        message = {"type": "review", "room": job.room, "level": job.level, "status": status,
+                   "done": done, "total": total}
+        with contextlib.suppress(Exception):
+            await self.hall.pubsub.publish(job.room, {"event": "message", "message": message})
 
     async def _sweep_loop(self) -> None:
         """Every third of the lease: renew this node's claims, take up jobs whose claim ran

@@ -9,7 +9,8 @@
 import { h, s, fill, fmt, points } from "./dom.js";
 import { api } from "./api.js";
 
-const POLL_MS = 1000;
+/** Between looks at a running review; the room's WebSocket tells its progress as it goes. */
+const POLL_MS = 2000;
 const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 const COLOURS = ["#2f6f4f", "#b23a48", "#1f5fa8", "#c78a00"];
 const WIDTH = 600;
@@ -79,6 +80,13 @@ export class ReviewPanel {
     } catch (err) {
       this.timer = setTimeout(() => this.poll(), POLL_MS * 3);  // a hiccup: try again later
     }
+  }
+
+  /** A `review` message of the room's WebSocket: progress drawn at once, the end read now. */
+  pushed(msg) {
+    if (!this.alive || !this.job || msg.level !== this.job.level || this.job.status === "done") return;
+    if (msg.status === "running") this.drawProgress({ ...this.job, ...msg });
+    else this.poll();
   }
 
   drawProgress(job) {

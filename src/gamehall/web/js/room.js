@@ -154,6 +154,7 @@ function onMessage(room, msg) {
     case "chat": addLine(room, "chat", msg.text, msg.from); break;
     case "info": addLine(room, "info", msg.text); break;
     case "error": onError(room, msg); break;
+    case "review": if (room.review) room.review.pushed(msg); break;
     case "welcome":
       if (msg.you === null && room.nickname) {
         addLine(room, "info", "you are watching (the server does not know your nickname)");
