@@ -244,18 +244,23 @@ class Reviews:
                 raise RoomError("game_in_progress", "the game is not over")
             _, widening = review_budget(job.level, room.game_name)
 
+            lost = [False]
+
             async def progress(done: int, total: int) -> bool:
                 mine = await self.store.progress(job, int(done), int(total), clock(),
                                                  self.lease)
                 if mine:
                     await self._tell(job, "running", int(done), int(total))
+                lost[0] = not mine
                 return mine
 
             reply = await self.pool.review(
                 "|".join(job.key), {"record": game_record(room), "simulations": job.simulations,
                                     "seed": 0, "widening": widening}, progress)
-            if reply is None:
+            if reply is None and lost[0]:
                 raise _Lost
+            if reply is None:
+                reply = {"error": "no review worker could start"}
             if isinstance(reply.get("review"), dict):
                 if await self.store.finish(job, reply["review"], clock()):
                     await self._tell(job, "done")
