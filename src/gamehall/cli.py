@@ -442,6 +442,9 @@ def serve(
     = SERVE.max_streams_per_token,
     max_challenges: Annotated[int, typer.Option(
         help="Pending challenges one player may have made.", min=1)] = SERVE.max_challenges,
+    challenge_seconds: Annotated[float, typer.Option(
+        help="A challenge nobody answered for this long is canceled (expired).", min=1.0)]
+    = SERVE.challenge_seconds,
     max_api_tokens: Annotated[int, typer.Option(
         help="API tokens one account may hold.", min=1)] = SERVE.max_api_tokens,
     review_workers: Annotated[int, typer.Option(

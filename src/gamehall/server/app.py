@@ -404,8 +404,8 @@ def _player_routes(app: FastAPI, hall: Hall, reviews: Reviews) -> None:
             else None
         if found is None:
             raise RoomError("unknown_player", f"nobody is called {nickname[:40]!r}")
-        found["bot_account"] = hall.bot_store.available and \
-            await hall.bot_store.is_bot_name(found["nickname"])
+        games = await hall.bot_store.games_of_name(found["nickname"])
+        found["bot_account"], found["bot_games"] = games is not None, games or []
         await review_routes.with_accuracy(reviews, found["recent"])
         return found
 
@@ -414,6 +414,9 @@ def _player_routes(app: FastAPI, hall: Hall, reviews: Reviews) -> None:
                           offset: Annotated[int, Query(ge=0, le=10**6)] = 0) -> dict[str, Any]:
         title = _game_title(game)
         players = await hall.storage.leaderboard(game, limit + 1, offset)
+        bots = await hall.bot_store.bot_names([p["nickname"] for p in players])
+        for p in players:
+            p["bot_account"] = p["nickname"] in bots
         more = len(players) > limit
         return {"game": game, "title": title, "players": players[:limit],
                 "next_offset": offset + limit if more else None}

@@ -28,7 +28,7 @@ from gamehall.server.bot_store import SCOPES
 from gamehall.server.errors import RoomError
 from gamehall.server.guards import rules
 from gamehall.server.hall import Hall
-from gamehall.server.hall_botapi import DECLINE_REASONS, game_line, player_channel
+from gamehall.server.hall_botapi import DECLINE_REASONS, game_line, player_channel, reason_text
 from gamehall.server.limiter import Limiter
 from gamehall.server.protocol import ProtocolError
 from gamehall.server.pubsub import Event, Subscription
@@ -245,7 +245,10 @@ def _account_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoor,
 
     @app.put("/api/bot/account", summary="Say which games your bot plays")
     async def set_games(body: GamesIn, request: Request) -> dict[str, Any]:
-        who = await bot(request)
+        who = await caller(request, "act")  # the bot, or its owner's browser (account page)
+        if not await hall.is_bot_account(who.player.id):
+            raise RoomError("not_bot", f"{who.player.nickname} is not a bot account (POST "
+                                       "/api/bot/account/upgrade)")
         games = await hall.set_bot_games(who.player, body.games or list_games())
         return {"nickname": who.player.nickname, "bot_account": True, "games": games}
 
@@ -260,6 +263,17 @@ def _challenge_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoo
         pending = await hall.bot_store.pending(who.player.id)
         return {"in": [c.to_json() for c in pending if c.dest_id == who.player.id],
                 "out": [c.to_json() for c in pending if c.challenger_id == who.player.id]}
+
+    @app.get("/api/challenge/{cid}", summary="One challenge you made or received, settled or "
+                                             "not: its status, room, reason")
+    async def one_challenge(cid: str, request: Request) -> dict[str, Any]:
+        who = await caller(request, "read")
+        found = await hall.bot_store.challenge(cid)
+        if found is None:
+            raise RoomError("unknown_challenge", f"no challenge {cid[:16]!r}")
+        if who.player.id not in (found.challenger_id, found.dest_id):
+            raise RoomError("not_your_challenge", "that challenge is between other players")
+        return {**found.to_json(), "reason_text": reason_text(found.reason)}
 
     @app.post("/api/challenge/{nickname}", status_code=201,
               summary="Challenge a bot account (or, as a bot, a person) to a game")

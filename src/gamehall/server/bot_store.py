@@ -67,7 +67,7 @@ challenges = sa.Table(
     sa.Column("created_at", sa.String(40), nullable=False),
 )
 """Challenges: `created` (pending), then `accepted` (with its room), `declined` (with a
-reason) or `canceled`."""
+reason) or `canceled` (by the challenger, or reason ``expired``: unanswered too long)."""
 
 PENDING = "created"
 
@@ -157,12 +157,24 @@ class BotStore(SqlExtension):
                 .where(bot_accounts.c.player_id.in_(list(player_ids))))}
         return await self._read(select) if player_ids else set()
 
-    async def is_bot_name(self, nickname: str) -> bool:
-        def select(conn: Connection) -> bool:
-            return conn.execute(sa.select(bot_accounts.c.player_id).join(
+    async def bot_names(self, nicknames: Sequence[str]) -> set[str]:
+        """Which of the nicknames (as stored) are bot accounts', in one query."""
+        def select(conn: Connection) -> set[str]:
+            return {str(r[0]) for r in conn.execute(
+                sa.select(players.c.nickname).join(
+                    bot_accounts, bot_accounts.c.player_id == players.c.id)
+                .where(players.c.nickname.in_(list(nicknames))))}
+        return await self._read(select) if nicknames and self.available else set()
+
+    async def games_of_name(self, nickname: str) -> list[str] | None:
+        """The games the bot account called `nickname` plays (its profile shows them, so that
+        a challenge offers only those); None for a nickname that is not a bot account."""
+        def select(conn: Connection) -> list[str] | None:
+            games = conn.execute(sa.select(bot_accounts.c.games).join(
                 players, players.c.id == bot_accounts.c.player_id)
-                .where(players.c.nickname_key == nickname.lower())).first() is not None
-        return await self._read(select)
+                .where(players.c.nickname_key == nickname.lower())).scalar()
+            return None if games is None else list(json.loads(games))
+        return await self._read(select) if self.available else None
 
     async def upgrade(self, player_id: int, games: list[str], at: str) -> str | None:
         """Make the player a bot account, unless it has played or sits at a table: the reason
@@ -283,6 +295,15 @@ class BotStore(SqlExtension):
                 sa.or_(challenges.c.challenger_id == player_id,
                        challenges.c.dest_id == player_id))
                 .order_by(challenges.c.created_at)).all()
+            return [_challenge(r) for r in rows]
+        return await self._read(select)
+
+    async def stale(self, before: str, limit: int) -> list[Challenge]:
+        """Pending challenges made before `before` (a stamp), oldest first: those to expire."""
+        def select(conn: Connection) -> list[Challenge]:
+            rows = conn.execute(_CHALLENGE.where(challenges.c.status == PENDING)
+                                .where(challenges.c.created_at < before)
+                                .order_by(challenges.c.created_at).limit(limit)).all()
             return [_challenge(r) for r in rows]
         return await self._read(select)
 

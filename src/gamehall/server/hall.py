@@ -303,14 +303,16 @@ class Hall(RoomPresence, WritePath, BotTurns, Following, BotApi):
         return out
 
     async def _expire_loop(self) -> None:
-        """Drop idle waiting rooms now and then (a quarter of their lifetime, at most a minute
-        apart)."""
-        pause = max(0.5, min(60.0, self.settings.waiting_room_seconds / 4))
+        """Drop idle waiting rooms and cancel unanswered challenges now and then (a quarter of
+        the shorter lifetime, at most a minute apart)."""
+        life = min(self.settings.waiting_room_seconds, self.settings.challenge_seconds)
+        pause = max(0.5, min(60.0, life / 4))
         while True:
-            try:
-                await self.expire_idle_rooms()
-            except Exception:
-                log.exception("could not drop idle waiting rooms")
+            for sweep in (self.expire_idle_rooms, self.expire_challenges):
+                try:
+                    await sweep()
+                except Exception:
+                    log.exception("%s failed", sweep.__name__)
             await asyncio.sleep(pause)
 
     async def expire_idle_rooms(self, at: float | None = None) -> list[str]:

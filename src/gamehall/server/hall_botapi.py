@@ -9,6 +9,7 @@ Bot accounts and challenges live in storage (`bot_store.py`), so every node sees
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from gamehall.core import GamehallError, game_class
@@ -37,6 +38,16 @@ DECLINE_TEXT = {
     "noBot": "I'm not accepting challenges from bots.",
     "onlyBot": "I'm only accepting challenges from bots.",
 }
+
+
+EXPIRED = "expired"
+"""The reason of a challenge the hall canceled because nobody answered it in time."""
+EXPIRED_TEXT = "Nobody answered this challenge in time."
+
+
+def reason_text(reason: str | None) -> str | None:
+    """The sentence of a declined or expired challenge's reason (None for none)."""
+    return EXPIRED_TEXT if reason == EXPIRED else DECLINE_TEXT.get(reason or "")
 
 
 def player_channel(player_id: int) -> str:
@@ -254,3 +265,25 @@ class BotApi(HallCore):
         for pid in (found.challenger_id, found.dest_id):
             await self.tell_player(pid, {"type": "challengeCanceled", "challenge": settled})
         return found
+
+    async def expire_challenges(self, at: float | None = None) -> list[str]:
+        """Cancel every challenge left pending for `challenge_seconds` (by the hall's clock, or
+        `at`), reason ``expired``, and tell both sides; return their ids. Settling is one
+        conditional write, so when every node of a cluster sweeps, one of them wins each
+        challenge and only the winner tells (an answer given meanwhile wins instead)."""
+        if not self.bot_store.available:
+            return []
+        moment = datetime.fromtimestamp(self.clock() if at is None else at, UTC)
+        before = stamp((moment - timedelta(seconds=self.settings.challenge_seconds))
+                       .timestamp())
+        expired = []
+        for found in await self.bot_store.stale(before, 1000):
+            if not await self.bot_store.settle(found.id, "canceled", EXPIRED):
+                continue
+            expired.append(found.id)
+            settled = {**found.to_json(), "status": "canceled", "reason": EXPIRED,
+                       "reason_text": reason_text(EXPIRED)}
+            for pid in (found.challenger_id, found.dest_id):
+                await self.tell_player(pid, {"type": "challengeCanceled",
+                                             "challenge": settled})
+        return expired

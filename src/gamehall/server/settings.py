@@ -84,6 +84,9 @@ class Settings:
     """Bot API streams (events and games) one token may hold open on a node."""
     max_challenges: int = 10
     """Pending challenges one player may have made."""
+    challenge_seconds: float = 600.0
+    """A challenge nobody answered for this long is canceled (reason ``expired``), so neither
+    side waits for ever and the challenger's allowance of pending challenges comes back."""
     max_api_tokens: int = 20
     """API tokens one account may hold."""
     review_workers: int = 1

@@ -79,6 +79,7 @@ def games_of(conn: Connection, player_ids: list[int] | None, game: str | None,
         out.append({
             "room": row.id, "game": row.game, "players": [o.nickname if o else None
                                                           for o in occupants],
+            "bot_accounts": [bool(o and o.bot_account) for o in occupants],
             "scores": json.loads(row.result) if row.result else None,
             "outcome": row.outcome, "ended_by": row.ended_by, "ended_at": row.ended_at,
             "rated": bool(row.rated), "player_ids": {i: int(g.player_id) for i, g in mine.items()},

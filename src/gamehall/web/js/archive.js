@@ -8,7 +8,8 @@ import { delta, playerLink } from "./links.js";
 
 /** One finished game as a list item; `mine` (a profile's line) adds the player's side. */
 export function gameLine(g, mine = null) {
-  const names = g.players.map((p, i) => [i ? " · " : "", p ? playerLink(p) : "empty"]);
+  const names = g.players.map((p, i) => [i ? " · " : "",
+    p ? playerLink(p, { botAccount: (g.bot_accounts || [])[i] }) : "empty"]);
   return h("li", { class: "game-line", "data-room": g.room },
     h("span", { class: "when small muted" }, (g.ended_at || "").slice(0, 16).replace("T", " ")),
     " ", h("strong", {}, g.title || g.game), " ", h("span", { class: "players" }, names),

@@ -1,12 +1,35 @@
-// Links the hall puts on every nickname it shows, and how a rating change is written.
+// Links the hall puts on every nickname it shows, and how a rating change is written. A bot
+// account (a program playing through the bot API) is marked wherever its name appears, with a
+// "BOT" tag before the name, as lichess does.
 
 import { h } from "./dom.js";
 
-/** A nickname as a link to its profile (bots too: `mcts:hard bot`). */
+/** A nickname as a link to its profile (bots too: `mcts:hard bot`); `attrs.botAccount` marks a
+ * bot account's name with the BOT tag (inside the link, so the two never part). */
 export function playerLink(nickname, attrs = {}) {
   if (!nickname) return null;
+  const { botAccount, ...rest } = attrs;
   return h("a", { class: "player-link", href: `#/player/${encodeURIComponent(nickname)}`,
-    "data-player": nickname, ...attrs }, nickname);
+    "data-player": nickname, "data-bot-account": botAccount ? "true" : null, ...rest },
+  botAccount ? [botTag(), " "] : null, nickname);
+}
+
+/** The BOT tag itself (a profile's heading shows it beside the name). */
+export function botTag() {
+  return h("span", { class: "tag bot-tag", title: "a bot account: a program playing through "
+    + "the bot API", "data-testid": "bot-tag" }, "BOT");
+}
+
+/** A seat's player as plain text (a board's caption): "BOT name" for a bot account. */
+export function playerName(seat) {
+  if (!seat || !seat.player) return "";
+  return seat.bot_account ? `BOT ${seat.player}` : seat.player;
+}
+
+/** Whether `nickname` sits at one of `seats` as a bot account (chat lines and rating changes
+ * name a player without saying so: the seats do). */
+export function seatedBot(seats, nickname) {
+  return (seats || []).some((s) => s.player === nickname && s.bot_account);
 }
 
 /** A signed rating change: "+12", "−7", "±0". */

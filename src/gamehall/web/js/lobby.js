@@ -205,7 +205,7 @@ function roomRow(lobby, room, specs) {
   clocks.set(room.status === "waiting" ? null : room.clock);
   lobby.rowClocks.push(clocks);
   const seats = room.seats.map((seat) => h("span", { class: "seat-chip" + (seat.player ? "" : " free") },
-    `${seat.name}: `, seat.player ? playerLink(seat.player) : "free", clocks.span(seat.index)));
+    `${seat.name}: `, seat.player ? playerLink(seat.player, { botAccount: seat.bot_account }) : "free", clocks.span(seat.index)));
   const free = room.seats.some((seat) => !seat.player);
   const open = room.status !== "finished";
   const mine = !!nickname && room.seats.some((seat) => seat.player === nickname && !seat.bot);

@@ -5,6 +5,7 @@
 import { h, fill } from "./dom.js";
 import { games, identity, session } from "./api.js";
 import { showArchive } from "./archive.js";
+import { watchIncoming } from "./challenge.js";
 import { playerLink } from "./links.js";
 import { showLobby } from "./lobby.js";
 import { showLeaderboard, showProfile } from "./players.js";
@@ -14,6 +15,7 @@ import { showRules } from "./rules.js";
 const app = document.getElementById("app");
 const who = document.getElementById("who");
 let current = null;  // the page shown: an object with destroy()
+const incoming = watchIncoming();  // challenges to this player, above every page
 
 /** Show a short message at the bottom of the window (errors in words, notices). */
 export function toast(text, kind = "info") {
@@ -57,6 +59,7 @@ async function route() {
   const nickname = me ? me.nickname : null;
   renderWho(nickname);
   const ctx = { nickname, account: !!(me && me.account), toast, renderWho, refresh: route };
+  incoming.set(ctx);
   const room = hash.match(/^#\/room\/([A-Za-z0-9_-]+)(\/join|\/replay|\/review)?/);
   const player = hash.match(/^#\/player\/([^/?]+)/);
   const board = hash.match(/^#\/leaderboard(?:\/([A-Za-z0-9_]+))?/);

@@ -4,7 +4,9 @@
 import { h, fill } from "./dom.js";
 import { api, games, setPassword, signOut } from "./api.js";
 import { gameLine } from "./archive.js";
-import { playerLink } from "./links.js";
+import { challengeCard } from "./challenge.js";
+import { botTag, playerLink } from "./links.js";
+import { programCards } from "./tokens.js";
 
 export function showProfile(root, nickname, ctx) {
   let alive = true;
@@ -25,11 +27,13 @@ export function showProfile(root, nickname, ctx) {
     }
     if (!alive) return;
     const mine = ctx.nickname && ctx.nickname.toLowerCase() === data.nickname.toLowerCase();
-    const kind = data.bot ? `a bot (${data.bot})` : (data.account ? "an account" : "a guest");
+    const kind = data.bot ? `a bot (${data.bot})`
+      : (data.bot_account ? "a bot account (a program)" : (data.account ? "an account" : "a guest"));
     const ratings = Object.entries(data.ratings);
     fill(box,
       h("section", { class: "card" },
-        h("h1", { "data-testid": "profile-name" }, data.nickname),
+        h("h1", {}, data.bot_account ? [botTag(), " "] : null,
+          h("span", { "data-testid": "profile-name" }, data.nickname)),
         h("p", { class: "muted" }, `${kind}, here since ${day(data.since)}`),
         ratings.length
           ? h("table", { class: "ratings", "data-testid": "ratings" },
@@ -42,7 +46,9 @@ export function showProfile(root, nickname, ctx) {
               h("td", {}, String(r.games)),
               h("td", { class: "small muted" }, r.provisional ? "provisional" : "")))))
           : h("p", { class: "muted" }, "No rated games yet.")),
+      mine ? null : challengeCard(data, ctx, () => alive),
       mine && !data.bot ? accountCard(data, ctx) : null,
+      mine && !data.bot ? programCards(data, ctx) : null,
       h("section", { class: "card" },
         h("div", { class: "row spread" }, h("h2", {}, "Latest games"),
           h("a", { href: `#/archive?player=${encodeURIComponent(data.nickname)}` }, "all games")),
@@ -130,7 +136,7 @@ export function showLeaderboard(root, game, ctx) {
             h("th", {}, "Rating"), h("th", {}, "Games"))),
           h("tbody", {}, data.players.map((p) => h("tr", { "data-player": p.nickname },
             h("td", {}, String(p.rank)),
-            h("td", {}, playerLink(p.nickname), p.bot ? h("span", { class: "tag" }, "bot") : null),
+            h("td", {}, playerLink(p.nickname, { botAccount: p.bot_account }), p.bot ? h("span", { class: "tag" }, "bot") : null),
             h("td", { class: "rating", "data-rating": p.rating }, `${p.rating}`,
               h("span", { class: "muted small" }, ` ±${p.deviation}`)),
             h("td", {}, String(p.games))))))

@@ -13,7 +13,7 @@ import { botLevels, chooseNickname, games } from "./api.js";
 import { RoomConnection } from "./connection.js";
 import { loadBoard } from "./boards/index.js";
 import { mountBoard } from "./boards/shell.js";
-import { delta, playerLink } from "./links.js";
+import { delta, playerLink, seatedBot } from "./links.js";
 import { CLOCK_DOC, clockField, optionField, optionWords } from "./lobby.js";
 import { Replay } from "./replay.js";
 import { ReviewPanel } from "./review.js";
@@ -317,7 +317,7 @@ function seatItem(room, seat) {
   const mine = state.seat === seat.index;
   const toMove = state.to_move === seat.index && state.status === "playing";
   const who = seat.player
-    ? h("span", { class: "occupant" }, playerLink(seat.player), seat.bot ? h("span", { class: "tag" }, "bot") : null)
+    ? h("span", { class: "occupant" }, playerLink(seat.player, { botAccount: seat.bot_account }), seat.bot ? h("span", { class: "tag" }, "bot") : null)
     : h("span", { class: "occupant free" }, "free");
   return h("li", {
     class: `seat${mine ? " mine" : ""}${toMove ? " to-move" : ""}`,
@@ -554,7 +554,7 @@ function playingStatus(room) {
   } else {
     const seat = state.seats[state.to_move];
     fill(statusLine, `${seat.name} to move`,
-      seat.player ? [" (", playerLink(seat.player), ")"] : "", ".");
+      seat.player ? [" (", playerLink(seat.player, { botAccount: seat.bot_account }), ")"] : "", ".");
   }
 }
 
@@ -567,7 +567,8 @@ function drawResult(room) {
   }
   resultBox.hidden = false;
   const changes = (state.rating_changes || []).map((c) => h("li", { "data-seat": c.seat },
-    playerLink(c.player), ` ${c.before} → ${c.after} `,
+    playerLink(c.player, { botAccount: seatedBot(state.seats, c.player) }),
+    ` ${c.before} → ${c.after} `,
     h("strong", {}, `(${delta(c.before, c.after)})`)));
   fill(resultBox, h("strong", { class: "result-words", "data-testid": "result-words" },
     resultWords(state)),
@@ -605,7 +606,8 @@ function addLine(room, kind, text, from) {
   const { chatLog } = room.els;
   const atBottom = chatLog.scrollTop + chatLog.clientHeight >= chatLog.scrollHeight - 20;
   chatLog.append(h("div", { class: `line ${kind}` },
-    from ? h("span", { class: "from" }, playerLink(from), ": ") : null,
+    from ? h("span", { class: "from" },
+      playerLink(from, { botAccount: seatedBot(room.state?.seats, from) }), ": ") : null,
     kind === "info" ? columns(text) : h("span", { class: "text" }, text)));
   while (chatLog.childElementCount > 300) chatLog.firstElementChild.remove();
   if (atBottom) chatLog.scrollTop = chatLog.scrollHeight;

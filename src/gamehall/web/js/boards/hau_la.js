@@ -9,6 +9,7 @@
 import * as THREE from "../../vendor/three.module.js";
 import { OrbitControls } from "../../vendor/OrbitControls.js";
 import { h, fill } from "../dom.js";
+import { playerName } from "../links.js";
 import { touches } from "./hau_la_touch.js";
 
 const TAG_COLOURS = { red: 0xd33a2c, blue: 0x2f62d0, yellow: 0xf2c200, orange: 0xf07a12 };
@@ -608,7 +609,7 @@ function tagOwners(ui, view) {
 /** " (the player)" sitting at the seat named `seatName`, or nothing. */
 function playerOf(ui, seatName) {
   const seat = ui.state.seats.find((x) => x.name === seatName);
-  return seat && seat.player ? ` (${seat.player})` : "";
+  return seat && seat.player ? ` (${playerName(seat)})` : "";
 }
 
 function findHole(view, name) {

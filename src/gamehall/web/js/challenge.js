@@ -1,0 +1,200 @@
+// Challenges (the bot API's, docs/bot-api.md): a person challenges a bot account from its
+// profile (the game among those it plays, the game's options, clock, rated, seat), then waits
+// for the answer: the room opens when the bot accepts, its reason shows when it declines. A
+// person a bot challenges sees it above the page and accepts or declines it.
+//
+// The page learns the answer by asking for the challenge every POLL_MS (GET
+// /api/challenge/{id}): short requests, far inside the per-token limit, that survive a dropped
+// connection or a restarted server without any stream to keep alive.
+
+import { h, fill } from "./dom.js";
+import { api, games } from "./api.js";
+import { CLOCK_DOC, clockField, optionField, optionWords, readOptions } from "./lobby.js";
+import { playerLink } from "./links.js";
+
+const POLL_MS = 1500;
+const INCOMING_MS = 10000;
+
+/** The Challenge card of another player's profile (`data`), or null when the page may not
+ * challenge them: a bot account, or anyone with an account when this player is a bot account
+ * (checked by the server too). `alive()` says whether the profile is still shown. */
+export function challengeCard(data, ctx, alive) {
+  if (!ctx.nickname) return null;
+  const box = h("section", { class: "card", "data-testid": "challenge", hidden: true });
+  if (data.bot_account) {
+    drawChallenge(box, data, ctx, alive);
+    return box;
+  }
+  if (!ctx.account || !data.account) return null;
+  api("/api/bot/account").then((me) => {
+    if (me.bot_account && alive()) drawChallenge(box, data, ctx, alive);
+  }).catch(() => { /* not a bot account: people meet people in rooms */ });
+  return box;
+}
+
+async function drawChallenge(box, data, ctx, alive) {
+  let list;
+  let mine;
+  try {
+    [list, mine] = await Promise.all([games(), api("/api/challenge")]);
+  } catch (err) {
+    box.hidden = false;
+    fill(box, h("p", { class: "error" }, err.message));
+    return;
+  }
+  if (!alive()) return;
+  box.hidden = false;
+  const playable = data.bot_account ? list.filter((g) => data.bot_games.includes(g.name)) : list;
+  if (!playable.length) {
+    fill(box, h("h2", {}, "Challenge"), h("p", { class: "muted" },
+      `${data.nickname} plays no game this hall has.`));
+    return;
+  }
+  const open = mine.out.find((c) => c.dest.name.toLowerCase() === data.nickname.toLowerCase());
+  const form = challengeForm(data, playable, ctx, (made) => waitAnswer(box, made, ctx, alive));
+  form.hidden = true;
+  fill(box, h("div", { class: "row spread" }, h("h2", {}, "Challenge"),
+    h("button", { type: "button", class: "primary", "data-action": "challenge",
+      onclick: () => { form.hidden = false; } }, `Challenge ${data.nickname}`)),
+  h("p", { class: "small muted" }, data.bot_account
+    ? `${data.nickname} is a program: it plays ${playable.map((g) => g.title).join(", ")}.`
+    : `${data.nickname} is a person: your bot account may challenge them.`),
+  form);
+  if (open) waitAnswer(box, open, ctx, alive);
+}
+
+/** The challenge's form: the game (its options follow it), clock, rated, the seat. */
+function challengeForm(data, list, ctx, sent) {
+  const select = h("select", { name: "game", "aria-label": "game" },
+    list.map((g) => h("option", { value: g.name }, g.title)));
+  const optionsBox = h("div", { class: "options" });
+  const seat = h("select", { name: "seat", "aria-label": "your seat" });
+  const game = () => list.find((g) => g.name === select.value);
+  const drawOptions = () => {
+    fill(optionsBox, game().options.map(optionField));
+    fill(seat, h("option", { value: "" }, "seat drawn at random"),
+      game().seats.map((name, i) => h("option", { value: String(i) }, `you play ${name}`)));
+  };
+  select.addEventListener("change", drawOptions);
+  if (list.length) drawOptions();
+  const clockBox = clockField("");
+  const rated = h("select", { name: "rated", "aria-label": "rated or casual" },
+    h("option", { value: "" }, "rated if both have an account"),
+    h("option", { value: "true" }, "rated"), h("option", { value: "false" }, "casual"));
+  return h("form", { class: "create-form challenge-form", onsubmit: async (ev) => {
+    ev.preventDefault();
+    const body = { game: game().name, options: readOptions(optionsBox, game()),
+      clock: clockBox.querySelector("input").value.trim() || null };
+    if (rated.value) body.rated = rated.value === "true";
+    if (seat.value) body.seat = Number(seat.value);
+    try {
+      sent(await api(`/api/challenge/${encodeURIComponent(data.nickname)}`,
+        { method: "POST", body }));
+    } catch (err) {
+      ctx.toast(err.message, "error");
+    }
+  } },
+  h("div", { class: "row" }, h("label", {}, "Game ", select), rated, seat,
+    h("button", { type: "submit", class: "primary", "data-action": "send-challenge" }, "Send")),
+  h("div", { class: "option" }, h("label", { for: "opt-clock" }, "clock"), clockBox,
+    h("span", { class: "doc" }, CLOCK_DOC)),
+  optionsBox);
+}
+
+/** The challenge sent: waiting (cancel), then the room (accepted) or the answer in words. */
+function waitAnswer(box, made, ctx, alive) {
+  const line = h("p", { "data-testid": "challenge-status" },
+    `Challenge sent to ${made.dest.name}: waiting for an answer…`);
+  const cancel = h("button", { type: "button", "data-action": "cancel-challenge",
+    onclick: async () => {
+      try {
+        await api(`/api/challenge/${encodeURIComponent(made.id)}/cancel`, { method: "POST" });
+      } catch (err) {
+        ctx.toast(err.message, "error");
+      }
+    } }, "Cancel");
+  const pending = h("div", { class: "pending-challenge", "data-challenge": made.id },
+    line, h("p", { class: "small muted" }, challengeWords(made)), cancel);
+  box.querySelector(".challenge-form")?.setAttribute("hidden", "");
+  box.append(pending);
+  const poll = async () => {
+    if (!alive() || !pending.isConnected) return;
+    let now;
+    try {
+      now = await api(`/api/challenge/${encodeURIComponent(made.id)}`);
+    } catch (_) {
+      setTimeout(poll, POLL_MS * 2);  // unreachable for a moment: ask again, later
+      return;
+    }
+    if (now.status === "created") {
+      setTimeout(poll, POLL_MS);
+    } else if (now.status === "accepted" && now.room) {
+      location.hash = `#/room/${now.room}`;
+    } else {
+      cancel.remove();
+      pending.dataset.status = now.status;
+      line.textContent = now.status === "declined"
+        ? `${made.dest.name} declined: ${now.reason_text || now.reason}`
+        : (now.reason === "expired" ? `Nobody answered: ${now.reason_text}`
+          : "The challenge was canceled.");
+    }
+  };
+  setTimeout(poll, POLL_MS);
+}
+
+/** A challenge in words: the game, the options it sets, clock, rated. */
+function challengeWords(c) {
+  const parts = [c.game, ...Object.entries(c.options || {}).map(([k, v]) => optionWords(null, k, v)),
+    c.clock ? `clock ${c.clock}` : "untimed"];
+  if (c.rated !== null && c.rated !== undefined) parts.push(c.rated ? "rated" : "casual");
+  return parts.join(" · ");
+}
+
+/** Challenges to this player (a bot challenging a person), shown above the page with accept
+ * and decline: looked for on every page the player opens and every INCOMING_MS while an
+ * account is signed in (only accounts can be challenged). `set(ctx)` after each sign-in. */
+export function watchIncoming() {
+  const bar = h("div", { class: "incoming", "data-testid": "incoming", hidden: true });
+  document.querySelector("header.top").after(bar);
+  let account = false;
+  const check = async () => {
+    if (!account) {
+      drawIncoming(bar, []);
+      return;
+    }
+    try {
+      const mine = await api("/api/challenge");
+      if (account) drawIncoming(bar, mine.in);
+    } catch (_) { /* shown again at the next check that reaches the server */ }
+  };
+  const tick = () => {
+    if (document.visibilityState !== "hidden") check();
+    setTimeout(tick, INCOMING_MS);
+  };
+  setTimeout(tick, INCOMING_MS);
+  return { set(ctx) { account = ctx.account; check(); } };
+}
+
+function drawIncoming(bar, list) {
+  bar.hidden = !list.length;
+  fill(bar, list.map((c) => {
+    const answer = (how, body) => async () => {
+      try {
+        const done = await api(`/api/challenge/${encodeURIComponent(c.id)}/${how}`,
+          { method: "POST", body });
+        item.remove();
+        if (done.room) location.hash = `#/room/${done.room}`;
+      } catch (err) {
+        item.replaceChildren(err.message);
+      }
+    };
+    const item = h("div", { class: "card row", "data-challenge": c.id },
+      playerLink(c.challenger.name, { botAccount: c.challenger.bot_account }),
+      ` challenges you: ${challengeWords(c)} `,
+      h("button", { type: "button", class: "primary", "data-action": "accept-challenge",
+        onclick: answer("accept") }, "Accept"),
+      h("button", { type: "button", "data-action": "decline-challenge",
+        onclick: answer("decline", { reason: "generic" }) }, "Decline"));
+    return item;
+  }));
+}

@@ -1,0 +1,186 @@
+"""The bot API's page in Chromium: API tokens made, shown once and revoked from one's profile, an
+account made a bot account there; a person challenges a bot from its profile (a decline shows
+its reason, a challenge can be canceled), a bot's challenge to a person shows above the page;
+and the issue's "done when": the real `gamehall bot` client in a subprocess plays a person who
+challenged it from the page, through the page, to the game's end, its name marked BOT."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.web.conftest import ROOT, HallProcess, Pages
+from tests.web.helpers import enter, state, wait_my_turn, wait_version_above
+
+PASSWORD = "correct horse"
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _account(hall: HallProcess, nickname: str) -> str:
+    """A new account over HTTP: its session token."""
+    r = httpx.post(f"{hall.url}api/session", json={"nickname": nickname})
+    token = str(r.json()["token"])
+    r = httpx.post(f"{hall.url}api/account/password", json={"password": PASSWORD},
+                   headers=_auth(token))
+    assert r.status_code == 200, r.text
+    return token
+
+
+def _bot(hall: HallProcess, nickname: str, games: list[str]) -> str:
+    """A new bot account over HTTP: an API token of it with bot:play."""
+    session = _account(hall, nickname)
+    r = httpx.post(f"{hall.url}api/account/tokens", json={"scopes": ["bot:play"]},
+                   headers=_auth(session))
+    token = str(r.json()["token"])
+    r = httpx.post(f"{hall.url}api/bot/account/upgrade", json={"games": games},
+                   headers=_auth(token))
+    assert r.status_code == 200, r.text
+    return token
+
+
+def _protect(page: Page, nickname: str) -> None:
+    """Give the page's player a password from its profile (it stays on the profile)."""
+    page.get_by_test_id("me").click()
+    expect(page.get_by_test_id("profile-name")).to_have_text(nickname)
+    page.get_by_test_id("account").locator("input[name=password]").fill(PASSWORD)
+    page.get_by_test_id("account").locator("button[type=submit]").click()
+    expect(page.get_by_test_id("api-tokens")).to_be_visible()
+
+
+@pytest.fixture()
+def bot_client(hall: HallProcess) -> Iterator[str]:
+    """The real `gamehall bot` in a subprocess, for a fresh bot account playing Hula: its
+    nickname."""
+    nickname = f"engine{os.getpid() % 1000}"
+    token = _bot(hall, nickname, ["hula"])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        p for p in (os.environ.get("PYTHONPATH"), str(ROOT)) if p)}
+    log = (hall.log.parent / "bot.log").open("wb")
+    proc = subprocess.Popen([sys.executable, "-m", "gamehall", "bot", "--url", hall.url,
+                             "--token", token, "--engine", "random", "--seed", "3"],
+                            env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        yield nickname
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+
+
+def test_api_tokens_are_made_shown_once_and_revoked_and_the_account_becomes_a_bot(
+        pages: Pages) -> None:
+    page = pages.new()
+    name = enter(page, "tok")
+    _protect(page, name)
+    form = page.get_by_test_id("token-form")
+    form.locator("input[name=token-description]").fill("my engine")
+    form.locator("input[value=read]").check()
+    form.locator("button[type=submit]").click()
+    shown = page.get_by_test_id("new-token").locator("input[name=new-token]")
+    expect(shown).to_be_visible()
+    token = shown.input_value()
+    row = page.locator("[data-testid=token-list] tr", has_text="my engine")
+    expect(row).to_contain_text("bot:play, read")
+    url = pages.hall.url
+    assert httpx.get(f"{url}api/bot/account", headers=_auth(token)).status_code == 200
+    row.locator("[data-action=revoke-token]").click()
+    expect(page.get_by_test_id("token-list")).to_contain_text("No API tokens yet.")
+    assert httpx.get(f"{url}api/bot/account", headers=_auth(token)).status_code == 401
+
+    card = page.get_by_test_id("bot-account")
+    expect(card.locator("[data-action=make-bot]")).to_be_disabled()  # until the box is ticked
+    for box in card.locator("input[name=bot-game]").all():
+        box.set_checked(box.get_attribute("value") == "hula")
+    card.locator("input[name=bot-for-good]").check()
+    card.locator("[data-action=make-bot]").click()
+    expect(page.get_by_test_id("bot-tag")).to_be_visible()  # beside the profile's name
+    card = page.get_by_test_id("bot-account")
+    expect(card.locator("[data-action=save-bot-games]")).to_be_visible()
+    card.locator("input[name=bot-game][value=haugaz]").check()
+    card.locator("[data-action=save-bot-games]").click()
+    expect(page.locator(".toast", has_text="it plays haugaz, hula")).to_be_visible()
+    profile = httpx.get(f"{url}api/players/{name}").json()
+    assert profile["bot_account"] and profile["bot_games"] == ["haugaz", "hula"]
+
+
+def _challenge_from_profile(page: Page, bot: str, **options: Any) -> None:
+    page.goto(f"{page.url.split('#')[0]}#/player/{bot}")
+    card = page.get_by_test_id("challenge")
+    expect(page.get_by_test_id("bot-tag")).to_be_visible()
+    card.locator("[data-action=challenge]").click()
+    for key, value in options.items():
+        field = card.locator(f"[name={key}]")
+        if field.evaluate("el => el.tagName") == "SELECT":
+            field.select_option(str(value))
+        else:
+            field.fill(str(value))
+    card.locator("[data-action=send-challenge]").click()
+    expect(card.get_by_test_id("challenge-status")).to_contain_text("waiting for an answer")
+
+
+def test_a_decline_shows_its_reason_a_challenge_is_canceled_and_a_bots_shows_above(
+        pages: Pages) -> None:
+    hall = pages.hall
+    bot = _bot(hall, "quietbot1", ["hula"])
+    page = pages.new()
+    name = enter(page, "chal")
+    _protect(page, name)
+    _challenge_from_profile(page, "quietbot1", clock="1+0")
+    [sent] = httpx.get(f"{hall.url}api/challenge", headers=_auth(bot)).json()["in"]
+    assert sent["clock"] == "1+0" and sent["challenger"]["name"] == name
+    httpx.post(f"{hall.url}api/challenge/{sent['id']}/decline", json={"reason": "tooFast"},
+               headers=_auth(bot))
+    status = page.get_by_test_id("challenge-status")
+    expect(status).to_contain_text("declined: This time control is too fast")
+    page.reload()
+    _challenge_from_profile(page, "quietbot1")
+    page.get_by_test_id("challenge").locator("[data-action=cancel-challenge]").click()
+    expect(status).to_have_text("The challenge was canceled.")
+
+    r = httpx.post(f"{hall.url}api/challenge/{name}", json={"game": "hula", "seat": 1},
+                   headers=_auth(bot))
+    assert r.status_code == 201, r.text
+    page.goto(f"{hall.url}#/")  # a page opened looks for challenges
+    bar = page.get_by_test_id("incoming")
+    expect(bar).to_contain_text("challenges you")
+    expect(bar.locator("[data-bot-account=true]")).to_have_text("BOT quietbot1")
+    bar.locator("[data-action=accept-challenge]").click()
+    page.wait_for_url("**/#/room/*")
+    expect(page.locator(".seat.mine")).to_have_attribute("data-seat", "0")  # the bot took 1
+    expect(page.locator(".seat[data-seat='1'] [data-bot-account=true]")).to_be_visible()
+
+
+def test_a_person_challenges_the_real_bot_client_and_plays_to_the_end(
+        pages: Pages, bot_client: str) -> None:
+    page = pages.new()
+    name = enter(page, "vsbot")
+    _protect(page, name)
+    _challenge_from_profile(page, bot_client, size=5)
+    page.wait_for_url("**/#/room/*", timeout=30000)  # the bot accepted: the room opens
+    theirs = page.locator(f".seat a.player-link[data-player='{bot_client}']")
+    expect(theirs).to_have_text(f"BOT {bot_client}")
+    st = wait_my_turn(page, timeout=30000)
+    while st["status"] != "finished":
+        page.locator("[data-game=hula] .cell.legal").first.click()
+        wait_version_above(page, st["version"])
+        st = wait_my_turn(page, timeout=30000)
+    expect(page.get_by_test_id("result-words")).to_be_visible()
+    assert state(page)["ended_by"] == "rules"
+    expect(page.get_by_test_id("result-words")).not_to_be_empty()
+    page.goto(f"{pages.hall.url}#/leaderboard/hula")
+    row = page.locator(f"[data-testid=leaderboard] tr[data-player='{bot_client}']")
+    expect(row.get_by_test_id("bot-tag")).to_be_visible()
