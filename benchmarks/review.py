@@ -4,9 +4,10 @@
 
 For each game: two (or the game's number of) MCTS bots at ``--players``' budget play one game
 from the seed (a typical game: bots that play sensibly, so its length is a real game's), then
-`review_record` reviews it at ``--level`` (default `medium`, the review's default budget: 1000
-simulations a position). Prints a Markdown table: the game's actions, how many positions were
-searched (a seat with a choice; chance and forced steps are not), wall and CPU seconds, CPU
+`review_record` reviews it at ``--level`` (default `medium`, the review's default budget: the
+bots' `medium` simulations in that game, `gamehall.ai.levels.LEVEL_SIMULATIONS`; or a number).
+Prints a Markdown table: the game's actions, the simulations a position, how many positions
+were searched (a seat with a choice; chance and forced steps are not), wall and CPU seconds, CPU
 milliseconds per searched position, and the marks found.
 """
 
@@ -41,13 +42,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", default="mcts:100", help="the bots that play the game")
     args = parser.parse_args(argv)
-    simulations, widening = review_budget(args.level)
     make_bot(args.players)  # a bad spec fails before any game
-    print(f"review at {args.level} ({simulations} simulations a position), games by "
-          f"{args.players}, seed {args.seed}\n")
-    print("| game | actions | searched | wall s | CPU s | CPU ms / searched | marks |")
-    print("|---|---|---|---|---|---|---|")
+    print(f"review at {args.level}, games by {args.players}, seed {args.seed}\n")
+    print("| game | actions | simulations | searched | wall s | CPU s | CPU ms / searched "
+          "| marks |")
+    print("|---|---|---|---|---|---|---|---|")
     for name in args.games or list_games():
+        simulations, widening = review_budget(args.level, name)
         state = typical_game(name, args.players, args.seed)
         record = GameRecord.from_state(state, seed=args.seed)
         wall, cpu = time.perf_counter(), time.process_time()
@@ -56,8 +57,8 @@ def main(argv: list[str] | None = None) -> None:
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         searched = sum(1 for s in review.steps if s.kind == MOVE)
         marks = sum(1 for s in review.steps if s.mark is not None)
-        print(f"| {name} | {len(record.actions)} | {searched} | {wall:.1f} | {cpu:.1f} | "
-              f"{1000 * cpu / max(1, searched):.0f} | {marks} |", flush=True)
+        print(f"| {name} | {len(record.actions)} | {simulations} | {searched} | {wall:.1f} | "
+              f"{cpu:.1f} | {1000 * cpu / max(1, searched):.0f} | {marks} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ from gamehall.core import (
 )
 from gamehall.play.options_cli import parse_option_args
 from gamehall.play.terminal import Seat, play_game
-from gamehall.server.settings import Settings
+from gamehall.server.settings import Settings, option_name
 
 app = typer.Typer(
     help="gamehall: Hula, Haugaz, Halali!, Hotu Matua and Hau La — engines, bots, and a hall.",
@@ -318,6 +318,22 @@ def board(
     console.print(f"wrote {escape(str(svg))}")
 
 
+def _serve_settings(options: dict[str, Any]) -> Settings:
+    """The hall's settings from `serve`'s options (each field's option is `option_name`'s; the
+    few that need it read here: lists, a lower-case word, a folder, a cluster node's name)."""
+    values = {f: options[option_name(f)] for f in Settings.__dataclass_fields__
+              if option_name(f) in options}
+    redis = options["redis"]
+    boards = options["boards"]
+    values.update(
+        plugins=tuple(options["plugin"] or ()), sqlite_sync=options["sqlite_sync"].lower(),
+        boards_dir=str(boards) if boards is not None else "",
+        allow_origins=tuple(o.strip().lower().rstrip("/") for o in options["allow_origin"] or ()),
+        redis_url=redis or "", hint_level=options["hint_level"].lower(),
+        node=options["node"] or (f"{socket.gethostname()}:{options['port']}" if redis else ""))
+    return Settings(**values)
+
+
 @app.command(context_settings={"auto_envvar_prefix": "GAMEHALL"})
 @friendly
 def serve(
@@ -437,6 +453,28 @@ def serve(
                                   "explorer answers for.", min=1)] = SERVE.explorer_max_depth,
     explorer_max_games: Annotated[int, typer.Option(help="The newest finished games the opening"
                                   " explorer reads.", min=1)] = SERVE.explorer_max_games,
+    review_workers: Annotated[int, typer.Option(
+        help="Worker processes for reviews of finished games (beside the bots', at a lower "
+             "priority).", min=1)] = SERVE.review_workers,
+    review_level: Annotated[str, typer.Option(
+        help="The budget of a review asked without a level: easy, medium, hard or "
+             "simulations a position.")] = SERVE.review_level,
+    review_max_simulations: Annotated[int, typer.Option(
+        help="The most simulations per position a review may be asked for.", min=1)]
+    = SERVE.review_max_simulations,
+    review_max_queued: Annotated[int, typer.Option(
+        help="Reviews waiting or running at once in the hall.", min=1)]
+    = SERVE.review_max_queued,
+    review_per_player: Annotated[int, typer.Option(
+        help="Reviews one visitor may have waiting or running at once.", min=1)]
+    = SERVE.review_per_player,
+    review_max_seconds: Annotated[float, typer.Option(
+        help="The most one review may run before it is stopped and failed.", min=1.0)]
+    = SERVE.review_max_seconds,
+    review_lease_seconds: Annotated[float, typer.Option(
+        help="How long a review's claim lasts unless its node renews it (a dead node's "
+             "reviews are then failed and taken up again).", min=1.0)]
+    = SERVE.review_lease_seconds,
     log_json: Annotated[bool, typer.Option(
         help="Write logs as JSON lines (one object per record).")] = False,
 ) -> None:
@@ -448,25 +486,6 @@ def serve(
     from gamehall.server.serve import serve as run
     run(host, port, db, settings, log_level, say=typer.echo, log_json=log_json)
 
-
-_SERVE_ONLY = frozenset({"host", "port", "db", "log_level", "log_json", "plugin", "boards",
-                         "allow_origin", "redis", "node"})
-"""`serve` options that are not Settings fields of the same name (translated or used apart)."""
-
-
-def _serve_settings(options: dict[str, Any]) -> Settings:
-    """The hall's settings from `serve`'s options. An option named as a Settings field passes as
-    it is, so a new setting needs its option and nothing here; the few spelled for the command
-    line (lists, paths, the cluster's node name) are translated."""
-    fields = {k: v for k, v in options.items() if k not in _SERVE_ONLY}
-    redis, port = options["redis"], options["port"]
-    fields.update(
-        plugins=tuple(options["plugin"] or ()), sqlite_sync=fields["sqlite_sync"].lower(),
-        boards_dir=str(options["boards"]) if options["boards"] is not None else "",
-        allow_origins=tuple(o.strip().lower().rstrip("/") for o in options["allow_origin"] or ()),
-        redis_url=redis or "", hint_level=fields["hint_level"].lower(),
-        node=options["node"] or (f"{socket.gethostname()}:{port}" if redis else ""))
-    return Settings(**fields)
 
 
 @app.command(context_settings={"auto_envvar_prefix": "GAMEHALL_BOT"})

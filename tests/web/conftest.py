@@ -47,7 +47,8 @@ class HallProcess:
                "--db", str(db), "--plugin", "tests.web.halali_setup", "--plugin",
                "tests.server.games", "--bot-delay", "0.05",
                "--rate", "1000", "--burst", "1000", "--log-level", log_level,
-               "--argon2-time-cost", "1", "--argon2-memory-kib", "8192", *OPEN_LIMITS]
+               "--argon2-time-cost", "1", "--argon2-memory-kib", "8192",
+               "--review-level", "200", *OPEN_LIMITS]
         path = os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), str(ROOT)) if p)
         env = {**os.environ, "PYTHONPATH": path}
         self.proc = subprocess.Popen(cmd, cwd=tmp, env=env, stdout=self.log.open("wb"),

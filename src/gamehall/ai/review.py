@@ -37,8 +37,8 @@ simulations per position, a progress callback) and a server store what it return
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 from gamehall.ai.accuracy import game_accuracy, mark, move_accuracy, volatility_weights
@@ -51,6 +51,8 @@ DEFAULT_SIMULATIONS = 1000
 VISIT_FLOOR = 10
 """Fewer visits than this behind an estimate (and no proof): no mark."""
 MOVE, FORCED, CHANCE_STEP = "move", "forced", "chance"
+REVIEW_FORMAT = "gamehall-review/1"
+"""The `format` of `Review.to_dict`'s JSON (the hall stores it; protocol.md describes it)."""
 
 Progress = Callable[[int, int], None]
 """Called as progress(positions_done, positions_total) after each step of the record."""
@@ -122,6 +124,17 @@ class ReviewStep:
     """`inaccuracy`, `mistake`, `blunder` or None."""
     accuracy: float | None
     """The move's accuracy in percent; None where it does not count."""
+    best_parts: dict[str, Any] | None = None
+    """The preferred move taken apart for a board (`State.action_parts`: from, to, cell, ...),
+    filled by `with_parts`; None where there is none or it was not asked for."""
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ReviewStep:
+        """A step as `Review.to_dict` wrote it (lists back to tuples)."""
+        values: dict[str, Any] = {f.name: data.get(f.name) for f in fields(cls)}
+        for name in ("before", "after"):
+            values[name] = tuple(float(x) for x in data[name])
+        return cls(**values)
 
 
 @dataclass
@@ -156,9 +169,36 @@ class Review:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, for storage with the game and for `gamehall review --json`."""
         data: dict[str, Any] = _jsonable(asdict(self))
-        data["format"] = "gamehall-review/1"
+        data["format"] = REVIEW_FORMAT
         data["marks"] = [self.marks(s) for s in range(len(self.seats))]
         return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Review:
+        """A review read back from `to_dict`'s JSON (a stored one); GamehallError for another
+        format."""
+        if data.get("format") != REVIEW_FORMAT:
+            raise GamehallError(f"not a review ({REVIEW_FORMAT}): {data.get('format')!r}")
+        return cls(game=str(data["game"]), options=dict(data["options"]),
+                   players=list(data["players"]), seats=list(data["seats"]),
+                   simulations=int(data["simulations"]), seed=int(data["seed"]),
+                   steps=[ReviewStep.from_dict(s) for s in data["steps"]],
+                   final=tuple(float(x) for x in data["final"]),
+                   finished=bool(data["finished"]), accuracy=list(data["accuracy"]))
+
+
+def with_parts(review: Review, record: GameRecord) -> Review:
+    """The review with each preferred move taken apart for a board (`ReviewStep.best_parts`),
+    from the record's positions: what a page needs to show the better move on its board."""
+    state = record.replay().game.new_initial_state(record.seed)
+    steps = []
+    for step in review.steps:
+        parts = None
+        if step.best_action is not None and step.best_action >= 0:
+            parts = {"move": step.best, **state.action_parts(step.best_action)}
+        steps.append(replace(step, best_parts=parts))
+        state.apply_action(step.action)
+    return replace(review, steps=steps)
 
 
 def _jsonable(value: Any) -> Any:

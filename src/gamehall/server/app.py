@@ -24,15 +24,16 @@ from pydantic import BaseModel, Field
 from redis.exceptions import RedisError
 
 from gamehall import __version__
-from gamehall.core import GamehallError, GameRecord, load_game
+from gamehall.core import GamehallError, load_game
 from gamehall.core.registry import game_class, list_games
-from gamehall.server import bot_routes, explorer, howto
+from gamehall.server import bot_routes, explorer, howto, review_routes
 from gamehall.server import protocol as proto
 from gamehall.server.accounts import MAX_PASSWORD, RateLimited, SignInLimiter
 from gamehall.server.bots import BotLimits, BotPool, bot_levels, default_level
 from gamehall.server.clocks import wall_time
 from gamehall.server.cluster import Cluster
 from gamehall.server.door import COOKIE, Door, address_of, token_of, visitor_key
+from gamehall.server.door import check_rate as _check_rate
 from gamehall.server.errors import RoomError
 from gamehall.server.guards import (
     BodyLimit,
@@ -45,9 +46,10 @@ from gamehall.server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from gamehall.server.protocol import ProtocolError
 from gamehall.server.pubsub import InProcessPubSub, PubSub
 from gamehall.server.redis_pubsub import RedisPubSub
-from gamehall.server.replay import ReplayCache, replay_step
+from gamehall.server.replay import ReplayCache, game_record, replay_step
+from gamehall.server.reviews import STATUS as review_status
+from gamehall.server.reviews import Reviews
 from gamehall.server.revocations import Revocations
-from gamehall.server.rooms import WAITING, Room
 from gamehall.server.settings import Settings
 from gamehall.server.storage import SqlStorage, Storage, UnknownPlayer
 from gamehall.server.websocket import mount_websocket
@@ -65,7 +67,8 @@ _STATUS = {"not_identified": 401, "unknown_room": 404, "not_seated": 403, "not_y
            "too_large": 413, "bad_step": 400, "storage_error": 503, "bad_login": 401,
            "weak_password": 400, "unknown_player": 404, "rate_limited": 429,
            "room_unavailable": 503, "unknown_game": 404, "hints_rated": 403,
-           "hints_no_bot": 403, "hint_failed": 503, **bot_routes.STATUS, **explorer.STATUS}
+           "hints_no_bot": 403, "hint_failed": 503, **bot_routes.STATUS, **explorer.STATUS,
+           **review_status}
 
 
 class SessionIn(BaseModel):
@@ -116,6 +119,7 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
                 sign_ins=sign_ins, cluster=cluster, limiter=limiter)
     if cluster is not None:  # a sign-out reaches every node's memory of tokens at once
         Revocations(cluster.pubsub, hall.accounts)
+    reviews = Reviews(hall, settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -124,7 +128,9 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
         if cluster is not None:
             await cluster.pubsub.open()
         await hall.start()
+        await reviews.start()
         yield
+        await reviews.stop()
         await hall.stop()
         if cluster is not None:
             await cluster.pubsub.close()
@@ -138,14 +144,16 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
                               f"(protocol version {proto.PROTOCOL_VERSION}).")
     door = Door(settings, hall.limiter)
     app.state.hall = hall
+    app.state.reviews = reviews
     app.state.door = door
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     if cluster is not None:
         app.add_middleware(NodeHeader, node=cluster.node)
     _protocol_doc(app)
+    review_routes.install(app, hall, reviews, door)  # before the room actions it would hit
     _routes(app, hall, door)
     _account_routes(app, hall, door)
-    _player_routes(app, hall)
+    _player_routes(app, hall, reviews)
     bot_routes.install(app, hall, settings, token_of)
     explorer.install(app, explorer.Explorer(store, hall.boards, settings.explorer_max_games,
                                             settings.explorer_max_depth), door, _check_rate)
@@ -191,12 +199,6 @@ def _error(code: str, message: str) -> JSONResponse:
     return JSONResponse(proto.error(code, message), status_code=_STATUS.get(code, 409))
 
 
-def _check_rate(wait: float | None) -> None:
-    """Refuse an HTTP request over a rate limit: 429 with Retry-After."""
-    if wait is not None:
-        raise RateLimited(wait, f"too many requests: try again in {max(1, round(wait))} s")
-
-
 def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
     replays = ReplayCache()
 
@@ -232,7 +234,7 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
     @app.get("/api/health", summary="Liveness and load: rooms, connections, storage commits; "
                                      "in a cluster the node, the rooms it owns, the live nodes")
     async def health() -> dict[str, Any]:
-        return hall.health()
+        return {**hall.health(), "reviews": app.state.reviews.health()}
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics() -> Response:
@@ -394,7 +396,7 @@ def _account_routes(app: FastAPI, hall: Hall, door: Door) -> None:
         return resp
 
 
-def _player_routes(app: FastAPI, hall: Hall) -> None:
+def _player_routes(app: FastAPI, hall: Hall, reviews: Reviews) -> None:
     """Profiles, leaderboards and the archive of finished games (read only, public)."""
 
     @app.get("/api/players/{nickname}",
@@ -407,6 +409,7 @@ def _player_routes(app: FastAPI, hall: Hall) -> None:
             raise RoomError("unknown_player", f"nobody is called {nickname[:40]!r}")
         games = await hall.bot_store.games_of_name(found["nickname"])
         found["bot_account"], found["bot_games"] = games is not None, games or []
+        await review_routes.with_accuracy(reviews, found["recent"])
         return found
 
     @app.get("/api/leaderboard/{game}", summary="A game's rated players, best first")
@@ -436,6 +439,7 @@ def _player_routes(app: FastAPI, hall: Hall) -> None:
             if g["game"] not in titles:
                 titles[g["game"]] = _game_title(g["game"], strict=False)
             g["title"] = titles[g["game"]]
+        await review_routes.with_accuracy(reviews, games)
         return {"games": games, "next": cursor}
 
 
@@ -447,22 +451,3 @@ def _game_title(name: str, strict: bool = True) -> str:
         if strict:
             raise RoomError("bad_game", str(exc)) from None
         return name
-
-
-def game_record(room: Room) -> dict[str, Any]:
-    """The room's record in the `gamehall replay` format: moves with notation, players, result.
-
-    The seed is never included. Every action in the record has already been played, and every
-    chance outcome is public once drawn, so the record holds nothing a player could not see.
-    """
-    players = [o.nickname if o else "" for o in room.seats]
-    rec = GameRecord(game=room.game_name, options=dict(room.options), players=players,
-                     actions=[(m.action, m.move) for m in room.moves], seed=None,
-                     result=room.result if room.ended_by == "rules" else None,
-                     outcome=room.outcome)
-    data = rec.to_dict()
-    data.update({"room": room.id, "status": room.status, "ended_by": room.ended_by,
-                 "final_result": room.result})
-    if room.status == WAITING:
-        data["actions"] = []
-    return data

@@ -16,19 +16,16 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from gamehall.server import storage as store
 from gamehall.server.rooms import FINISHED
-from gamehall.server.storage.batch import Write as _Write
+from gamehall.server.storage.extension import SqlExtension
 from gamehall.server.storage.schema import game_players, metadata, players, rooms, tokens
-
-T = TypeVar("T")
 
 SCOPES = ("bot:play", "read")
 """What an API token may do: `bot:play` everything a bot does (streams, moves, challenges);
@@ -141,28 +138,8 @@ def _challenge(row: Any) -> Challenge:
                      (row.a_bot is not None, row.b_bot is not None))
 
 
-class BotStore:
+class BotStore(SqlExtension):
     """The bot API's storage methods, over the hall's SQL storage (its writer and readers)."""
-
-    def __init__(self, storage: store.Storage) -> None:
-        self.storage = storage
-
-    @property
-    def available(self) -> bool:
-        """Whether the hall's storage is SQL (a test's in-memory storage has no bot API)."""
-        return isinstance(self.storage, store.SqlStorage)
-
-    def _sql(self) -> store.SqlStorage:
-        assert isinstance(self.storage, store.SqlStorage)
-        return self.storage
-
-    async def _read(self, fn: Callable[[Connection], T]) -> T:
-        return await self._sql()._read(fn)
-
-    async def _write(self, fn: Callable[[Connection], T]) -> T:
-        out: list[T] = []
-        await self._sql()._write(_Write(fn=lambda conn: out.append(fn(conn))))
-        return out[0]
 
     # --- bot accounts --------------------------------------------------------------------------
     async def bot_games(self, player_id: int) -> list[str] | None:

@@ -108,7 +108,8 @@ class _Job:
     room: str
     line: bytes
     """The job as the worker reads it (one JSON line)."""
-    done: asyncio.Future[int | None]
+    done: asyncio.Future[Any]
+    """The answer: an action (or None) for a bot's move; a review pool's final reply."""
     worker: _Worker | None = None
     """The worker running it, once one does."""
 
@@ -140,6 +141,11 @@ class PoolStats:
 
 class BotPool:
     """Worker processes for thinking bots (started on first use), fed from one queue."""
+
+    WORKER = "gamehall.server.botworker"
+    """The module each worker process runs (a review pool runs its own)."""
+    LINE_LIMIT = 2**16
+    """The longest answer line a worker may write (a review's is far longer than a move's)."""
 
     def __init__(self, workers: int, plugins: Sequence[str] = (),
                  limits: BotLimits | None = None) -> None:
@@ -175,7 +181,8 @@ class BotPool:
         self._by_room[room] = job
         self._start_slots().put_nowait(job)
         try:
-            return await job.done
+            answer = await job.done
+            return answer if isinstance(answer, int) else None
         finally:
             if self._by_room.get(room) is job:
                 del self._by_room[room]
@@ -238,8 +245,9 @@ class BotPool:
         self.stats.started += 1
         try:
             proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "gamehall.server.botworker", str(os.getpid()),
-                *self.plugins, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+                sys.executable, "-m", self.WORKER, str(os.getpid()),
+                *self.plugins, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                limit=self.LINE_LIMIT)
         except OSError:
             log.exception("could not start a bot worker")
             return None

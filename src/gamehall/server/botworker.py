@@ -19,6 +19,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import Any, TextIO
 
 
@@ -65,7 +66,9 @@ def serve(jobs: TextIO, out: TextIO) -> None:
         out.flush()
 
 
-def main(argv: list[str]) -> None:
+def main(argv: list[str], serve: Callable[[TextIO, TextIO], None] = serve) -> None:
+    """Start a worker: watch the parent, import the plug-ins and games, say ``ready``, then
+    `serve` the jobs (a review worker passes its own)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server decides when its workers stop
     out = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)  # whatever a bot prints goes to stderr, never into the answers

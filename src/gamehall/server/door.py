@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fastapi import Request, WebSocket
 
+from gamehall.server.accounts import RateLimited
 from gamehall.server.guards import (
     ConnectionCounts,
     RateLimits,
@@ -52,3 +53,9 @@ def token_of(request: Request | WebSocket) -> str | None:
     if header or isinstance(request, WebSocket):
         return header
     return request.cookies.get(COOKIE)
+
+
+def check_rate(wait: float | None) -> None:
+    """Refuse an HTTP request over a rate limit: 429 with Retry-After."""
+    if wait is not None:
+        raise RateLimited(wait, f"too many requests: try again in {max(1, round(wait))} s")

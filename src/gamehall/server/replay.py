@@ -16,7 +16,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from gamehall.core import State
+from gamehall.core import GameRecord, State
 from gamehall.server.errors import RoomError
 from gamehall.server.rooms import WAITING, Room
 
@@ -71,3 +71,22 @@ async def replay_step(room: Room, step: int, cache: ReplayCache) -> dict[str, An
         "to_move": seat if seat >= 0 else None,
         "view": state.view(None),
     }
+
+
+def game_record(room: Room) -> dict[str, Any]:
+    """The room's record in the `gamehall replay` format: moves with notation, players, result.
+
+    The seed is never included. Every action in the record has already been played, and every
+    chance outcome is public once drawn, so the record holds nothing a player could not see.
+    """
+    players = [o.nickname if o else "" for o in room.seats]
+    rec = GameRecord(game=room.game_name, options=dict(room.options), players=players,
+                     actions=[(m.action, m.move) for m in room.moves], seed=None,
+                     result=room.result if room.ended_by == "rules" else None,
+                     outcome=room.outcome)
+    data = rec.to_dict()
+    data.update({"room": room.id, "status": room.status, "ended_by": room.ended_by,
+                 "final_result": room.result})
+    if room.status == WAITING:
+        data["actions"] = []
+    return data

@@ -98,6 +98,23 @@ class Settings:
     """The longest move prefix the opening explorer answers for (actions, chance included)."""
     explorer_max_games: int = 2000
     """The newest finished games of a game the opening explorer reads (all its options)."""
+    review_workers: int = 1
+    """Worker processes for reviews of finished games: a pool of its own beside the bots', at
+    a lower CPU priority, so a review never delays a bot's move in a live game."""
+    review_level: str = "medium"
+    """The budget of a review nobody chose a level for (a bot level, or simulations a
+    position), capped at `review_max_simulations`."""
+    review_max_simulations: int = 10000
+    """The most simulations per position a client may ask a review for."""
+    review_max_queued: int = 20
+    """Reviews waiting or running at once in the whole hall; past it a request is refused."""
+    review_per_player: int = 2
+    """Reviews one visitor may have waiting or running at once."""
+    review_max_seconds: float = 1800.0
+    """The most one review may run; a worker still busy then is stopped and the review failed."""
+    review_lease_seconds: float = 30.0
+    """A running review's node renews its claim this often (a third of it); a review whose
+    claim has run out (its node died) is shown failed and taken up again when asked for."""
     lease_ms: int = 10_000
     """How long a room's lease lasts unless its owner renews it: a frozen node's rooms are taken
     over after at most this long (a node whose process ended is seen at once, see cluster.py)."""

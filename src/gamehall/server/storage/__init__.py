@@ -15,6 +15,8 @@ Where each part lives (import from the package; the modules' other names are the
 - `schema`     the tables, `make_engine`, the Alembic migrations (`gamehall/server/migrations`)
 - `rows`       a room as a stored row and back (`room_row`, `room_from_values`)
 - `queries`    tokens, the archive, profiles, leaderboards, what a game's end records
+- `extension`  `SqlExtension`: a concern's own tables on this storage's writer and readers
+               (the bot API's `bot_store`, the reviews' `review_store`)
 """
 
 from gamehall.server.storage.coalescer import Coalescer
@@ -47,3 +49,6 @@ __all__ = [
 # The bot API's tables (bot accounts, API tokens' scopes, challenges) are part of the schema:
 # defined in their own module, over this metadata, and registered here with the rest.
 from gamehall.server import bot_store as _bot_store  # noqa: E402,F401
+
+# The reviews' table likewise (review_store.py, migration 0006).
+from gamehall.server import review_store as _review_store  # noqa: E402,F401

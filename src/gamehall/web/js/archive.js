@@ -1,5 +1,6 @@
 // The archive: every finished game, newest first, by game and/or player, a page at a time; each
-// opens in its room's replay or downloads as the record `gamehall replay` verifies.
+// opens in its room's replay or review (with each player's accuracy once reviewed) or downloads
+// as the record `gamehall replay` verifies.
 
 import { h, fill } from "./dom.js";
 import { api, games } from "./api.js";
@@ -18,8 +19,13 @@ export function gameLine(g, mine = null) {
         ` ${mine.rating.after} (${delta(mine.rating.before, mine.rating.after)})`) : null,
       g.outcome ? ` ${g.outcome}` : "",
       h("span", { class: "tag" }, g.rated ? "rated" : "casual"),
+      g.accuracy ? h("span", { class: "accuracy small", "data-testid": "accuracy",
+        title: "each player's accuracy in the bots' review" },
+      ` accuracy ${g.accuracy.map((a) => (a === null ? "–" : `${Math.round(a)}%`)).join(" · ")} `) : null,
       h("a", { class: "button", href: `#/room/${g.room}/replay`, "data-action": "open-replay" },
         "Replay"),
+      h("a", { class: "button", href: `#/room/${g.room}/review`, "data-action": "open-review" },
+        "Review"),
       h("a", { class: "button", href: `/api/rooms/${encodeURIComponent(g.room)}/record`,
         download: `gamehall-${g.game}-${g.room}.json`, "data-action": "download" }, "Record")));
 }

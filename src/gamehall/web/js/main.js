@@ -60,13 +60,14 @@ async function route() {
   renderWho(nickname);
   const ctx = { nickname, account: !!(me && me.account), toast, renderWho, refresh: route };
   incoming.set(ctx);
-  const room = hash.match(/^#\/room\/([A-Za-z0-9_-]+)(\/join|\/replay)?/);
+  const room = hash.match(/^#\/room\/([A-Za-z0-9_-]+)(\/join|\/replay|\/review)?/);
   const player = hash.match(/^#\/player\/([^/?]+)/);
   const board = hash.match(/^#\/leaderboard(?:\/([A-Za-z0-9_]+))?/);
   const archive = hash.match(/^#\/archive(?:\?(.*))?/);
   const rules = hash.match(/^#\/rules\/([A-Za-z0-9_]+)/);
   if (room) {
-    current = showRoom(app, room[1], ctx, room[2] === "/join", room[2] === "/replay");
+    current = showRoom(app, room[1], ctx, room[2] === "/join", room[2] === "/replay",
+      room[2] === "/review");
   } else if (player) {
     current = showProfile(app, decodeURIComponent(player[1]), ctx);
   } else if (board) {

@@ -41,7 +41,9 @@ export class Replay {
         onclick: () => this.close() }, "Back to the game"));
   }
 
-  async go(step) {
+  /** Show the position after `step` actions; `hint` (a move's parts: from, to, cell) is lit on
+   * the board (a review's better move), or none. */
+  async go(step, hint = null) {
     step = Math.max(0, Math.min(this.total, step));
     const token = ++this.token;
     let data = this.cache.get(step);
@@ -56,13 +58,14 @@ export class Replay {
     }
     if (token !== this.token) return;  // a later click overtook this one
     this.step = step;
+    this.hint = hint;
     if (this.label) this.label.textContent = `${step} / ${this.total}`;
     const st = this.state;
     await this.hooks.show({
       type: "state", replay: true, room: st.room, game: st.game, title: st.title,
       options: st.options, status: "replay", version: -1, seat: null, seats: st.seats,
       to_move: data.to_move, legal_moves: [], legal: [], moves: st.moves.slice(0, step), view: data.view,
-      result: null, outcome: null,
+      result: null, outcome: null, hint,
     });
   }
 

@@ -16,15 +16,16 @@ import { mountBoard } from "./boards/shell.js";
 import { delta, playerLink, seatedBot } from "./links.js";
 import { CLOCK_DOC, clockField, optionField, optionWords } from "./lobby.js";
 import { Replay } from "./replay.js";
+import { ReviewPanel } from "./review.js";
 import { Clocks, turnTitle } from "./clock.js";
 import { clearTurn, signalTurn, soundToggle } from "./attention.js";
 import { outcomeWords, personName, resultWords } from "./words.js";
 import { HintBox } from "./hint.js";
 
 
-export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
+export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false, autoReview = false) {
   const room = {
-    roomId, ctx, autoReplay,
+    roomId, ctx, autoReplay, autoReview,
     nickname: ctx.nickname,
     state: null,        // the latest state message
     board: null,        // the mounted board (shell.js's contract: update, refused, destroy)
@@ -34,6 +35,7 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
     moveCount: 0,
     joinWanted: autoJoin && !!ctx.nickname,
     replay: null,       // a Replay while stepping through the record
+    review: null,       // the ReviewPanel once a review was asked for (review.js)
     alive: true,
     clocks: new Clocks(),
     els: null,          // the page's elements (roomElements)
@@ -58,6 +60,7 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false) {
       room.conn.close();
       if (room.board) room.board.destroy();
       if (room.replay) room.replay.destroy();
+      if (room.review) room.review.destroy();
       delete window.gamehall;
     },
   };
@@ -74,6 +77,7 @@ function roomElements(room) {
     resultBox: h("div", { class: "result", "data-testid": "result", hidden: true }),
     boardHost: h("div", { class: "board-host", "data-testid": "board" }),
     replayBar: h("div", { class: "replay-bar", hidden: true, "data-testid": "replay-bar" }),
+    reviewBox: h("section", { class: "review card", hidden: true, "data-testid": "review" }),
     seatsBox: h("div", { class: "seats", "data-testid": "seats" }),
     adminBox: h("div", { class: "admin", "data-testid": "admin" }),
     optionsBox: h("div", { class: "room-options" }),
@@ -119,7 +123,8 @@ function roomLayout(els) {
       h("div", { class: "room-head" },
         h("a", { href: "#/", class: "back" }, "← lobby"), els.title, els.ratedTag, els.link,
         els.rulesLink, soundToggle()),
-      els.statusLine, els.hint, els.resultBox, els.boardHost, els.replayBar),
+      els.statusLine, els.hint, els.resultBox, els.boardHost, els.replayBar,
+      els.reviewBox),
     h("aside", { class: "side" },
       h("section", { class: "card" }, h("h2", {}, "Seats"), els.seatsBox, els.adminBox,
         els.optionsBox),
@@ -152,6 +157,7 @@ function onMessage(room, msg) {
     case "chat": addLine(room, "chat", msg.text, msg.from); break;
     case "info": addLine(room, "info", msg.text); break;
     case "error": onError(room, msg); break;
+    case "review": if (room.review) room.review.pushed(msg); break;
     case "welcome":
       if (msg.you === null && room.nickname) {
         addLine(room, "info", "you are watching (the server does not know your nickname)");
@@ -227,6 +233,10 @@ function firstState(room, msg) {
   if (room.autoReplay && msg.status !== "waiting" && msg.moves.length) {
     history.replaceState(null, "", `#/room/${room.roomId}`);
     startReplay(room);
+  }
+  if (room.autoReview && msg.status === "finished") {
+    history.replaceState(null, "", `#/room/${room.roomId}`);
+    startReview(room);
   }
   if (room.joinWanted) {
     room.joinWanted = false;
@@ -570,7 +580,10 @@ function drawResult(room) {
     outcomeWords(state)) : null,
     changes.length ? h("div", { class: "rating-changes", "data-testid": "rating-changes" },
       h("span", { class: "small muted" }, "Ratings:"), h("ul", {}, changes)) : null,
-    rematchBox(room));
+    rematchBox(room),
+    h("p", {}, h("button", { type: "button", "data-action": "review", disabled: !!room.review,
+      title: "the bots go through the game: winning chances, mistakes, better moves",
+      onclick: () => startReview(room) }, "Review")));
 }
 
 /** After the end: ask for a rematch, see who asked, or follow the link to it. */
@@ -613,6 +626,7 @@ function startReplay(room) {
       await showBoard(room, boardState);
       drawMoves(room);
       drawStatus(room);
+      if (room.review) room.review.at(room.replay.step);
     },
     error: (text) => room.ctx.toast(text, "error"),
     close: () => {
@@ -626,6 +640,21 @@ function startReplay(room) {
   replayBar.hidden = false;
   room.replay.mount(replayBar);
   room.replay.go(room.state.moves.length);
+}
+
+// --- review --------------------------------------------------------------------------------
+/** Ask for the game's review and show it under the board; its graph and marks step the replay. */
+function startReview(room) {
+  if (room.review || !room.state) return;
+  room.review = new ReviewPanel(room.roomId, room.els.reviewBox, {
+    seats: () => room.state.seats,
+    jump: (step, hint) => {
+      if (!room.replay) startReplay(room);
+      if (room.replay) room.replay.go(step, hint);
+    },
+  });
+  room.review.open();
+  drawResult(room);
 }
 
 /** The moves in turns, from each move's `turn` (moves without one are a turn each): the turn's

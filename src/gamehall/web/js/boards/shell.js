@@ -35,11 +35,12 @@
 // point, square or field; anything a piece may be put on) and data-at="X" on a piece standing
 // on X. The shell sets the classes `legal` (a click there plays: a placement, a flip),
 // `movable` (a piece that may move), `selected` (the piece picked up) and `target` (where the
-// picked-up piece may go).
+// picked-up piece may go); and for a state carrying a `hint` (a move's parts: a review's better
+// move shown in a replay) `hint-from` on the piece it moves and `hint` where it goes or acts.
 
 import { h, fill, patch, fmt, dataOf, pointerGestures } from "../dom.js";
 
-const LIT = ["legal", "movable", "selected", "target"];
+const LIT = ["legal", "movable", "selected", "target", "hint", "hint-from"];
 
 /** Whether this page may move now in `state`. */
 export function myTurn(state) {
@@ -247,7 +248,18 @@ function light({ main, game, ui }) {
       add(at, to, "target");
     }
   }
+  lightHint(ui.state && ui.state.hint, cells, at, game.target, add);
   if (game.mark) game.mark();
+}
+
+/** Light a hinted move (its parts): the piece it moves, and the place it goes to or acts on. */
+function lightHint(hint, cells, at, target, add) {
+  if (!hint) return;
+  if (hint.from !== undefined) add(at, hint.from, "hint-from");
+  const to = hint.from !== undefined ? (target ? target(hint) : hint.to) : hint.cell;
+  if (to === undefined || to === null) return;
+  add(cells, to, "hint");
+  add(at, to, "hint");
 }
 
 /** The piece pressed at `el`: its own (data-at), else the one standing on the place pressed.

@@ -1,0 +1,200 @@
+// A finished game's review with the bots' eyes (POST and GET /api/rooms/ID/review): asked for,
+// its progress while the server's review workers go through the game, then a graph of each
+// seat's winning chance over the game (for 3–4 players each seat's expected result), the moves
+// marked ?! (inaccuracy), ? (mistake) and ?? (blunder) with the bot's preferred move, and each
+// player's accuracy. A point of the graph or a marked move jumps the room's replay there; a
+// marked move shows the position before it with the better move lit on the board (the board
+// shell's `hint`, the same for every game).
+
+import { h, s, fill, fmt, points } from "./dom.js";
+import { api } from "./api.js";
+
+/** Between looks at a running review; the room's WebSocket tells its progress as it goes. */
+const POLL_MS = 2000;
+const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+const COLOURS = ["#2f6f4f", "#b23a48", "#1f5fa8", "#c78a00"];
+const WIDTH = 600;
+const HEIGHT = 160;
+const PAD = 6;
+
+/** The review of room `roomId` in `host`; hooks: jump(step, hint) shows replay step `step`
+ * (the position after that many actions) with `hint` (a move's parts, or null) lit, and
+ * seats() the room's seats (names and players, from its state). */
+export class ReviewPanel {
+  constructor(roomId, host, hooks) {
+    this.roomId = roomId;
+    this.host = host;
+    this.hooks = hooks;
+    this.timer = null;
+    this.alive = true;
+    this.job = null;
+    this.cursor = null;   // the graph's line at the step shown
+  }
+
+  /** Ask for the review at `level` (easy, medium, hard; none: the hall's default) and follow
+   * it until it is done. */
+  async open(level = null) {
+    this.host.hidden = false;
+    clearTimeout(this.timer);
+    fill(this.host, h("p", { class: "muted" }, "Asking for a review…"));
+    try {
+      this.show(await api(this.url(), { method: "POST", body: level ? { level } : {} }));
+    } catch (err) {
+      fill(this.host, h("p", { class: "error", "data-testid": "review-error" }, err.message),
+        this.levels());
+    }
+  }
+
+  /** A review at another level: the bots' levels in this game, each its own review. */
+  levels() {
+    const pick = h("select", { "aria-label": "review level", "data-testid": "review-level" },
+      ["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: this.job && this.job.level === l }, l)));
+    return h("p", { class: "small" }, "Review at ", pick, " ",
+      h("button", { type: "button", "data-action": "review-level",
+        onclick: () => this.open(pick.value) }, "Go"));
+  }
+
+  url() {
+    return `/api/rooms/${encodeURIComponent(this.roomId)}/review`;
+  }
+
+  show(job) {
+    if (!this.alive) return;
+    this.job = job;
+    if (job.status === "done") this.drawReview(job);
+    else if (job.status === "failed") {
+      fill(this.host, h("p", { class: "error", "data-testid": "review-error" },
+        `The review failed: ${job.error || "unknown error"}`),
+      h("button", { type: "button", onclick: () => this.open(this.job.level) }, "Try again"));
+    } else {
+      this.drawProgress(job);
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.poll(), POLL_MS);
+    }
+  }
+
+  async poll() {
+    if (!this.alive) return;
+    try {
+      this.show(await api(`${this.url()}?level=${encodeURIComponent(this.job.level)}`));
+    } catch (err) {
+      this.timer = setTimeout(() => this.poll(), POLL_MS * 3);  // a hiccup: try again later
+    }
+  }
+
+  /** A `review` message of the room's WebSocket: progress drawn at once, the end read now. */
+  pushed(msg) {
+    if (!this.alive || !this.job || msg.level !== this.job.level || this.job.status === "done") return;
+    if (msg.status === "running") this.drawProgress({ ...this.job, ...msg });
+    else this.poll();
+  }
+
+  drawProgress(job) {
+    const words = job.status === "queued" ? "Waiting for a review worker…"
+      : `Reviewing: ${job.done} of ${job.total || "?"} moves`;
+    fill(this.host, h("h2", {}, "Review"),
+      h("progress", { max: job.total || 1, value: job.done, "data-testid": "review-progress" }),
+      h("p", { class: "small muted", "data-testid": "review-status" }, words));
+  }
+
+  drawReview(job) {
+    const review = job.review;
+    const seats = this.hooks.seats();
+    fill(this.host,
+      h("h2", {}, "Review ", h("span", { class: "small muted" },
+        `(${review.simulations} simulations a position)`)),
+      accuracyTable(review, seats),
+      this.graph(review, seats),
+      legend(seats),
+      this.picked = h("p", { class: "review-picked", "data-testid": "review-picked", hidden: true }),
+      this.markList(review, seats),
+      this.levels());
+  }
+
+  /** The graph: one line per seat over every position; a click on a column jumps there. */
+  graph(review, seats) {
+    const series = review.steps.map((st) => st.before).concat([review.final]);
+    const n = Math.max(1, series.length - 1);
+    const x = (i) => PAD + (i * (WIDTH - 2 * PAD)) / n;
+    const y = (v) => HEIGHT - PAD - v * (HEIGHT - 2 * PAD);
+    const svg = s("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "review-graph",
+      "data-testid": "review-graph", role: "img",
+      "aria-label": "each seat's winning chance over the game" });
+    svg.append(s("line", { x1: PAD, x2: WIDTH - PAD, y1: y(0.5), y2: y(0.5), class: "mid" }));
+    seats.forEach((_, seat) => svg.append(s("polyline", {
+      points: points(series.map((c, i) => [x(i), y(c[seat])])), stroke: COLOURS[seat % 4],
+      class: "chance", "data-seat": seat })));
+    review.steps.forEach((st) => {
+      if (!st.mark) return;
+      svg.append(s("circle", { cx: fmt(x(st.index + 1)), cy: fmt(y(st.after[st.seat])), r: 4,
+        class: `mark ${st.mark}`, fill: COLOURS[st.seat % 4] }));
+    });
+    const w = (WIDTH - 2 * PAD) / n;
+    series.forEach((_, i) => svg.append(s("rect", {
+      x: fmt(x(i) - w / 2), y: 0, width: fmt(w), height: HEIGHT, class: "hit",
+      "data-step": i, onclick: () => this.hooks.jump(i, null) },
+    s("title", {}, `after move ${i}`))));
+    this.cursor = s("line", { y1: 0, y2: HEIGHT, class: "cursor", x1: -10, x2: -10 });
+    this.x = x;
+    svg.append(this.cursor);
+    return svg;
+  }
+
+  /** The marked moves, worst marks and all, in the order played. */
+  markList(review, seats) {
+    const marked = review.steps.filter((st) => st.mark);
+    if (!marked.length) return h("p", { class: "muted", "data-testid": "review-marks" }, "No move marked.");
+    return h("ol", { class: "review-marks", "data-testid": "review-marks" }, marked.map((st) => h("li", {},
+      h("button", { type: "button", class: `link mark ${st.mark}`, "data-index": st.index,
+        title: `${st.mark}: show the position before it and the bot's move`,
+        onclick: () => this.pick(st, seats) },
+      `${st.turn}. ${seatName(seats, st.seat)} ${st.move}${SYMBOLS[st.mark]}`),
+      st.best ? h("span", { class: "small muted" }, ` better: ${st.best}`) : null)));
+  }
+
+  /** A marked move: the position before it with the better move lit, and in words. */
+  pick(st, seats) {
+    const chance = (v) => `${Math.round(100 * v[st.seat])}%`;
+    fill(this.picked, `Before ${st.turn}. ${seatName(seats, st.seat)} ${st.move}${SYMBOLS[st.mark]} `,
+      `(${chance(st.before)} → ${chance(st.after)}): the bots prefer `, h("strong", {}, st.best), ".");
+    this.picked.hidden = false;
+    this.hooks.jump(st.index, st.best_parts || { move: st.best });
+  }
+
+  /** The replay shows `step`: the graph's cursor goes there. */
+  at(step) {
+    if (!this.cursor || !this.x) return;
+    const cx = fmt(this.x(step));
+    this.cursor.setAttribute("x1", cx);
+    this.cursor.setAttribute("x2", cx);
+  }
+
+  destroy() {
+    this.alive = false;
+    clearTimeout(this.timer);
+  }
+}
+
+function seatName(seats, seat) {
+  const one = seats[seat];
+  return one ? (one.player ? `${one.name} (${one.player})` : one.name) : `seat ${seat}`;
+}
+
+/** Each player's accuracy and marks. */
+function accuracyTable(review, seats) {
+  return h("table", { class: "review-accuracy", "data-testid": "review-accuracy" },
+    h("tr", {}, h("th", {}, "player"), h("th", {}, "accuracy"),
+      Object.values(SYMBOLS).map((sym) => h("th", {}, sym))),
+    seats.map((_, i) => h("tr", { "data-seat": i },
+      h("td", {}, h("span", { class: "swatch", style: `background:${COLOURS[i % 4]}` }), " ",
+        seatName(seats, i)),
+      h("td", { class: "accuracy" }, review.accuracy[i] === null ? "–" : `${Math.round(review.accuracy[i])}%`),
+      Object.keys(SYMBOLS).map((m) => h("td", {}, String(review.marks[i][m]))))));
+}
+
+function legend(seats) {
+  const what = seats.length > 2 ? "each seat's expected result (1: wins, 0: last)"
+    : "each seat's winning chance";
+  return h("p", { class: "small muted" }, `The lines are ${what} after each move, as the bots see it; `
+    + "click the graph to see that position.");
+}
