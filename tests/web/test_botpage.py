@@ -2,11 +2,15 @@
 account made a bot account there; a person challenges a bot from its profile (a decline shows
 its reason, a challenge can be canceled), a bot's challenge to a person shows above the page;
 and the issue's "done when": the real `gamehall bot` client in a subprocess plays a person who
-challenged it from the page, through the page, to the game's end, its name marked BOT."""
+challenged it from the page, through the page, to the game's end, its name marked BOT, in each of
+the five games (Halali! and Hau La, the long ones, are marked slow: `-m "not slow"` leaves them
+out, `-m slow` runs them alone)."""
 
 from __future__ import annotations
 
+import itertools
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -58,15 +62,19 @@ def _protect(page: Page, nickname: str) -> None:
     expect(page.get_by_test_id("api-tokens")).to_be_visible()
 
 
+GAMES = ["hula", "haugaz", "halali", "hotu_matua", "hau_la"]
+_bots = itertools.count(1)
+
+
 @pytest.fixture()
 def bot_client(hall: HallProcess) -> Iterator[str]:
-    """The real `gamehall bot` in a subprocess, for a fresh bot account playing Hula: its
-    nickname."""
-    nickname = f"engine{os.getpid() % 1000}"
-    token = _bot(hall, nickname, ["hula"])
+    """The real `gamehall bot` in a subprocess, for a fresh bot account playing the five games:
+    its nickname."""
+    nickname = f"engine{os.getpid() % 1000}n{next(_bots)}"
+    token = _bot(hall, nickname, GAMES)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         p for p in (os.environ.get("PYTHONPATH"), str(ROOT)) if p)}
-    log = (hall.log.parent / "bot.log").open("wb")
+    log = (hall.log.parent / f"{nickname}.log").open("wb")
     proc = subprocess.Popen([sys.executable, "-m", "gamehall", "bot", "--url", hall.url,
                              "--token", token, "--engine", "random", "--seed", "3"],
                             env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -164,23 +172,68 @@ def test_a_decline_shows_its_reason_a_challenge_is_canceled_and_a_bots_shows_abo
     expect(page.locator(".seat[data-seat='1'] [data-bot-account=true]")).to_be_visible()
 
 
+# The smallest options each game offers, to keep a game short (Hotu Matua's turn limit, the
+# smallest Hula and Haugaz boards); Halali! and Hau La have none that shorten them.
+SHORT: dict[str, dict[str, Any]] = {"hula": {"size": 5}, "haugaz": {"size": 5},
+                                    "halali": {}, "hotu_matua": {"turn_limit": 4}, "hau_la": {}}
+
+
+def _click_place(page: Page, cell: str) -> None:
+    """Click the place `cell` on the board (a piece standing there takes the click as well)."""
+    page.locator(f".board-main [data-cell='{cell}']").first.click(force=True)
+
+
+def _play_hau_la(page: Page, entry: dict[str, Any]) -> None:
+    """One step of a Hau La turn by its controls: a piece's button, a hole by name, or a side,
+    rotation or tag previewed, then confirmed."""
+    if entry["kind"] == "hole":
+        page.locator(".step-box details").first.evaluate("el => { el.open = true; }")
+        page.click(f"[data-hole='{entry['cell']}']")
+    elif entry["kind"] in ("sides", "rotation", "tag"):
+        page.click(f"[data-choice='{entry['move']}']")
+        expect(page.locator("[data-action=confirm]")).to_contain_text(entry["move"])
+        page.click("[data-action=confirm]")
+    else:
+        page.click(f"[data-move='{entry['move']}']")
+
+
+def _play_entry(page: Page, game: str, entry: dict[str, Any]) -> None:
+    """Play one legal entry as a person does: a piece picked up and put down (click, click), a
+    place clicked, or a button pressed (pass, swap, end of turn, a side)."""
+    if game == "hau_la":
+        _play_hau_la(page, entry)
+    elif "from" in entry:
+        page.locator(f".board-main [data-at='{entry['from']}']").first.click()
+        target = entry.get("to") or f"exit:{entry['exit']}"
+        expect(page.locator(f".board-main [data-cell='{target}'].target")).not_to_have_count(0)
+        _click_place(page, target)
+    elif "cell" in entry:
+        _click_place(page, entry["cell"])
+    else:
+        page.click(f".board-wrap [data-move='{entry['move']}']")
+
+
+@pytest.mark.parametrize("game", [
+    "hula", "haugaz", pytest.param("halali", marks=pytest.mark.slow), "hotu_matua",
+    pytest.param("hau_la", marks=pytest.mark.slow)])
 def test_a_person_challenges_the_real_bot_client_and_plays_to_the_end(
-        pages: Pages, bot_client: str) -> None:
+        pages: Pages, bot_client: str, game: str) -> None:
     page = pages.new()
     name = enter(page, "vsbot")
     _protect(page, name)
-    _challenge_from_profile(page, bot_client, size=5)
+    _challenge_from_profile(page, bot_client, game=game, **SHORT[game])
     page.wait_for_url("**/#/room/*", timeout=30000)  # the bot accepted: the room opens
     theirs = page.locator(f".seat a.player-link[data-player='{bot_client}']")
     expect(theirs).to_have_text(f"BOT {bot_client}")
+    rng = random.Random(game)
     st = wait_my_turn(page, timeout=30000)
     while st["status"] != "finished":
-        page.locator("[data-game=hula] .cell.legal").first.click()
+        _play_entry(page, game, rng.choice(st["legal"]))
         wait_version_above(page, st["version"])
         st = wait_my_turn(page, timeout=30000)
     expect(page.get_by_test_id("result-words")).to_be_visible()
     assert state(page)["ended_by"] == "rules"
     expect(page.get_by_test_id("result-words")).not_to_be_empty()
-    page.goto(f"{pages.hall.url}#/leaderboard/hula")
+    page.goto(f"{pages.hall.url}#/leaderboard/{game}")
     row = page.locator(f"[data-testid=leaderboard] tr[data-player='{bot_client}']")
     expect(row.get_by_test_id("bot-tag")).to_be_visible()
