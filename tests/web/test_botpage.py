@@ -140,16 +140,26 @@ def _challenge_from_profile(page: Page, bot: str, **options: Any) -> None:
     expect(card.get_by_test_id("challenge-status")).to_contain_text("waiting for an answer")
 
 
+def _person_and_bot(pages: Pages, prefix: str, bot: str,
+                    games: list[str]) -> tuple[Page, str, str]:
+    """A bot account playing `games` (driven over HTTP by the test), and a page of a person
+    with a password: the page, the person's nickname and the bot's token."""
+    token = _bot(pages.hall, bot, games)
+    page = pages.new()
+    name = enter(page, prefix)
+    _protect(page, name)
+    return page, name, token
+
+
 def test_a_decline_shows_its_reason_a_challenge_is_canceled_and_a_bots_shows_above(
         pages: Pages) -> None:
     hall = pages.hall
-    bot = _bot(hall, "quietbot1", ["hula"])
-    page = pages.new()
-    name = enter(page, "chal")
-    _protect(page, name)
+    page, name, bot = _person_and_bot(pages, "chal", "quietbot1", ["hula"])
     _challenge_from_profile(page, "quietbot1", clock="1+0")
     [sent] = httpx.get(f"{hall.url}api/challenge", headers=_auth(bot)).json()["in"]
     assert sent["clock"] == "1+0" and sent["challenger"]["name"] == name
+    # the summary names the game by its title, as people read it
+    expect(page.locator(".pending-challenge")).to_contain_text("Hula · board size: 6")
     httpx.post(f"{hall.url}api/challenge/{sent['id']}/decline", json={"reason": "tooFast"},
                headers=_auth(bot))
     status = page.get_by_test_id("challenge-status")
@@ -159,17 +169,63 @@ def test_a_decline_shows_its_reason_a_challenge_is_canceled_and_a_bots_shows_abo
     page.get_by_test_id("challenge").locator("[data-action=cancel-challenge]").click()
     expect(status).to_have_text("The challenge was canceled.")
 
+    r = httpx.post(f"{hall.url}api/challenge/{name}", json={"game": "hula"}, headers=_auth(bot))
+    declined = r.json()["id"]
+    page.goto(f"{hall.url}#/")  # a page opened looks for challenges
+    bar = page.get_by_test_id("incoming")
+    expect(bar).to_contain_text("challenges you: Hula")
+    bar.locator("select[name=decline-reason]").select_option("later")  # lichess's fixed list
+    bar.locator("[data-action=decline-challenge]").click()
+    expect(bar).to_be_hidden()
+    answer = httpx.get(f"{hall.url}api/challenge/{declined}", headers=_auth(bot)).json()
+    assert answer["status"] == "declined" and answer["reason"] == "later"
+
     r = httpx.post(f"{hall.url}api/challenge/{name}", json={"game": "hula", "seat": 1},
                    headers=_auth(bot))
     assert r.status_code == 201, r.text
-    page.goto(f"{hall.url}#/")  # a page opened looks for challenges
-    bar = page.get_by_test_id("incoming")
+    page.reload()
     expect(bar).to_contain_text("challenges you")
     expect(bar.locator("[data-bot-account=true]")).to_have_text("BOT quietbot1")
     bar.locator("[data-action=accept-challenge]").click()
     page.wait_for_url("**/#/room/*")
     expect(page.locator(".seat.mine")).to_have_attribute("data-seat", "0")  # the bot took 1
     expect(page.locator(".seat[data-seat='1'] [data-bot-account=true]")).to_be_visible()
+    # the challenge's seats stay as agreed: no leaving them, no hall bot for them (Resign stays)
+    expect(page.locator("[data-action=resign]")).to_be_visible()
+    expect(page.locator("[data-action=leave]")).to_have_count(0)
+    expect(page.locator(".room .bot-level")).to_have_count(0)
+
+
+def test_a_challenge_to_hau_la_for_three_offers_its_seats_and_keeps_them_in_the_room(
+        pages: Pages) -> None:
+    hall = pages.hall
+    page, _name, bot = _person_and_bot(pages, "trio", "quietbot2", ["hau_la"])
+    page.goto(f"{hall.url}#/player/quietbot2")
+    card = page.get_by_test_id("challenge")
+    card.locator("[data-action=challenge]").click()
+    seats = card.locator("select[name=seat] option")
+    expect(seats).to_have_count(3)  # drawn at random, red, blue
+    card.locator("[name=players]").select_option("3")
+    expect(seats).to_have_count(4)
+    expect(seats.last).to_have_text("you play yellow")
+    card.locator("select[name=seat]").select_option("0")
+    card.locator("[data-action=send-challenge]").click()
+    expect(card.get_by_test_id("challenge-status")).to_contain_text("waiting for an answer")
+    [sent] = httpx.get(f"{hall.url}api/challenge", headers=_auth(bot)).json()["in"]
+    r = httpx.post(f"{hall.url}api/challenge/{sent['id']}/accept", headers=_auth(bot))
+    assert r.status_code == 200, r.text
+    page.wait_for_url("**/#/room/*", timeout=30000)
+    expect(page.locator(".seat.mine")).to_have_attribute("data-seat", "0")
+    # the two seats of the challenge and its terms are fixed; the third seat is free as anywhere
+    expect(page.locator("[data-action=start]")).to_be_visible()
+    expect(page.locator("[data-action=leave]")).to_have_count(0)
+    expect(page.locator("[data-action=rated]")).to_have_count(0)
+    expect(page.get_by_test_id("room-options")).to_contain_text("untimed")
+    expect(page.locator(".seat[data-seat='1'] [data-action=bot]")).to_have_count(0)
+    page.locator(".seat[data-seat='2'] [data-action=bot]").click()
+    expect(page.locator(".seat[data-seat='2'] .occupant")).to_contain_text("bot")
+    page.click("[data-action=start]")
+    page.wait_for_function("() => window.gamehall.room.state.status === 'playing'")
 
 
 # The smallest options each game offers, to keep a game short (Hotu Matua's turn limit, the
