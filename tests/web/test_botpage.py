@@ -8,6 +8,7 @@ out, `-m slow` runs them alone)."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import random
@@ -15,6 +16,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -31,24 +33,25 @@ def _auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def _account(hall: HallProcess, nickname: str) -> str:
-    """A new account over HTTP: its session token."""
-    r = httpx.post(f"{hall.url}api/session", json={"nickname": nickname})
+def _account(url: str, nickname: str) -> str:
+    """A new account over HTTP at the hall's `url` (ending in /): its session token."""
+    r = httpx.post(f"{url}api/session", json={"nickname": nickname}, timeout=30)
+    assert r.status_code == 200, r.text
     token = str(r.json()["token"])
-    r = httpx.post(f"{hall.url}api/account/password", json={"password": PASSWORD},
-                   headers=_auth(token))
+    r = httpx.post(f"{url}api/account/password", json={"password": PASSWORD},
+                   headers=_auth(token), timeout=30)
     assert r.status_code == 200, r.text
     return token
 
 
-def _bot(hall: HallProcess, nickname: str, games: list[str]) -> str:
-    """A new bot account over HTTP: an API token of it with bot:play."""
-    session = _account(hall, nickname)
-    r = httpx.post(f"{hall.url}api/account/tokens", json={"scopes": ["bot:play"]},
-                   headers=_auth(session))
+def _bot(url: str, nickname: str, games: list[str]) -> str:
+    """A new bot account over HTTP at `url`: an API token of it with bot:play."""
+    session = _account(url, nickname)
+    r = httpx.post(f"{url}api/account/tokens", json={"scopes": ["bot:play"]},
+                   headers=_auth(session), timeout=30)
     token = str(r.json()["token"])
-    r = httpx.post(f"{hall.url}api/bot/account/upgrade", json={"games": games},
-                   headers=_auth(token))
+    r = httpx.post(f"{url}api/bot/account/upgrade", json={"games": games},
+                   headers=_auth(token), timeout=30)
     assert r.status_code == 200, r.text
     return token
 
@@ -66,20 +69,17 @@ GAMES = ["hula", "haugaz", "halali", "hotu_matua", "hau_la"]
 _bots = itertools.count(1)
 
 
-@pytest.fixture()
-def bot_client(hall: HallProcess) -> Iterator[str]:
-    """The real `gamehall bot` in a subprocess, for a fresh bot account playing the five games:
-    its nickname."""
-    nickname = f"engine{os.getpid() % 1000}n{next(_bots)}"
-    token = _bot(hall, nickname, GAMES)
+@contextlib.contextmanager
+def running_bot(url: str, token: str, log: Path) -> Iterator[None]:
+    """The real `gamehall bot --engine random` in a subprocess, playing for `token` at `url`
+    (its output in `log`) until the block ends."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         p for p in (os.environ.get("PYTHONPATH"), str(ROOT)) if p)}
-    log = (hall.log.parent / f"{nickname}.log").open("wb")
-    proc = subprocess.Popen([sys.executable, "-m", "gamehall", "bot", "--url", hall.url,
+    proc = subprocess.Popen([sys.executable, "-m", "gamehall", "bot", "--url", url,
                              "--token", token, "--engine", "random", "--seed", "3"],
-                            env=env, stdout=log, stderr=subprocess.STDOUT)
+                            env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)
     try:
-        yield nickname
+        yield
     finally:
         proc.send_signal(signal.SIGINT)
         try:
@@ -87,6 +87,15 @@ def bot_client(hall: HallProcess) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(5)
+
+
+@pytest.fixture()
+def bot_client(hall: HallProcess) -> Iterator[str]:
+    """The real `gamehall bot` for a fresh bot account playing the five games: its nickname."""
+    nickname = f"engine{os.getpid() % 1000}n{next(_bots)}"
+    token = _bot(hall.url, nickname, GAMES)
+    with running_bot(hall.url, token, hall.log.parent / f"{nickname}.log"):
+        yield nickname
 
 
 def test_api_tokens_are_made_shown_once_and_revoked_and_the_account_becomes_a_bot(
@@ -144,7 +153,7 @@ def _person_and_bot(pages: Pages, prefix: str, bot: str,
                     games: list[str]) -> tuple[Page, str, str]:
     """A bot account playing `games` (driven over HTTP by the test), and a page of a person
     with a password: the page, the person's nickname and the bot's token."""
-    token = _bot(pages.hall, bot, games)
+    token = _bot(pages.hall.url, bot, games)
     page = pages.new()
     name = enter(page, prefix)
     _protect(page, name)
@@ -269,6 +278,18 @@ def _play_entry(page: Page, game: str, entry: dict[str, Any]) -> None:
         page.click(f".board-wrap [data-move='{entry['move']}']")
 
 
+def play_to_the_end(page: Page, game: str) -> None:
+    """Play this page's seat through the board, a random legal entry each time, until the end
+    (the result shown)."""
+    rng = random.Random(game)
+    st = wait_my_turn(page, timeout=30000)
+    while st["status"] != "finished":
+        _play_entry(page, game, rng.choice(st["legal"]))
+        wait_version_above(page, st["version"])
+        st = wait_my_turn(page, timeout=30000)
+    expect(page.get_by_test_id("result-words")).to_be_visible()
+
+
 @pytest.mark.parametrize("game", [
     "hula", "haugaz", pytest.param("halali", marks=pytest.mark.slow), "hotu_matua",
     pytest.param("hau_la", marks=pytest.mark.slow)])
@@ -281,13 +302,7 @@ def test_a_person_challenges_the_real_bot_client_and_plays_to_the_end(
     page.wait_for_url("**/#/room/*", timeout=30000)  # the bot accepted: the room opens
     theirs = page.locator(f".seat a.player-link[data-player='{bot_client}']")
     expect(theirs).to_have_text(f"BOT {bot_client}")
-    rng = random.Random(game)
-    st = wait_my_turn(page, timeout=30000)
-    while st["status"] != "finished":
-        _play_entry(page, game, rng.choice(st["legal"]))
-        wait_version_above(page, st["version"])
-        st = wait_my_turn(page, timeout=30000)
-    expect(page.get_by_test_id("result-words")).to_be_visible()
+    play_to_the_end(page, game)
     assert state(page)["ended_by"] == "rules"
     expect(page.get_by_test_id("result-words")).not_to_be_empty()
     page.goto(f"{pages.hall.url}#/leaderboard/{game}")
