@@ -153,6 +153,16 @@ def test_hau_la_with_a_bot_and_two_people(hall: Server) -> None:
         assert httpx.get(f"{hall.http}/api/challenge", headers=auth(ann)).json()["out"] == []
         waiting = state_of(hall, ann, room)
         assert waiting["status"] == "waiting" and waiting["seats"][1]["bot_account"], cid
+        assert [s["challenged"] for s in waiting["seats"]] == [True, True, False]
+        # the challenge's seats and terms stay as agreed: refused cleanly, nothing changed
+        terms = "challenge_terms"
+        for kind, body, code in (("leave", {}, terms), ("bot", {"seat": 1}, "seat_taken"),
+                                 ("rated", {"value": False}, terms),
+                                 ("option", {"key": "players", "value": 2}, terms),
+                                 ("clock", {"control": "5+3"}, terms)):
+            r = hall.act(ann, room, kind, **body)
+            assert r.status_code == 409 and r.json()["code"] == code, (kind, r.text)
+        assert state_of(hall, ann, room)["seats"] == waiting["seats"]
         assert hall.act(bea, room, "join").status_code == 200
         assert hall.act(ann, room, "start").status_code == 200
         end = play_people(hall, room, [ann, bea], random.Random(3))

@@ -258,3 +258,22 @@ def test_the_head_built_from_shared_parts_is_the_snapshot_text_for_every_seat(ga
         assert seat is not None and r.state is not None
         r.apply(seat, rng.choice(r.state.legal_actions()))
         r.resolve_chance(rng)
+
+
+def test_a_challenges_seats_and_terms_stay_as_agreed() -> None:
+    r = room("hau_la", players=3)
+    r.join(1, "ann", 0, account=True, challenged=True)
+    r.join(2, "engine", 1, bot_account=True, challenged=True)
+    refused("challenge_terms", r.leave, 1, None)
+    refused("challenge_terms", r.set_rated, False)
+    refused("challenge_terms", r.set_clock, "5+3")
+    refused("challenge_terms", r.set_option, "players", 2)
+    assert r.set_bot("random", "random bot", 2) == 2  # the table's other seats are free
+    r.leave(1, 2)
+    assert r.join(3, "cat", 2) == 2 and r.leave(3, None) == 2
+    saved = [o.to_json() if o else None for o in r.seats]
+    assert saved[0] and saved[0]["challenged"] and "challenged" not in (saved[2] or {})
+    assert json.loads(dumps(saved))[1]["challenged"] is True
+    r.set_bot("random", "random bot", 2)
+    r.start()
+    refused("challenge_terms", r.hand_to_bot, 1, 1, "random", "random bot")

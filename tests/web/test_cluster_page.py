@@ -1,7 +1,9 @@
 """The page against a cluster (deploy/topology.py: three nodes behind nginx): the node that owns
 the game and the node the page's WebSocket reached are killed with kill -9 in the middle of a
 game against a bot; the page reconnects by itself, through nginx, to the node left, and the game
-goes on from exactly where it was (the bot, whose owner died, plays on too)."""
+goes on from exactly where it was (the bot, whose owner died, plays on too). And the bot API's
+page path across nodes: a person's page, through nginx, challenges the real `gamehall bot`
+whose streams are on one node, and plays the game it accepted to the end."""
 
 from __future__ import annotations
 
@@ -16,6 +18,13 @@ from deploy.topology import Topology
 from tests.cluster.helpers import NODE_ENV, wait_for
 from tests.server.postgres import pg_bin, postgres_cluster
 from tests.web.helpers import create_room, enter, say, state, wait_my_turn, wait_version_above
+from tests.web.test_botpage import (
+    _bot,
+    _challenge_from_profile,
+    _protect,
+    play_to_the_end,
+    running_bot,
+)
 from tests.web.test_hall import _click_legal_cell
 
 
@@ -80,3 +89,27 @@ def test_the_page_reconnects_to_another_node_and_plays_on(browser: Browser,
         for node in cluster.nodes:
             if not node.alive():
                 node.start()
+
+
+def test_a_page_through_nginx_challenges_a_bot_streaming_from_one_node_and_plays_on(
+        browser: Browser, cluster: Topology, tmp_path: Path) -> None:
+    one = cluster.nodes[0]
+    if not one.alive():
+        one.start()
+    token = _bot(f"{one.http}/", "nodeengine", ["hula"])
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(20000)
+    errors: list[str] = []
+    page = context.new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        with running_bot(f"{one.http}/", token, tmp_path / "bot.log"):
+            page.goto(cluster.http + "/")
+            _protect(page, enter(page, "cchal"))
+            _challenge_from_profile(page, "nodeengine", size=5)
+            page.wait_for_url("**/#/room/*", timeout=30000)
+            play_to_the_end(page, "hula")
+        assert state(page)["ended_by"] == "rules"
+        assert not errors, errors
+    finally:
+        context.close()

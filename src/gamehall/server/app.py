@@ -25,6 +25,7 @@ from redis.exceptions import RedisError
 
 from gamehall import __version__
 from gamehall.core import GamehallError, load_game
+from gamehall.core.game import Game
 from gamehall.core.registry import game_class, list_games
 from gamehall.server import bot_routes, explorer, howto, review_routes
 from gamehall.server import protocol as proto
@@ -195,6 +196,22 @@ def _protocol_doc(app: FastAPI) -> None:
         return PlainTextResponse(text)
 
 
+def _seats_for(game: Game) -> dict[str, dict[str, list[str]]]:
+    """The seats at each value of an option that changes them (Hau La's `players`), so that a
+    form picking the seat before the room exists (a challenge's) offers the table's own."""
+    out: dict[str, dict[str, list[str]]] = {}
+    for opt in type(game).OPTIONS:
+        seats = {}
+        for value in opt.choices or ():
+            try:
+                seats[str(value)] = list(load_game(game.name, **{opt.name: value}).seat_names)
+            except GamehallError:
+                continue
+        if any(names != list(game.seat_names) for names in seats.values()):
+            out[opt.name] = seats
+    return out
+
+
 def _error(code: str, message: str) -> JSONResponse:
     return JSONResponse(proto.error(code, message), status_code=_STATUS.get(code, 409))
 
@@ -251,8 +268,8 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
                 continue
             module = f"/js/boards/{game.web_board}.js" if game.web_board else None
             out.append({"name": name, "title": game.title, "seats": list(game.seat_names),
-                        "has_chance": game.has_chance, "board": module,
-                        "options": hall.boards.describe(type(game))})
+                        "seats_for": _seats_for(game), "has_chance": game.has_chance,
+                        "board": module, "options": hall.boards.describe(type(game))})
         return out
 
     @app.get("/api/bots", summary="The bot levels players may seat, and the one `/bot` seats "

@@ -262,7 +262,8 @@ def _challenge_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoo
         who = await caller(request, "read")
         pending = await hall.bot_store.pending(who.player.id)
         return {"in": [c.to_json() for c in pending if c.dest_id == who.player.id],
-                "out": [c.to_json() for c in pending if c.challenger_id == who.player.id]}
+                "out": [c.to_json() for c in pending if c.challenger_id == who.player.id],
+                "reasons": [{"reason": r, "text": reason_text(r)} for r in DECLINE_REASONS]}
 
     @app.get("/api/challenge/{cid}", summary="One challenge you made or received, settled or "
                                              "not: its status, room, reason")

@@ -219,9 +219,10 @@ class BotApi(HallCore):
         first = found.seat if found.seat is not None else SYSTEM_RANDOM.randrange(n)
         accounts = await self.storage.accounts_among([found.challenger_id, found.dest_id])
         room.join(found.challenger_id, found.challenger, first,
-                  account=found.challenger_id in accounts, bot_account=found.bots[0])
+                  account=found.challenger_id in accounts, bot_account=found.bots[0],
+                  challenged=True)
         room.join(found.dest_id, found.dest, (first + 1) % n,
-                  account=found.dest_id in accounts, bot_account=found.bots[1])
+                  account=found.dest_id in accounts, bot_account=found.bots[1], challenged=True)
         moves: list[Move] = []
         if all(occ is not None for occ in room.seats):
             room.start()

@@ -63,6 +63,7 @@ def seats_json(room: Room, online: set[int]) -> list[dict[str, Any]]:
             "player": occ.nickname if occ else None,
             "bot": occ.bot if occ else None,
             "bot_account": bool(occ and occ.bot_account),
+            "challenged": bool(occ and occ.challenged),
             "connected": bool(occ and (occ.bot is not None or occ.out is not None
                                        or occ.player_id in online)),
             "out": occ.out if occ else None,

@@ -57,6 +57,8 @@ class Occupant:
     bot_account: bool = False
     """A bot account (a program playing through the bot API, `bot_api.py`): shown on its seat
     so that people know they play a program."""
+    challenged: bool = False
+    """Seated by an accepted challenge: a term both sides agreed, so it stays (`check_open`)."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"nickname": self.nickname, "player_id": self.player_id,
@@ -69,13 +71,16 @@ class Occupant:
             out["rematch"] = True
         if self.bot_account:
             out["bot_account"] = True
+        if self.challenged:
+            out["challenged"] = True
         return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Occupant:
         return cls(str(data["nickname"]), data.get("player_id"), data.get("bot"),
                    bool(data.get("account", False)), data.get("out"),
-                   bool(data.get("rematch", False)), bool(data.get("bot_account", False)))
+                   bool(data.get("rematch", False)), bool(data.get("bot_account", False)),
+                   bool(data.get("challenged", False)))
 
     def plays(self) -> bool:
         """A person still playing (not a bot, not dropped out): whose turns run a clock."""
@@ -248,6 +253,15 @@ class Room:
                 return i
         raise RoomError("no_free_seat", "every seat is taken")
 
+    def check_open(self, seat: int | None = None) -> None:
+        """Refuse a change of what an accepted challenge fixed: its seats (`seat`), or with no
+        seat named the options, clock and rating (the terms both sides agreed)."""
+        held = [i for i, o in enumerate(self.seats) if o is not None and o.challenged]
+        if held and (seat is None or seat in held):
+            what = ("the options, clock and rating" if seat is None
+                    else f"the seat {self.game.seat_names[seat]}")
+            raise RoomError("challenge_terms", f"{what}: a term of the challenge, kept as agreed")
+
     def _require(self, *statuses: str) -> None:
         if self.status in statuses:
             return
@@ -258,8 +272,8 @@ class Room:
         raise RoomError("not_started", "the game has not started yet (/start)")
 
     # --- seats -------------------------------------------------------------------------------
-    def join(self, player_id: int, nickname: str, ref: str | int | None,
-             account: bool = False, bot_account: bool = False) -> int:
+    def join(self, player_id: int, nickname: str, ref: str | int | None, account: bool = False,
+             bot_account: bool = False, challenged: bool = False) -> int:
         """Seat a person: the named seat, or the first free one (first come, first seated)."""
         self._require(WAITING, PLAYING)
         held = self.seat_of(player_id)
@@ -272,7 +286,7 @@ class Room:
             raise RoomError("seat_taken",
                             f"{self.game.seat_names[seat]} is taken by {occ.nickname}")
         self.seats[seat] = Occupant(nickname, player_id=player_id, account=account,
-                                    bot_account=bot_account)
+                                    bot_account=bot_account, challenged=challenged)
         self.rev += 1
         return seat
 
@@ -300,6 +314,7 @@ class Room:
             if occ.out:
                 raise RoomError("out_of_game", "you are already out of this game")
             return self.resign(player_id)  # no empty seat in a running game: leaving resigns
+        self.check_open(seat)
         self.seats[seat] = None
         self.rev += 1
         return seat
@@ -312,6 +327,7 @@ class Room:
         if occ is not None and occ.bot is None:
             raise RoomError("seat_taken",
                             f"{self.game.seat_names[seat]} is taken by {occ.nickname}")
+        self.check_open(seat)
         self.seats[seat] = Occupant(name, bot=spec)
         self.rev += 1
         return seat
@@ -319,6 +335,7 @@ class Room:
     def set_option(self, key: str, value: object) -> OptionValue:
         """Change one game option before the start; seats beyond a smaller table are freed."""
         self._require(WAITING)
+        self.check_open()
         wanted: dict[str, object] = dict(self.options)
         wanted[key.strip()] = value
         try:
@@ -347,12 +364,14 @@ class Room:
     def set_rated(self, rated: bool) -> None:
         """Make the game rated or casual (before the start)."""
         self._require(WAITING)
+        self.check_open()
         self.rated = rated
         self.rev += 1
 
     def set_clock(self, text: str | None) -> TimeControl | None:
         """Choose the time control before the start (None: untimed)."""
         self._require(WAITING)
+        self.check_open()
         try:
             self.time_control = parse_control(text)
         except ClockError as exc:
@@ -548,6 +567,7 @@ class Room:
         """Give the absent person's seat to a bot, which plays it on (the hall checks the
         absence). The person no longer holds the seat."""
         self._check_claimant(player_id, seat)
+        self.check_open(seat)
         self.seats[seat] = Occupant(name, bot=spec)
         self.rev += 1
 

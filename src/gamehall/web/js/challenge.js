@@ -13,6 +13,20 @@ import { CLOCK_DOC, clockField, optionField, optionWords, readOptions } from "./
 import { playerLink } from "./links.js";
 
 const POLL_MS = 1500;
+
+/** Whether the room of `state` was made by an accepted challenge: its two seats (marked
+ * `challenged`), options, clock and rating stay as agreed, and the server refuses to change them
+ * (409 challenge_terms), so the page offers no control for them. */
+export function agreedInChallenge(state) {
+  return state.seats.some((s) => s.challenged);
+}
+
+/** In a challenge's room: whether a hall bot may go anywhere (a free or bot seat before the
+ * start, the seat of an absent player the challenge did not seat), so the bot menu shows then. */
+export function botUse(state, takeOver) {
+  if (state.status === "waiting") return state.seats.some((s) => !s.challenged && (!s.player || s.bot));
+  return takeOver && !state.seats[state.absent.seat].challenged;
+}
 const INCOMING_MS = 10000;
 
 /** The Challenge card of another player's profile (`data`), or null when the page may not
@@ -51,7 +65,7 @@ async function drawChallenge(box, data, ctx, alive) {
     return;
   }
   const open = mine.out.find((c) => c.dest.name.toLowerCase() === data.nickname.toLowerCase());
-  const form = challengeForm(data, playable, ctx, (made) => waitAnswer(box, made, ctx, alive));
+  const form = challengeForm(data, playable, ctx, (made) => waitAnswer(box, made, ctx, alive, list));
   form.hidden = true;
   fill(box, h("div", { class: "row spread" }, h("h2", {}, "Challenge"),
     h("button", { type: "button", class: "primary", "data-action": "challenge",
@@ -60,7 +74,7 @@ async function drawChallenge(box, data, ctx, alive) {
     ? `${data.nickname} is a program: it plays ${playable.map((g) => g.title).join(", ")}.`
     : `${data.nickname} is a person: your bot account may challenge them.`),
   form);
-  if (open) waitAnswer(box, open, ctx, alive);
+  if (open) waitAnswer(box, open, ctx, alive, list);
 }
 
 /** The challenge's form: the game (its options follow it), clock, rated, the seat. */
@@ -70,12 +84,15 @@ function challengeForm(data, list, ctx, sent) {
   const optionsBox = h("div", { class: "options" });
   const seat = h("select", { name: "seat", "aria-label": "your seat" });
   const game = () => list.find((g) => g.name === select.value);
+  const drawSeats = () => fill(seat, h("option", { value: "" }, "seat drawn at random"),
+    seatsOf(game(), readOptions(optionsBox, game())).map((name, i) =>
+      h("option", { value: String(i) }, `you play ${name}`)));
   const drawOptions = () => {
     fill(optionsBox, game().options.map(optionField));
-    fill(seat, h("option", { value: "" }, "seat drawn at random"),
-      game().seats.map((name, i) => h("option", { value: String(i) }, `you play ${name}`)));
+    drawSeats();
   };
   select.addEventListener("change", drawOptions);
+  optionsBox.addEventListener("change", drawSeats);
   if (list.length) drawOptions();
   const clockBox = clockField("");
   const rated = h("select", { name: "rated", "aria-label": "rated or casual" },
@@ -101,8 +118,19 @@ function challengeForm(data, list, ctx, sent) {
   optionsBox);
 }
 
-/** The challenge sent: waiting (cancel), then the room (accepted) or the answer in words. */
-function waitAnswer(box, made, ctx, alive) {
+/** The seats of `game` with `options` (an option may change them: Hau La's players), as the
+ * server lists them in /api/games (`seats_for`). */
+function seatsOf(game, options) {
+  for (const [name, value] of Object.entries(options)) {
+    const seats = (game.seats_for || {})[name]?.[String(value)];
+    if (seats) return seats;
+  }
+  return game.seats;
+}
+
+/** The challenge sent: waiting (cancel), then the room (accepted) or the answer in words
+ * (`list`: the games of /api/games). */
+function waitAnswer(box, made, ctx, alive, list) {
   const line = h("p", { "data-testid": "challenge-status" },
     `Challenge sent to ${made.dest.name}: waiting for an answer…`);
   const cancel = h("button", { type: "button", "data-action": "cancel-challenge",
@@ -114,7 +142,7 @@ function waitAnswer(box, made, ctx, alive) {
       }
     } }, "Cancel");
   const pending = h("div", { class: "pending-challenge", "data-challenge": made.id },
-    line, h("p", { class: "small muted" }, challengeWords(made)), cancel);
+    line, h("p", { class: "small muted" }, challengeWords(made, list)), cancel);
   box.querySelector(".challenge-form")?.setAttribute("hidden", "");
   box.append(pending);
   const poll = async () => {
@@ -142,9 +170,13 @@ function waitAnswer(box, made, ctx, alive) {
   setTimeout(poll, POLL_MS);
 }
 
-/** A challenge in words: the game, the options it sets, clock, rated. */
-function challengeWords(c) {
-  const parts = [c.game, ...Object.entries(c.options || {}).map(([k, v]) => optionWords(null, k, v)),
+/** A challenge in words: the game's title, the options it sets, clock, rated (`list`: the
+ * games of /api/games, for their titles and options' words). */
+function challengeWords(c, list) {
+  const game = list.find((g) => g.name === c.game);
+  const spec = (k) => game?.options.find((o) => o.name === k) || null;
+  const parts = [game ? game.title : c.game,
+    ...Object.entries(c.options || {}).map(([k, v]) => optionWords(spec(k), k, v)),
     c.clock ? `clock ${c.clock}` : "untimed"];
   if (c.rated !== null && c.rated !== undefined) parts.push(c.rated ? "rated" : "casual");
   return parts.join(" · ");
@@ -159,12 +191,12 @@ export function watchIncoming() {
   let account = false;
   const check = async () => {
     if (!account) {
-      drawIncoming(bar, []);
+      drawIncoming(bar, { in: [], reasons: [] }, []);
       return;
     }
     try {
-      const mine = await api("/api/challenge");
-      if (account) drawIncoming(bar, mine.in);
+      const [mine, list] = await Promise.all([api("/api/challenge"), games()]);
+      if (account) drawIncoming(bar, mine, list);
     } catch (_) { /* shown again at the next check that reaches the server */ }
   };
   const tick = () => {
@@ -175,9 +207,17 @@ export function watchIncoming() {
   return { set(ctx) { account = ctx.account; check(); } };
 }
 
-function drawIncoming(bar, list) {
-  bar.hidden = !list.length;
-  fill(bar, list.map((c) => {
+/** The challenges to this player (`mine`: GET /api/challenge, with the fixed reasons a decline
+ * picks from), each with Accept and Decline; drawn again only when they change, so a reason
+ * being chosen is not reset by the next check. */
+function drawIncoming(bar, mine, list) {
+  const ids = mine.in.map((c) => c.id).join(" ");
+  if (bar.dataset.ids === ids) return;
+  bar.dataset.ids = ids;
+  bar.hidden = !mine.in.length;
+  fill(bar, mine.in.map((c) => {
+    const reason = h("select", { name: "decline-reason", "aria-label": "reason to decline" },
+      mine.reasons.map((r) => h("option", { value: r.reason }, r.text)));
     const answer = (how, body) => async () => {
       try {
         const done = await api(`/api/challenge/${encodeURIComponent(c.id)}/${how}`,
@@ -190,11 +230,11 @@ function drawIncoming(bar, list) {
     };
     const item = h("div", { class: "card row", "data-challenge": c.id },
       playerLink(c.challenger.name, { botAccount: c.challenger.bot_account }),
-      ` challenges you: ${challengeWords(c)} `,
+      ` challenges you: ${challengeWords(c, list)} `,
       h("button", { type: "button", class: "primary", "data-action": "accept-challenge",
         onclick: answer("accept") }, "Accept"),
       h("button", { type: "button", "data-action": "decline-challenge",
-        onclick: answer("decline", { reason: "generic" }) }, "Decline"));
+        onclick: () => answer("decline", { reason: reason.value })() }, "Decline"), reason);
     return item;
   }));
 }

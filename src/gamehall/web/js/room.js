@@ -15,6 +15,7 @@ import { loadBoard } from "./boards/index.js";
 import { mountBoard } from "./boards/shell.js";
 import { delta, playerLink, seatedBot } from "./links.js";
 import { CLOCK_DOC, clockField, optionField, optionWords } from "./lobby.js";
+import { agreedInChallenge, botUse } from "./challenge.js";
 import { Replay } from "./replay.js";
 import { ReviewPanel } from "./review.js";
 import { Clocks, turnTitle } from "./clock.js";
@@ -384,17 +385,25 @@ function drawAdmin(room) {
   const st = state.status;
   // A seat that dropped out is played by a bot: its person can neither leave nor resign it.
   const seated = state.seat !== null && !state.seats[state.seat].out;
+  const fixed = agreedInChallenge(state);
+  const away = state.absent;
+  const takeOver = st === "playing" && seated && away && away.claim_in_ms === 0
+    && away.seat !== state.seat;
   const buttons = [];
-  if (st !== "finished" && manager(room)) buttons.push(botLevel);
-  if (st === "waiting" && manager(room)) {
+  if (st !== "finished" && manager(room) && (!fixed || botUse(state, takeOver))) {
+    buttons.push(botLevel);
+  }
+  if (st === "waiting" && manager(room) && !fixed) {
     buttons.push(h("button", { type: "button", "data-action": "rated",
       title: "rated games change the players' ratings",
       onclick: () => send(room, { type: "rated", value: !room.state.rated }) },
     state.rated ? "Make casual" : "Make rated"));
+  }
+  if (st === "waiting" && manager(room)) {
     buttons.push(h("button", { type: "button", class: "primary", "data-action": "start",
       onclick: () => send(room, { type: "start" }) }, "Start"));
   }
-  if (st !== "finished" && seated) {
+  if (st !== "finished" && seated && !state.seats[state.seat].challenged) {
     buttons.push(h("button", { type: "button", "data-action": "leave",
       onclick: () => {
         // No empty seat in a running game: the server counts leaving as resigning.
@@ -403,10 +412,11 @@ function drawAdmin(room) {
         }
       } }, "Leave seat"));
   }
-  const away = state.absent;
-  if (st === "playing" && seated && away && away.claim_in_ms === 0 && away.seat !== state.seat) {
+  if (takeOver) {
     buttons.push(h("button", { type: "button", class: "primary", "data-action": "claim",
       onclick: () => send(room, { type: "claim" }) }, "Claim the game"));
+  }
+  if (takeOver && !state.seats[away.seat].challenged) {
     buttons.push(h("button", { type: "button", "data-action": "take-over",
       onclick: () => send(room, { type: "bot", seat: away.seat, level: botLevel.value }) },
     `Give ${away.player}'s seat to a bot`));
@@ -438,7 +448,7 @@ async function drawOptions(room) {
     spec = (await games()).find((g) => g.name === room.state.game)?.options || [];
   } catch (_) { /* leave the plain list */ }
   const { optionsBox } = room.els;
-  if (room.state.status !== "waiting" || !manager(room)) {
+  if (room.state.status !== "waiting" || !manager(room) || agreedInChallenge(room.state)) {
     const shown = entries.map(([k, v]) => optionWords(spec.find((o) => o.name === k), k, v));
     shown.unshift(control ? `clock ${control}` : "untimed");
     fill(optionsBox, h("p", { class: "small muted", "data-testid": "room-options" },
