@@ -288,12 +288,7 @@ class MCTSBot(Bot):
                     if deadline is not None and self.clock() > deadline:
                         return False
                     node.untried.remove(action)
-                    state.apply_action(action)
-                    child = self._new_node(state, action, player)
-                    child.slot = len(node.children)
-                    node.children[action] = child
-                    path.append(child)
-                    node = child
+                    node = self._expand(node, state, action, path)
                     break
                 state.apply_action(action)
             elif node.untried:
@@ -305,12 +300,7 @@ class MCTSBot(Bot):
                 action = untried[pick]
                 untried[pick] = untried[last]
                 untried.pop()
-                state.apply_action(action)
-                child = self._new_node(state, action, player)
-                child.slot = len(node.children)
-                node.children[action] = child
-                path.append(child)
-                node = child
+                node = self._expand(node, state, action, path)
                 break
             else:
                 child = self._select(node)
@@ -353,6 +343,16 @@ class MCTSBot(Bot):
         if self._solving and node.proven is not None:
             self._propagate_proof(path)
         return True
+
+    def _expand(self, node: Node, state: State, action: int, path: list[Node]) -> Node:
+        """Play the untried `action` (already taken off `node.untried`) and add its child, the
+        leaf of this simulation."""
+        state.apply_action(action)
+        child = self._new_node(state, action, node.player)
+        child.slot = len(node.children)
+        node.children[action] = child
+        path.append(child)
+        return child
 
     @staticmethod
     def _amaf_update(path: list[Node], rollout: list[int], values: list[float]) -> None:
