@@ -11,7 +11,7 @@ import pytest
 
 from gamehall.ai import MCTSBot, make_bot, rave
 from gamehall.ai.evaluators import playout
-from gamehall.ai.levels import RAVE_K, LevelBot
+from gamehall.ai.levels import LEVEL_RAVE, RAVE_K, LevelBot
 from gamehall.core import GamehallError, State, load_game
 
 
@@ -122,3 +122,16 @@ def test_refused_where_actions_depend_on_the_position() -> None:
         MCTSBot(1, simulations=10, rave=100.0).choose(load_game("t_race").new_initial_state())
     with pytest.raises(GamehallError, match="hau_la"):
         rave.check_game("hau_la")
+
+
+def test_levels_use_rave_in_hula_only() -> None:
+    hula = load_game("hula").new_initial_state()
+    level = make_bot("mcts:easy", 1)
+    assert isinstance(level, LevelBot)
+    level.search(hula)
+    assert level.rave == LEVEL_RAVE["hula"] and level.simulations == 400
+    level.search(load_game("t_tictactoe").new_initial_state())
+    assert level.rave is None  # a game without a RAVE default stays plain UCT
+    plain = make_bot("mcts:400", 1)
+    plain.search(hula)
+    assert plain.rave is None

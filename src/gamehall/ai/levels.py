@@ -33,6 +33,10 @@ LEVEL_SIMULATIONS: dict[str, dict[str, int]] = {
     "hotu_matua": {"easy": 400, "medium": 2000, "hard": 10000},
 }
 """Simulations a move per game (registry name) and level."""
+LEVEL_RAVE: dict[str, float] = {"hula": 1000.0}
+"""RAVE's k for every level of these games (accepted by the sequential test: benchmarks/README.md,
+"RAVE in the placement games"); ``+rave[K]`` on a level overrides it, a plain ``mcts:N`` stays
+plain UCT."""
 DEFAULT_SIMULATIONS = {"easy": 40, "medium": 200, "hard": 1000}
 """The budgets of a game that `LEVEL_SIMULATIONS` does not list."""
 CEILINGS = {"easy": 0.5, "medium": 1.0, "hard": 2.0}
@@ -84,9 +88,13 @@ class LevelBot(MCTSBot):
                          chance_widening=chance_widening, rave=rave)
         self.level = level
         self.ceiling = CEILINGS[level]
+        self.asked_rave = rave
+        """RAVE's k from the spec (``+rave``), else the game's `LEVEL_RAVE` (if any) applies."""
 
     def search(self, state: State, deadline: float | None = None) -> Node:
-        self.simulations = level_simulations(self.level, state.game.name)
+        name = state.game.name
+        self.simulations = level_simulations(self.level, name)
+        self.rave = self.asked_rave if self.asked_rave is not None else LEVEL_RAVE.get(name)
         return super().search(state, deadline)
 
 
