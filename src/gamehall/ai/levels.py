@@ -10,7 +10,10 @@ must still answer); self-play and terminal play search the simulations exactly.
 
 ``mcts:N`` asks for exactly N simulations (no time cap) and ``mcts:Xs`` for X seconds. A
 trailing ``+pw`` (``mcts:hard+pw``, ``mcts:300+pw``) switches on progressive widening at chance
-nodes (`WIDENING`), so its effect can be measured with ``gamehall selfplay``.
+nodes (`WIDENING`), so its effect can be measured with ``gamehall selfplay``; ``+rave``
+(``mcts:2000+rave``, or ``+rave300`` for k = 300) switches on RAVE/AMAF (`ai/rave.py`, games
+with position-independent actions only) with equivalence parameter `RAVE_K`. Suffixes combine
+(``mcts:hard+rave+pw``), each at most once.
 """
 
 from __future__ import annotations
@@ -30,6 +33,10 @@ LEVEL_SIMULATIONS: dict[str, dict[str, int]] = {
     "hotu_matua": {"easy": 400, "medium": 2000, "hard": 10000},
 }
 """Simulations a move per game (registry name) and level."""
+LEVEL_RAVE: dict[str, float] = {"hula": 1000.0}
+"""RAVE's k for every level of these games (accepted by the sequential test: benchmarks/README.md,
+"RAVE in the placement games"); ``+rave[K]`` on a level overrides it, a plain ``mcts:N`` stays
+plain UCT."""
 DEFAULT_SIMULATIONS = {"easy": 40, "medium": 200, "hard": 1000}
 """The budgets of a game that `LEVEL_SIMULATIONS` does not list."""
 CEILINGS = {"easy": 0.5, "medium": 1.0, "hard": 2.0}
@@ -54,6 +61,10 @@ DEFAULT_LEVEL = "medium"
 WIDENING = (1.0, 0.5)
 """(k, alpha) of ``+pw``: a chance node visited n times keeps ceil(sqrt(n + 1)) outcomes."""
 PW_SUFFIX = "+pw"
+RAVE_SUFFIX = "+rave"
+RAVE_K = 1000.0
+"""k of ``+rave`` without a number: beta = sqrt(k / (3n + k)), a child's own mean and its AMAF
+mean weighing alike near n = k/3 visits."""
 
 
 def level_simulations(level: str, game: str) -> int:
@@ -71,23 +82,48 @@ class LevelBot(MCTSBot):
     no time cap of its own (`ceiling` is what the hall caps it at)."""
 
     def __init__(self, seed: int | None, level: str,
-                 chance_widening: tuple[float, float] | None = None) -> None:
+                 chance_widening: tuple[float, float] | None = None,
+                 rave: float | None = None) -> None:
         super().__init__(seed, simulations=DEFAULT_SIMULATIONS[level], seconds=None,
-                         chance_widening=chance_widening)
+                         chance_widening=chance_widening, rave=rave)
         self.level = level
         self.ceiling = CEILINGS[level]
+        self.asked_rave = rave
+        """RAVE's k from the spec (``+rave``), else the game's `LEVEL_RAVE` (if any) applies."""
 
     def search(self, state: State, deadline: float | None = None) -> Node:
-        self.simulations = level_simulations(self.level, state.game.name)
+        name = state.game.name
+        self.simulations = level_simulations(self.level, name)
+        self.rave = self.asked_rave if self.asked_rave is not None else LEVEL_RAVE.get(name)
         return super().search(state, deadline)
 
 
-def _split(level: str | None) -> tuple[str | None, bool]:
-    """The level without its ``+pw`` suffix, and whether it had one."""
+@dataclass(frozen=True)
+class Extras:
+    """The suffixes of a level spec: chance widening and RAVE's k (None where absent)."""
+
+    widening: bool = False
+    rave: float | None = None
+
+
+def _split(level: str | None) -> tuple[str | None, Extras]:
+    """The level without its ``+pw`` / ``+rave[K]`` suffixes, and what they ask for."""
     text = (level or "").strip().lower()
-    if text.endswith(PW_SUFFIX):
-        return text[: -len(PW_SUFFIX)] or None, True
-    return level, False
+    widening, rave = False, None
+    while True:
+        if text.endswith(PW_SUFFIX) and not widening:
+            text, widening = text[: -len(PW_SUFFIX)], True
+            continue
+        match = re.search(r"\+rave(\d+(?:\.\d*)?)?$", text)
+        if match and rave is None:
+            rave = float(match.group(1)) if match.group(1) else RAVE_K
+            text = text[: match.start()]
+            continue
+        break
+    if rave is not None and rave <= 0:
+        raise GamehallError(f"RAVE's k must be positive in {level!r}")
+    extras = Extras(widening, rave)
+    return (text or None) if extras != Extras() else level, extras
 
 
 def parse_level(level: str | None) -> Budget:
@@ -109,8 +145,9 @@ def parse_level(level: str | None) -> Budget:
 def make_mcts(level: str | None, seed: int | None) -> MCTSBot:
     """The ``mcts`` entry of the bot factory."""
     budget = parse_level(level)
-    widening = WIDENING if _split(level)[1] else None
+    extras = _split(level)[1]
+    widening = WIDENING if extras.widening else None
     if budget.level is not None:
-        return LevelBot(seed, budget.level, chance_widening=widening)
+        return LevelBot(seed, budget.level, chance_widening=widening, rave=extras.rave)
     return MCTSBot(seed, simulations=budget.simulations, seconds=budget.seconds,
-                   chance_widening=widening)
+                   chance_widening=widening, rave=extras.rave)

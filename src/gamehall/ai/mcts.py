@@ -15,6 +15,9 @@
 - The budget is a number of simulations, a wall time, or both (whichever ends first).
 - The tree is kept between moves: the next search starts from the child reached by the actions
   played since, when that position is verified to be the one asked about.
+- Opt-in (`rave=k`), in games whose actions are position-independent moves (`ai/rave.py`):
+  RAVE/AMAF, every action a seat played later in a simulation counting for that seat's node,
+  blended into selection with beta = sqrt(k / (3n + k)).
 - Opt-in (`track_root_returns`), for reviews: each root child's mean return for every seat, not
   only for its mover (`root_returns`).
 """
@@ -31,6 +34,7 @@ from itertools import accumulate
 
 import numpy as np
 
+from gamehall.ai import rave as amaf
 from gamehall.ai.bot import Bot
 from gamehall.ai.evaluators import Evaluator, default_evaluator
 from gamehall.core import CHANCE, TERMINAL, Game, GamehallError, State
@@ -44,7 +48,8 @@ class Node:
     """A position in the tree, reached from its parent by `action`."""
 
     __slots__ = ("action", "owner", "player", "n", "w", "q", "isq", "children", "untried",
-                 "proven", "proven_norm", "outcomes", "cumulative", "slot", "kids", "arrays")
+                 "proven", "proven_norm", "outcomes", "cumulative", "slot", "kids", "arrays",
+                 "table")
 
     def __init__(self, action: int, owner: int, player: int) -> None:
         self.action = action
@@ -71,6 +76,8 @@ class Node:
         """For a wide node once selected from: the children in `slot` order, and (`arrays`) their
         `q` and `isq` mirrored in two arrays (see `MCTSBot._select`)."""
         self.arrays: tuple[np.ndarray, np.ndarray] | None = None
+        self.table: np.ndarray | None = None
+        """With RAVE, at a decision node: its children's and actions' statistics (`ai/rave.py`)."""
 
     def size(self) -> int:
         """Number of nodes in this subtree."""
@@ -109,7 +116,7 @@ class MCTSBot(Bot):
                  evaluator: Evaluator | None = None, solve: bool = True,
                  reuse: bool = True, clock: Callable[[], float] = time.perf_counter,
                  chance_widening: tuple[float, float] | None = None,
-                 track_root_returns: bool = False) -> None:
+                 track_root_returns: bool = False, rave: float | None = None) -> None:
         super().__init__(seed)
         if simulations is None and seconds is None:
             raise GamehallError("an MCTS budget needs simulations, seconds, or both")
@@ -128,6 +135,12 @@ class MCTSBot(Bot):
         self.chance_widening = chance_widening
         """(k, alpha): at most ceil(k·(n+1)^alpha) outcomes under a chance node visited n
         times; None: every outcome drawn gets its child."""
+        if rave is not None and rave <= 0:
+            raise GamehallError("the RAVE equivalence parameter k must be positive")
+        self.rave = rave
+        self._k = rave or 1.0
+        """k of RAVE's beta = sqrt(k / (3n + k)) (the visits at which a child's own mean and its
+        AMAF mean weigh alike, near k/3); None: plain UCT selection."""
         self.solve = solve
         self.reuse = reuse
         self.track_root_returns = track_root_returns
@@ -170,6 +183,10 @@ class MCTSBot(Bot):
         if state.is_terminal():
             raise GamehallError("nothing to search: the game is over")
         game = state.game
+        if self.rave is not None:
+            amaf.check_game(game.name)
+            self._k = self.rave
+            self._np_rng = np.random.default_rng(self.rng.getrandbits(64))
         self._setup(game)
         root = self._reused_root(state)
         if root is None:
@@ -214,6 +231,7 @@ class MCTSBot(Bot):
             span = game.max_utility - game.min_utility
             self._scale = 1.0 / span if span > 0 else 1.0
             self._max_utility = game.max_utility
+            self._width = game.num_distinct_actions
             self._solving = (self.solve and game.num_players == 2
                              and game.utility_sum is not None)
 
@@ -228,6 +246,8 @@ class MCTSBot(Bot):
             node.cumulative = list(accumulate(p for _, p in outcomes))
         else:
             node.untried = list(state.legal_actions())  # a copy: we consume it
+            if self.rave is not None:
+                node.table = amaf.new_table(self._width, node.untried, self._np_rng)
         return node
 
     def _set_proven(self, node: Node, returns: list[float]) -> None:
@@ -261,6 +281,16 @@ class MCTSBot(Bot):
                     path.append(child)
                     node = child
                     break
+            elif node.table is not None:
+                action = amaf.select(node.table, node.n, amaf.EXPLORATION)
+                child = node.children.get(action)
+                if child is None:
+                    if deadline is not None and self.clock() > deadline:
+                        return False
+                    node.untried.remove(action)
+                    node = self._expand(node, state, action, path)
+                    break
+                state.apply_action(action)
             elif node.untried:
                 if deadline is not None and self.clock() > deadline:
                     return False  # expanding may be costly (a new position's legal actions)
@@ -270,18 +300,14 @@ class MCTSBot(Bot):
                 action = untried[pick]
                 untried[pick] = untried[last]
                 untried.pop()
-                state.apply_action(action)
-                child = self._new_node(state, action, player)
-                child.slot = len(node.children)
-                node.children[action] = child
-                path.append(child)
-                node = child
+                node = self._expand(node, state, action, path)
                 break
             else:
                 child = self._select(node)
                 state.apply_action(child.action)
             path.append(child)
             node = child
+        played = len(state.history()) if self.rave is not None else 0
         if node.proven is not None:
             values = node.proven_norm
         else:
@@ -304,13 +330,39 @@ class MCTSBot(Bot):
                     if arrays is not None:
                         arrays[0][visited.slot] = q
                         arrays[1][visited.slot] = isq
+                    if parent is not None and parent.table is not None:
+                        amaf.record_child(parent.table, visited.action, self._k, n, q)
+                elif parent is not None and parent.table is not None:
+                    amaf.record_proven(parent.table, visited.action, visited.q)
             parent = visited
+        if self.rave is not None:
+            self._amaf_update(path, state.history()[played:], values)
         sums = self._root_sums
         if sums is not None and len(path) > 1:
             self._add_root_returns(sums, path[1].action, values)
         if self._solving and node.proven is not None:
             self._propagate_proof(path)
         return True
+
+    def _expand(self, node: Node, state: State, action: int, path: list[Node]) -> Node:
+        """Play the untried `action` (already taken off `node.untried`) and add its child, the
+        leaf of this simulation."""
+        state.apply_action(action)
+        child = self._new_node(state, action, node.player)
+        child.slot = len(node.children)
+        node.children[action] = child
+        path.append(child)
+        return child
+
+    @staticmethod
+    def _amaf_update(path: list[Node], rollout: list[int], values: list[float]) -> None:
+        """RAVE: at each node of `path`, count every action its seat played after it in this
+        simulation (seats alternate one action each: see `ai/rave.py`), tree part and rollout."""
+        later = np.array([node.action for node in path[1:]] + rollout, dtype=np.intp)
+        for i, node in enumerate(path):
+            table = node.table
+            if table is not None and node.player >= 0:
+                amaf.update(table, later[i::2], values[node.player])
 
     @staticmethod
     def _add_root_returns(sums: dict[int, list[float]], action: int,
@@ -414,11 +466,14 @@ class MCTSBot(Bot):
     @staticmethod
     def _sync(path: list[Node], i: int) -> None:
         """Mirror the value of `path[i]`, just proven, in its parent's selection arrays."""
-        arrays = path[i - 1].arrays if i > 0 else None
-        if arrays is not None:
-            node = path[i]
-            arrays[0][node.slot] = node.q
-            arrays[1][node.slot] = node.isq
+        if i == 0:
+            return
+        parent, node = path[i - 1], path[i]
+        if parent.arrays is not None:
+            parent.arrays[0][node.slot] = node.q
+            parent.arrays[1][node.slot] = node.isq
+        if parent.table is not None:
+            amaf.record_proven(parent.table, node.action, node.q)
 
     # --- choosing and reuse ----------------------------------------------------------------
     def best_action(self, root: Node, state: State) -> int:
