@@ -178,14 +178,19 @@ class BotPool:
         old = self._by_room.get(room)
         if old is not None:
             self._drop(old)
-        self._by_room[room] = job
+        answer = await self._submit(room, job)
+        return answer if isinstance(answer, int) else None
+
+    async def _submit(self, key: str, job: _Job) -> object:
+        """Queue `job` as `key`'s and wait for its answer; it leaves the queue and its worker
+        either way (answered, replaced, cancelled or timed out)."""
+        self._by_room[key] = job
         self._start_slots().put_nowait(job)
         try:
-            answer = await job.done
-            return answer if isinstance(answer, int) else None
+            return await job.done
         finally:
-            if self._by_room.get(room) is job:
-                del self._by_room[room]
+            if self._by_room.get(key) is job:
+                del self._by_room[key]
             self._drop(job)
 
     def _line(self, spec: str, state: State, seed: int) -> bytes:

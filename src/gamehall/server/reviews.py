@@ -78,15 +78,8 @@ class ReviewPool(BotPool):
         line = json.dumps(job, separators=(",", ":")).encode() + b"\n"
         queued = _ReviewJob(key, line, asyncio.get_running_loop().create_future(),
                             progress=progress)
-        self._by_room[key] = queued
-        self._start_slots().put_nowait(queued)
-        try:
-            answer = await queued.done
-            return answer if isinstance(answer, dict) else None
-        finally:
-            if self._by_room.get(key) is queued:
-                del self._by_room[key]
-            self._drop(queued)
+        answer = await self._submit(key, queued)
+        return answer if isinstance(answer, dict) else None
 
     async def _run(self, worker: _Worker, job: _Job) -> None:
         """Feed the worker the job, relay its progress, until its last line or the deadline."""
