@@ -44,7 +44,11 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false, autoRe
   };
   room.clocks.start();
   room.els = roomElements(room);
-  room.hint = new HintBox(roomId, ctx.toast);
+  room.hint = new HintBox(roomId, ctx.toast, (hint) => {
+    if (room.board && room.state && !room.replay) {
+      room.board.update({ ...room.state, hint: { move: hint.move, ...hint.parts } });
+    }
+  });
   fill(root, roomLayout({ ...room.els, hint: room.hint.el }));
   room.conn = new RoomConnection(roomId, {
     onMessage: (msg) => onMessage(room, msg),
@@ -191,7 +195,7 @@ async function onState(room, msg) {
   followRematch(msg);
   if (room.replay) return;  // the board shows the replayed position until the replay is closed
   await showBoard(room, msg);
-  if (room.state === msg) room.hint.update(msg, room.els.boardHost);
+  if (room.state === msg) room.hint.update(msg);
 }
 
 /** Later states carry only the moves this connection has not been sent (from `moves_from`):

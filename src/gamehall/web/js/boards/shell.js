@@ -36,7 +36,8 @@
 // on X. The shell sets the classes `legal` (a click there plays: a placement, a flip),
 // `movable` (a piece that may move), `selected` (the piece picked up) and `target` (where the
 // picked-up piece may go); and for a state carrying a `hint` (a move's parts: a review's better
-// move shown in a replay) `hint-from` on the piece it moves and `hint` where it goes or acts.
+// move shown in a replay, or the hint button's move) `hint-from` on the piece it moves and `hint`
+// where it goes or acts, or on the panel button that plays it (pass, swap, ...).
 
 import { h, fill, patch, fmt, dataOf, pointerGestures } from "../dom.js";
 
@@ -227,8 +228,9 @@ function index(main, name) {
 
 /** Light the offered places and pieces, the piece picked up and its targets; then the board's
  * own marks. */
-function light({ main, game, ui }) {
-  for (const el of main.querySelectorAll(LIT.map((c) => `.${c}`).join(","))) {
+function light({ main, panel, game, ui }) {
+  for (const el of [main, panel].flatMap((part) => [...part.querySelectorAll(
+    LIT.map((c) => `.${c}`).join(","))])) {
     el.classList.remove(...LIT);
   }
   const o = ui.offer;
@@ -249,6 +251,7 @@ function light({ main, game, ui }) {
     }
   }
   lightHint(ui.state && ui.state.hint, cells, at, game.target, add);
+  lightHintButton(ui.state && ui.state.hint, panel);
   if (game.mark) game.mark();
 }
 
@@ -260,6 +263,14 @@ function lightHint(hint, cells, at, target, add) {
   if (to === undefined || to === null) return;
   add(cells, to, "hint");
   add(at, to, "hint");
+}
+
+/** A hinted move that is a panel button (pass, swap, ...: its `move` names it): light it. */
+function lightHintButton(hint, panel) {
+  if (!hint || hint.move === undefined) return;
+  for (const el of panel.querySelectorAll("[data-move]")) {
+    if (el.dataset.move === hint.move) el.classList.add("hint");
+  }
 }
 
 /** The piece pressed at `el`: its own (data-at), else the one standing on the place pressed.
