@@ -8,11 +8,12 @@ whose streams are on one node, and plays the game it accepted to the end."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from deploy.topology import Topology
 from tests.cluster.helpers import NODE_ENV, wait_for
@@ -45,47 +46,57 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Topology]:
             topo.stop()
 
 
-def _health(node: object) -> dict[str, object]:
-    return dict(httpx.get(f"{node.http}/api/health", timeout=10).json())  # type: ignore[attr-defined]
-
-
-def test_the_page_reconnects_to_another_node_and_plays_on(browser: Browser,
-                                                           cluster: Topology) -> None:
+@contextmanager
+def _page(browser: Browser) -> Iterator[tuple[Page, list[str]]]:
+    """A page in a context of its own, and the script errors it met (closed after)."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     context.set_default_timeout(20000)
     errors: list[str] = []
     page = context.new_page()
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
-        page.goto(cluster.http + "/")
-        enter(page, "cpage")
-        room = create_room(page, "hula", size=5)
-        say(page, "/bot random")
-        expect(page.locator(".seat .occupant", has_text="bot")).to_have_count(1)
-        page.click("[data-action=start]")
-        for turn in range(2):
-            st = wait_my_turn(page)
-            _click_legal_cell(page, turn)
-            wait_version_above(page, st["version"])
-        before = wait_my_turn(page)
-        owner = next(n for n in cluster.nodes if room in _health(n)["cluster"]["rooms_owned"])  # type: ignore[index]
-        socket_on = next(n for n in cluster.nodes if _health(n)["connections"])
-        doomed = {owner.name: owner, socket_on.name: socket_on}
-        for node in doomed.values():
-            node.kill9()
-        expect(page.get_by_test_id("connection")).to_have_text("online", timeout=30000)
-        left = [n for n in cluster.nodes if n.alive()]
-        wait_for(lambda: any(room in _health(n)["cluster"]["rooms_owned"]  # type: ignore[operator]
-                             for n in left), 30)  # one node killed (owner = socket's): either one
-        again = wait_my_turn(page)
-        assert again["version"] == before["version"]
-        assert [m["move"] for m in again["moves"]] == [m["move"] for m in before["moves"]]
-        _click_legal_cell(page, 3)
-        after = wait_version_above(page, again["version"] + 1, 30000)  # the bot answered too
-        assert after["moves"][again["version"] + 1]["seat"] != state(page)["seat"]
-        assert not errors, errors
+        yield page, errors
     finally:
         context.close()
+
+
+def _health(node: object) -> dict[str, object]:
+    return dict(httpx.get(f"{node.http}/api/health", timeout=10).json())  # type: ignore[attr-defined]
+
+
+def test_the_page_reconnects_to_another_node_and_plays_on(browser: Browser,
+                                                           cluster: Topology) -> None:
+    try:
+        with _page(browser) as (page, errors):
+            page.goto(cluster.http + "/")
+            enter(page, "cpage")
+            room = create_room(page, "hula", size=5)
+            say(page, "/bot random")
+            expect(page.locator(".seat .occupant", has_text="bot")).to_have_count(1)
+            page.click("[data-action=start]")
+            for turn in range(2):
+                st = wait_my_turn(page)
+                _click_legal_cell(page, turn)
+                wait_version_above(page, st["version"])
+            before = wait_my_turn(page)
+            owner = next(n for n in cluster.nodes if room in _health(n)["cluster"]["rooms_owned"])  # type: ignore[index]
+            socket_on = next(n for n in cluster.nodes if _health(n)["connections"])
+            doomed = {owner.name: owner, socket_on.name: socket_on}
+            for node in doomed.values():
+                node.kill9()
+            expect(page.get_by_test_id("connection")).to_have_text("online", timeout=30000)
+            left = [n for n in cluster.nodes if n.alive()]
+            # one node killed (the owner was the socket's) or two: either way a node left owns it
+            wait_for(lambda: any(room in _health(n)["cluster"]["rooms_owned"]  # type: ignore[operator]
+                                 for n in left), 30)
+            again = wait_my_turn(page)
+            assert again["version"] == before["version"]
+            assert [m["move"] for m in again["moves"]] == [m["move"] for m in before["moves"]]
+            _click_legal_cell(page, 3)
+            after = wait_version_above(page, again["version"] + 1, 30000)  # the bot answered too
+            assert after["moves"][again["version"] + 1]["seat"] != state(page)["seat"]
+            assert not errors, errors
+    finally:
         for node in cluster.nodes:
             if not node.alive():
                 node.start()
@@ -97,12 +108,7 @@ def test_a_page_through_nginx_challenges_a_bot_streaming_from_one_node_and_plays
     if not one.alive():
         one.start()
     token = _bot(f"{one.http}/", "nodeengine", ["hula"])
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    context.set_default_timeout(20000)
-    errors: list[str] = []
-    page = context.new_page()
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    try:
+    with _page(browser) as (page, errors):
         with running_bot(f"{one.http}/", token, tmp_path / "bot.log"):
             page.goto(cluster.http + "/")
             _protect(page, enter(page, "cchal"))
@@ -111,5 +117,3 @@ def test_a_page_through_nginx_challenges_a_bot_streaming_from_one_node_and_plays
             play_to_the_end(page, "hula")
         assert state(page)["ended_by"] == "rules"
         assert not errors, errors
-    finally:
-        context.close()
