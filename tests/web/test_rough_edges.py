@@ -7,7 +7,13 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from tests.web.conftest import Pages
-from tests.web.helpers import create_room, enter, start_against_bot, wait_my_turn
+from tests.web.helpers import (
+    create_room,
+    enter,
+    start_against_bot,
+    wait_my_turn,
+    wait_version_above,
+)
 
 
 def test_board_captions_link_the_players_to_their_profiles(pages: Pages) -> None:
@@ -23,3 +29,25 @@ def test_board_captions_link_the_players_to_their_profiles(pages: Pages) -> None
     expect(panel.locator(".legend li").first).to_contain_text(f"first ({me}) plays the")
     mine.click()
     page.wait_for_url(f"**/#/player/{me}")
+
+
+def test_the_seat_list_is_updated_in_place_and_its_clock_keeps_counting(pages: Pages) -> None:
+    page = pages.new()
+    enter(page)
+    create_room(page, "hula", size=5, clock="5+0")
+    start_against_bot(page)
+    st = wait_my_turn(page)
+    # mark the elements themselves: a re-drawn seat list would drop the marks
+    page.evaluate("""() => { for (const el of document.querySelectorAll(
+        '.seat-list, .seat-list > li, .seat-list .clock')) el.__kept = true; }""")
+    clock = page.locator(".seat.mine .clock")
+    page.locator("[data-game=hula] .cell.legal").first.click()
+    wait_version_above(page, st["version"])
+    st = wait_my_turn(page)  # the bot answered: at least two states drawn since
+    kept = page.evaluate("""() => [...document.querySelectorAll(
+        '.seat-list, .seat-list > li, .seat-list .clock')].map((el) => el.__kept === true)""")
+    assert kept and all(kept), kept
+    assert len(kept) == 1 + 2 + 2
+    expect(clock).to_have_class("clock running")
+    shown = clock.inner_text()
+    expect(clock).not_to_have_text(shown)  # the same element counts down
