@@ -10,7 +10,9 @@ from tests.web.conftest import Pages
 from tests.web.helpers import (
     create_room,
     enter,
+    say,
     start_against_bot,
+    state,
     wait_my_turn,
     wait_version_above,
 )
@@ -51,3 +53,17 @@ def test_the_seat_list_is_updated_in_place_and_its_clock_keeps_counting(pages: P
     expect(clock).to_have_class("clock running")
     shown = clock.inner_text()
     expect(clock).not_to_have_text(shown)  # the same element counts down
+
+
+def test_the_servers_sentences_name_the_players(pages: Pages) -> None:
+    page = pages.new()
+    page.on("dialog", lambda d: d.accept())
+    me = enter(page)
+    create_room(page, "hula", size=5, clock="5+0")
+    start_against_bot(page)
+    say(page, "/clock")  # the clocks now, by the players' names (the bot's has not started)
+    expect(page.locator(".chat-log .line.info", has_text="clock 5+0")).to_contain_text(
+        "random bot 5:00")
+    page.click("[data-action=resign]")
+    expect(page.get_by_test_id("outcome")).to_have_text(f"{me} resigned: random bot wins")
+    assert state(page)["outcome"] == f"{me} resigned: random bot wins"  # written so by the server
