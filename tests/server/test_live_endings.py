@@ -59,7 +59,7 @@ def test_a_0_1_plus_0_game_runs_out_of_time(server: Server) -> None:
         assert moved["clock"]["running"] == 1 and moved["clock"]["remaining_ms"][1] <= 6000
         end = await a.wait(finished, 60)
         assert end["ended_by"] == "time" and end["result"] == [1.0, -1.0]
-        assert end["outcome"] == "o ran out of time: x wins"
+        assert end["outcome"] == "tbob ran out of time: tann wins"
         assert end["clock"]["remaining_ms"][1] == 0 and end["clock"]["running"] is None
         late = server.act(bob, room, "move", move="a1", version=1)
         assert late.status_code == 409 and late.json()["code"] == "game_over"
@@ -128,7 +128,7 @@ def test_an_absent_player_is_claimed_against(timed: TimedServer) -> None:
         await a.send({"type": "claim"})
         end = await a.wait(finished)
         assert end["ended_by"] == "claim" and end["result"] == [1.0, -1.0]
-        assert end["outcome"] == "o was away too long: x wins"
+        assert end["outcome"] == "abob was away too long: aann wins"
         await a.close()
 
         timed_room, (cat, dan) = seated_room(timed, "testline", "5+0", ["acat", "adan"])
@@ -206,7 +206,7 @@ def test_in_a_game_of_three_a_seat_out_of_time_is_played_by_a_bot(timed: TimedSe
         set_time(timed.time_file, 1012.0)  # south's too: north is the last one in
         end = await north.wait(finished)
         assert end["ended_by"] == "time" and end["result"] == [1.0, 0.0, 0.0]
-        assert end["outcome"] == "south ran out of time: north wins"
+        assert end["outcome"] == "osouth ran out of time: onorth wins"
         await north.close()
 
     asyncio.run(scenario())

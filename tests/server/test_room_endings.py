@@ -105,7 +105,7 @@ def test_time_running_out_ends_a_two_player_game() -> None:
     assert not r.time_is_up(7.999) and r.time_is_up(8.0)
     assert r.time_out(8.0) == 1
     assert r.status == FINISHED and r.ended_by == "time" and r.result == [1.0, -1.0]
-    assert r.outcome == "o ran out of time: x wins"
+    assert r.outcome == "p2 ran out of time: p1 wins"  # names, not seat labels
     assert r.clock_json(50.0) == {"control": "0.1+0", "remaining_ms": [4000, 0],
                                   "running": None, "low_ms": 10_000}
     assert not r.time_is_up(100.0)
@@ -132,7 +132,7 @@ def test_in_a_game_of_three_a_seat_out_of_time_is_played_by_a_bot_and_ranks_last
     for move in ("3", "3", "1", "3", "3", "1", "1"):  # north 9, east 5 (bot), south 7
         play(r, move, 8.0)
     assert r.status == FINISHED and r.ended_by == "rules" and r.result == [1.0, 0.0, 0.0]
-    assert "east dropped out and ranks last" in (r.outcome or "")
+    assert "p2 dropped out and ranks last" in (r.outcome or "")
 
 
 def test_a_dropped_winner_hands_the_win_to_the_best_still_in() -> None:
@@ -144,7 +144,7 @@ def test_a_dropped_winner_hands_the_win_to_the_best_still_in() -> None:
     for move in ("3", "1", "1", "3", "1", "1", "3", "2"):  # north 3, east 9, south 4
         play(r, move, 7.0)
     assert r.status == FINISHED and r.result == [0.5, 0.0, 0.5]
-    assert r.outcome == "north and south win (east dropped out and ranks last)"
+    assert r.outcome == "p1 and p3 win (p2 dropped out and ranks last)"
     tie = table("testtrio", clock="0.1+0", people=3)
     play(tie, "3", 1.0)
     tie.time_out(7.0)
@@ -159,7 +159,7 @@ def test_when_one_seat_is_left_the_game_ends_on_time() -> None:
     play(r, "1", 6.0)  # north's bot
     r.time_out(12.0)  # east: only south is left
     assert r.status == FINISHED and r.ended_by == "time" and r.result == [0.0, 0.0, 1.0]
-    assert r.outcome == "east ran out of time: south wins"
+    assert r.outcome == "p2 ran out of time: p3 wins"
 
 
 def test_resigning_after_a_seat_dropped_out_counts_both_as_losers() -> None:
@@ -186,7 +186,7 @@ def test_a_claim_against_the_absent_seat_ends_a_game_of_two() -> None:
     refused("not_seated", r.claim, 7, 0)
     r.claim(2, 0)
     assert r.status == FINISHED and r.ended_by == "claim" and r.result == [-1.0, 1.0]
-    assert r.outcome == "x was away too long: o wins"
+    assert r.outcome == "p1 was away too long: p2 wins"
     timed = table(clock="5+0")
     refused("clock_decides", timed.claim, 2, 0)
 
@@ -240,4 +240,19 @@ def test_hau_la_for_three_plays_on_without_a_seat_out_of_time() -> None:
         r.settle_clock(6.0)
     assert r.ended_by == "rules" and r.result is not None and r.result[0] == 0.0
     assert abs(sum(r.result) - 1.0) < 1e-9
-    assert "red dropped out and ranks last" in (r.outcome or "")
+    assert "p1 dropped out and ranks last" in (r.outcome or "")
+
+
+def test_sentences_name_the_players_and_seats_only_where_a_name_is_shared() -> None:
+    """The server's sentences about a seat use its player's nickname; two bots of one name are
+    told apart by their seats; an empty seat is its seat's name."""
+    r = table(people=1)  # p1 against the random bot
+    assert [r.person(0), r.person(1)] == ["p1", "random bot"]
+    r.resign(1)
+    assert r.outcome == "p1 resigned: random bot wins" and r.ended_by == "resign"
+    bots = Room(id="r9", game_name="testline", options={}, created_by="p1", seed=1)
+    bots.set_bot("random", "random bot", None)
+    bots.set_bot("random", "random bot", None)
+    assert [bots.person(0), bots.person(1)] == ["random bot (x)", "random bot (o)"]
+    empty = Room(id="r8", game_name="testline", options={}, created_by="p1", seed=1)
+    assert empty.person(0) == "x"

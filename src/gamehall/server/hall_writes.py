@@ -41,7 +41,7 @@ class WritePath(HallCore):
         seat = draft.time_out(t)
         await self._commit(live, draft, [])
         text = draft.outcome if draft.status == FINISHED else \
-            f"{draft.game.seat_names[seat]} ran out of time: a bot plays the seat on, and it " \
+            f"{draft.person(seat)} ran out of time: a bot plays the seat on, and it " \
             "ranks last"
         await self.pubsub.publish(live.id, {"event": "message",
                                             "message": proto.info(text or "time is up")})
@@ -198,8 +198,9 @@ class WritePath(HallCore):
                     room.set_bot(spec, f"{spec} bot", target)  # refused: a person holds it
                 if target != self._claimable(room):
                     raise RoomError("not_absent", self._not_absent(room))
+                absent = room.person(target)
                 room.hand_to_bot(player.id, target, spec, f"{spec} bot")
-                notice = f"{player.nickname} handed the absent {names[target]} to a {spec} bot"
+                notice = f"{player.nickname} handed the absent {absent} to a {spec} bot"
             else:
                 seat = room.set_bot(spec, f"{spec} bot", a.get("seat"))
                 notice = f"{player.nickname} seated a {spec} bot as {names[seat]}"
@@ -213,8 +214,8 @@ class WritePath(HallCore):
             assert away is not None
             notice = (f"{player.nickname} claimed the game: {room.outcome}"
                       if room.status == FINISHED else
-                      f"{player.nickname} claimed against the absent {names[away]}: a bot plays "
-                      "the seat on, and it ranks last")
+                      f"{player.nickname} claimed against the absent {room.person(away)}: a bot "
+                      "plays the seat on, and it ranks last")
         elif req.kind == "rematch":
             notice = (f"{player.nickname} agreed: the rematch starts" if room.ask_rematch(player.id)
                       else f"{player.nickname} asks for a rematch (/rematch or the Rematch "
@@ -277,9 +278,8 @@ class WritePath(HallCore):
             return f"no clock: untimed (an absent player may be claimed against after " \
                    f"{self.settings.absent_seconds:g} s)"
         times = ", ".join(
-            f"{name} {_shown(ms)}{' (running)' if clock['running'] == i else ''}"
-            for i, (name, ms) in enumerate(zip(room.game.seat_names, clock["remaining_ms"],
-                                               strict=True)))
+            f"{room.person(i)} {_shown(ms)}{' (running)' if clock['running'] == i else ''}"
+            for i, ms in enumerate(clock["remaining_ms"]))
         return f"clock {clock['control']}: {times}"
 
     @staticmethod

@@ -460,10 +460,9 @@ class Room:
         for i in top:
             result[i] += surplus / len(top)
         self.result = result
-        names = g.seat_names
-        dropped = " and ".join(names[i] for i in out)
+        dropped = " and ".join(self.person(i) for i in out)
         if surplus > 0:
-            winners = " and ".join(names[i] for i in top)
+            winners = " and ".join(self.person(i) for i in top)
             head = f"{winners} {'wins' if len(top) == 1 else 'win'}"
         else:
             head = self.outcome or "the game is over"
@@ -479,11 +478,23 @@ class Room:
         share = ((total - g.min_utility * len(losers)) / len(winners) if total is not None
                  else g.max_utility)
         self.result = [g.min_utility if i in losers else share for i in range(n)]
-        others = [g.seat_names[i] for i in winners]
+        others = [self.person(i) for i in winners]
         verb = "wins" if len(others) == 1 else "win"
         self.outcome = f"{sentence}: {' and '.join(others)} {verb}"
         self.status, self.ended_by = FINISHED, reason
         self.rev += 1
+
+    def person(self, seat: int) -> str:
+        """Who `seat` is in a sentence for people ("ann resigned: bea wins"): the nickname where
+        one sits, with the seat's name when another seat has the same one (two "random bot"s),
+        else the seat's name. The page words seats the same way (words.js `personName`)."""
+        label = self.game.seat_names[seat]
+        occ = self.seats[seat] if seat < len(self.seats) else None
+        if occ is None:
+            return label
+        shared = any(o is not None and o.nickname == occ.nickname
+                     for i, o in enumerate(self.seats) if i != seat)
+        return f"{occ.nickname} ({label})" if shared else occ.nickname
 
     def _dropped(self) -> list[int]:
         return [i for i, occ in enumerate(self.seats) if occ is not None and occ.out]
@@ -492,7 +503,7 @@ class Room:
         """End the game: the resigning seat (and any that dropped out before) gets the worst
         result, the others share the rest."""
         seat = self._seat_in_play(player_id, "you do not hold a seat in this game")
-        self._end([*self._dropped(), seat], "resign", f"{self.game.seat_names[seat]} resigned")
+        self._end([*self._dropped(), seat], "resign", f"{self.person(seat)} resigned")
         return seat
 
     def _seat_in_play(self, player_id: int, not_seated: str) -> int:
@@ -520,7 +531,7 @@ class Room:
             self.rev += 1
             return
         self._end([i for i in range(len(self.seats)) if i not in staying], reason,
-                  f"{self.game.seat_names[seat]} {DROPPED[reason]}")
+                  f"{self.person(seat)} {DROPPED[reason]}")
 
     # --- clocks and absent players --------------------------------------------------------------
     def settle_clock(self, now: float) -> None:

@@ -30,10 +30,11 @@ export class Clocks {
     this.timer = null;
   }
 
+  /** A new clock object; the seats' spans are kept (the seat list keeps its elements). */
   set(clock) {
     this.clock = clock || null;
     this.at = performance.now();
-    this.spans.clear();
+    if (!this.clock) this.spans.clear();
   }
 
   /** A seat's time left now (ms), or null in an untimed game. */
@@ -44,10 +45,15 @@ export class Clocks {
     return c.running === seat ? base - (performance.now() - this.at) : base;
   }
 
+  /** The span showing `seat`'s time: the same element for the seat from state to state, so
+   * a page that keeps it in place never sees it flicker or start again. */
   span(seat) {
     if (!this.clock) return null;
-    const el = h("span", { class: "clock", "data-testid": "clock", "data-clock-seat": seat });
-    this.spans.set(seat, el);
+    let el = this.spans.get(seat);
+    if (!el) {
+      el = h("span", { class: "clock", "data-testid": "clock", "data-clock-seat": seat });
+      this.spans.set(seat, el);
+    }
     this.paint();
     return el;
   }

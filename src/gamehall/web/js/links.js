@@ -20,7 +20,14 @@ export function botTag() {
     + "the bot API", "data-testid": "bot-tag" }, "BOT");
 }
 
-/** A seat's player as plain text (a board's caption): "BOT name" for a bot account. */
+/** A seat's player in a board's caption, " (name)" with the name linked to its profile as
+ * everywhere else (the BOT tag inside for a bot account); nothing for an empty seat. */
+export function seatPlayer(seat) {
+  if (!seat || !seat.player) return "";
+  return [" (", playerLink(seat.player, { botAccount: seat.bot_account }), ")"];
+}
+
+/** A seat's player as plain text (a tooltip): "BOT name" for a bot account. */
 export function playerName(seat) {
   if (!seat || !seat.player) return "";
   return seat.bot_account ? `BOT ${seat.player}` : seat.player;

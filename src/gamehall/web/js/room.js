@@ -313,14 +313,24 @@ function manager(room) {
   return state.seat !== null || !state.seats.some((x) => x.player && !x.bot);
 }
 
+/** The seat list, updated in place: each seat's line and its clock stay the same elements
+ * from state to state (nothing flickers, the clock keeps counting, a button keeps its press). */
 function drawSeats(room) {
   const { seatsBox } = room.els;
-  fill(seatsBox, h("ul", { class: "seat-list" }, room.state.seats.map((seat) => seatItem(room, seat))));
-  if (!room.nickname) seatsBox.append(nicknameForm(room));
+  let list = seatsBox.querySelector(":scope > ul.seat-list");
+  if (!list) list = h("ul", { class: "seat-list" });
+  const items = room.state.seats.map((seat) => {
+    const item = list.querySelector(`:scope > li[data-seat="${seat.index}"]`) || h("li", {});
+    return seatItem(room, seat, item);
+  });
+  patch(list, items);
+  const form = !room.nickname ? (seatsBox.querySelector(":scope > form") || nicknameForm(room)) : null;
+  patch(seatsBox, list, form);
 }
 
-/** One seat's line: who sits there, their state and clock, and what this page may do there. */
-function seatItem(room, seat) {
+/** One seat's line (`item`, updated): who sits there, their state and clock, and what this
+ * page may do there. */
+function seatItem(room, seat, item) {
   const { state } = room;
   const finished = state.status === "finished";
   const mine = state.seat === seat.index;
@@ -328,10 +338,10 @@ function seatItem(room, seat) {
   const who = seat.player
     ? h("span", { class: "occupant" }, playerLink(seat.player, { botAccount: seat.bot_account }), seat.bot ? h("span", { class: "tag" }, "bot") : null)
     : h("span", { class: "occupant free" }, "free");
-  return h("li", {
-    class: `seat${mine ? " mine" : ""}${toMove ? " to-move" : ""}`,
-    "data-seat": seat.index, "data-seat-name": seat.name,
-  },
+  item.className = `seat${mine ? " mine" : ""}${toMove ? " to-move" : ""}`;
+  item.dataset.seat = String(seat.index);
+  item.dataset.seatName = seat.name;
+  return patch(item,
   h("span", { class: `dot ${seat.connected ? "on" : "off"}`,
     title: seat.connected ? "connected" : "not connected" }),
   h("span", { class: "seat-name" }, seat.name),

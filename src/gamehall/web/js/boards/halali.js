@@ -5,7 +5,7 @@
 // squares and exits are drawn once; a tile keeps its element while it lies on its square.
 
 import { h, s, fill, svgRoot, fmt, keyed } from "../dom.js";
-import { playerName } from "../links.js";
+import { playerLink, playerName } from "../links.js";
 
 const SQ = 64;
 const PAD = 4;
@@ -190,7 +190,8 @@ export function createBoard(ui) {
       const seatIndex = v.seats ? v.seats[side] : null;
       const seat = current.seats[seatIndex];
       return h("tr", { "data-side": side, title: seat && seat.player ? `${side}: ${playerName(seat)}` : side },
-        h("th", {}, side, seat && seat.player ? h("div", { class: "small muted" }, playerName(seat)) : null),
+        h("th", {}, side, seat && seat.player ? h("div", { class: "small muted" },
+          playerLink(seat.player, { botAccount: seat.bot_account })) : null),
         h("td", { "data-score": side }, String(v.scores?.[side] ?? 0)),
         h("td", {}, String(v.tiles_taken?.[side] ?? 0)));
     };

@@ -9,7 +9,7 @@
 import * as THREE from "../../vendor/three.module.js";
 import { OrbitControls } from "../../vendor/OrbitControls.js";
 import { h, fill } from "../dom.js";
-import { playerName } from "../links.js";
+import { seatPlayer } from "../links.js";
 import { touches } from "./hau_la_touch.js";
 
 const TAG_COLOURS = { red: 0xd33a2c, blue: 0x2f62d0, yellow: 0xf2c200, orange: 0xf07a12 };
@@ -507,7 +507,7 @@ function panel(board) {
   const heights = view.heights || {};
   const ranking = (view.ranking || []).map((name) => h("li", { "data-rank": name },
     h("span", { class: "swatch", style: `background:#${(TAG_COLOURS[name] || 0x888888).toString(16).padStart(6, "0")}` }),
-    ` ${name}${playerOf(ui, name)}: `,
+    ` ${name}`, playerOf(ui, name), ": ",
     heights[name] === null || heights[name] === undefined ? "no tag up" : `height ${heights[name].toFixed(2)}`));
   const hands = Object.entries(view.hands || {}).map(([name, hand]) => h("li", {},
     `${name}: ${["BJ", "SJ", "BE", "SE"].filter((k) => hand[k]).map((k) => `${hand[k]}×${k}`).join(" ") || "nothing"}`
@@ -520,7 +520,8 @@ function panel(board) {
     h("details", {}, h("summary", { class: "small" }, "Pieces in hand"), h("ul", { class: "small" }, hands)),
   ];
   if (view.phase !== "over" && view.to_move) {
-    parts.push(h("p", { class: "small" }, `${view.to_move}${playerOf(ui, view.to_move)}: ${view.expecting || ""}`));
+    parts.push(h("p", { class: "small" }, view.to_move, playerOf(ui, view.to_move),
+      `: ${view.expecting || ""}`));
   }
   if (ui.mine) parts.push(stepControls(board, pending));
   if (view.events && view.events.length) {
@@ -602,14 +603,14 @@ function tagOwners(ui, view) {
   const swatch = (c) => h("span", { class: "swatch", title: c,
     style: `background:#${(TAG_COLOURS[c] || 0x888888).toString(16).padStart(6, "0")}` });
   return h("ul", { class: "legend small", "data-testid": "tag-owners" }, [...owned].map(([owner, colours]) =>
-    h("li", { "data-owner": owner }, colours.map(swatch), ` ${owner}${playerOf(ui, owner)} owns the `
+    h("li", { "data-owner": owner }, colours.map(swatch), ` ${owner}`,
+      playerOf(ui, owner), " owns the "
       + `${colours.slice(0, -1).join(", ")} and ${colours[colours.length - 1]} tags`)));
 }
 
-/** " (the player)" sitting at the seat named `seatName`, or nothing. */
+/** " (the player)" sitting at the seat named `seatName`, as a profile link; or nothing. */
 function playerOf(ui, seatName) {
-  const seat = ui.state.seats.find((x) => x.name === seatName);
-  return seat && seat.player ? ` (${playerName(seat)})` : "";
+  return seatPlayer(ui.state.seats.find((x) => x.name === seatName));
 }
 
 function findHole(view, name) {

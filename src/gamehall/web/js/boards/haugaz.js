@@ -4,7 +4,7 @@
 // is drawn once; each stack keeps its element while it stands (and when it grows).
 
 import { h, s, fill, svgRoot, fmt, keyed } from "../dom.js";
-import { playerName } from "../links.js";
+import { seatPlayer } from "../links.js";
 
 const SP = 52;       // spacing between points
 const M = 52;        // margin around the grid
@@ -130,8 +130,7 @@ export function createBoard(ui) {
       const colour = colourOf(seat.index);
       return h("li", {}, colour ? h("span", { class: "swatch",
         style: `background:${colour === "black" ? "#222" : "#fafafa"}` }) : null,
-      ` ${seat.name}${seat.player ? ` (${playerName(seat)})` : ""}`
-      + `${colour ? ` plays ${colour}` : " — side not chosen yet"}`);
+      ` ${seat.name}`, seatPlayer(seat), colour ? ` plays ${colour}` : " — side not chosen yet");
     });
     const heights = ["black", "white"].map((c) => h("tr", {}, h("th", {}, c),
       h("td", { "data-heights": c }, (v.heights?.[c] || []).join(" ") || "—")));

@@ -7,7 +7,7 @@
 // screen; the ships keep their elements and move.
 
 import { h, s, fill, svgRoot, points, fmt, keyed } from "../dom.js";
-import { playerName } from "../links.js";
+import { seatPlayer } from "../links.js";
 
 const PAD = 14;
 export const SIDE_COLOURS = { north: "#c0392b", south: "#138a7d" };
@@ -173,7 +173,7 @@ export function createBoard(ui) {
     const owned = v.pearls_owned || {};
     const rows = current.seats.map((seat) => h("li", {},
       h("span", { class: "swatch", style: `background:${SIDE_COLOURS[seat.name] || "#888"}` }),
-      ` ${seat.name}${seat.player ? ` (${playerName(seat)})` : ""}: `,
+      ` ${seat.name}`, seatPlayer(seat), ": ",
       h("strong", { "data-pearls": seat.name }, String(owned[seat.name] ?? 0)), " pearl",
       (owned[seat.name] ?? 0) === 1 ? "" : "s"));
     let hint = null;

@@ -4,7 +4,7 @@
 // drawn again.
 
 import { h, s, fill, svgRoot, points, fmt } from "../dom.js";
-import { playerName } from "../links.js";
+import { seatPlayer } from "../links.js";
 
 const R = 20;                       // hex radius (centre to corner)
 const W = Math.sqrt(3) * R;         // hex width
@@ -143,7 +143,7 @@ export function createBoard(ui) {
         const colour = view.colours ? view.colours[seatName] : seatName;
         const seat = state.seats.find((x) => x.name === seatName);
         return h("li", {}, h("span", { class: "swatch", style: `background:${STONE_COLOURS[colour]}` }),
-          ` ${seatName}${seat && seat.player ? ` (${playerName(seat)})` : ""} plays the ${colour} colour`
+          ` ${seatName}`, seatPlayer(seat), ` plays the ${colour} colour`
           + `${view.you === seatName ? " — you" : ""}`);
       });
       return [
