@@ -3,8 +3,6 @@ as ICU renders it, and what it cannot read is refused rather than sent half-form
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from gamehall.core.messages import (
@@ -13,6 +11,7 @@ from gamehall.core.messages import (
     Message,
     MessageSyntaxError,
     arguments,
+    catalogue,
     format_string,
     parse,
 )
@@ -63,8 +62,9 @@ def test_a_missing_argument_is_an_error_not_a_gap() -> None:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_catalogue_string_parses_and_catalogues_agree(language: str) -> None:
-    data = json.loads((CATALOGUES / f"{language}.json").read_text("utf-8"))
-    english = json.loads((CATALOGUES / "en.json").read_text("utf-8"))
+    data, english = catalogue(language), catalogue("en")
     assert set(data) == set(english)
+    assert {p.name for p in (CATALOGUES / language).glob("*.json")} == \
+        {p.name for p in (CATALOGUES / "en").glob("*.json")}
     for key, text in data.items():
         assert arguments(parse(text)) <= arguments(parse(english[key])), key

@@ -3,10 +3,12 @@ arguments, and the English text made from the English catalogue — so that a cl
 bot) can say it in its own language from its own catalogue, and the English text and the key can
 never disagree.
 
-The catalogues are ICU MessageFormat strings, one JSON file per language in
-``gamehall/web/i18n/`` (``en.json``, ``de.json``), the same files the page loads. Here in core
-because the games' outcome sentences are messages too and core imports nothing above it; the
-files are data beside the page, not code, so reading them crosses no layer.
+The catalogues are ICU MessageFormat strings, one folder per language in ``gamehall/web/i18n/``
+(``en/``, ``de/``), each holding parts (``server.json``, ``page.json``, …: flat objects from key
+to string, no key in two parts), the same files the page loads. Parts keep each concern's
+sentences together and let the server's and the page's catalogues grow apart without clashing.
+Here in core because the games' outcome sentences are messages too and core imports nothing
+above it; the files are data beside the page, not code, so reading them crosses no layer.
 
 Only the subset of ICU the catalogues use is understood: ``{name}``, ``{n, plural, =0 {…} one
 {…} other {…}}`` with ``#``, ``{x, select, a {…} other {…}}``, and apostrophe quoting (``''`` is
@@ -24,7 +26,8 @@ from pathlib import Path
 from typing import Any, Union
 
 CATALOGUES = Path(__file__).resolve().parent.parent / "web" / "i18n"
-"""Where the catalogues live: ``<language>.json``, a flat object from key to ICU string."""
+"""Where the catalogues live: ``<language>/<part>.json``, each a flat object from key to ICU
+string."""
 
 LANGUAGES = ("en", "de")
 """The languages with a complete catalogue; English is the one the server's text is made in."""
@@ -77,8 +80,15 @@ def _checked(message: Message) -> Message:
 
 @cache
 def catalogue(language: str) -> dict[str, str]:
-    """The catalogue of `language` (read once)."""
-    data: dict[str, str] = json.loads((CATALOGUES / f"{language}.json").read_text("utf-8"))
+    """The catalogue of `language` (read once): the union of its parts, which must not share a
+    key (two parts defining one key would make the winner depend on file order)."""
+    data: dict[str, str] = {}
+    for part in sorted((CATALOGUES / language).glob("*.json")):
+        entries: dict[str, str] = json.loads(part.read_text("utf-8"))
+        clash = data.keys() & entries.keys()
+        if clash:
+            raise ValueError(f"{part.name} repeats keys of another part: {sorted(clash)[:5]}")
+        data.update(entries)
     return data
 
 
