@@ -14,12 +14,14 @@ function playerName(state, index) {
 }
 
 /** One line per turn (the server numbers each move's turn: `turn`), its number shown whole;
- * in a replay the turn holding the step shown is current and a click goes to its end. */
+ * in a replay the turn holding the step shown is current and a click goes to its end. A turn's
+ * moves are written in the board's words where its module has them (Hau La), else in notation. */
 export function drawMoves(room) {
   const { state, replay } = room;
   const { movesList } = room.els;
   const at = replay ? replay.step : state.moves.length;
   const turns = groupTurns(state.moves);
+  const words = (room.board && room.board.words) || turnWords;
   fill(movesList, turns.map((t) => {
     const current = at > t.start && at <= t.end;
     return h("li", {
@@ -28,7 +30,7 @@ export function drawMoves(room) {
       onclick: replay ? () => room.replay.go(t.end) : undefined,
     }, h("span", { class: "num" }, `${t.turn}.`), " ",
     h("span", { class: "who", title: seatName(state, t.seat) }, playerName(state, t.seat)), " ",
-    h("span", { class: "notation" }, turnWords(t.moves).map((word, k) => [k ? " " : "",
+    h("span", { class: "notation" }, words(t.moves).map((word, k) => [k ? " " : "",
       h("span", { class: "step", "data-notation": t.moves[k].move }, word)])));
   }));
   const current = movesList.querySelector(".current");

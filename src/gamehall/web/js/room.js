@@ -271,6 +271,7 @@ async function showBoard(room, boardState) {
       if (!room.alive) return null;
       room.board = mountBoard(room.els.boardHost, createBoard,
         { submit: (move) => submit(room, move), toast: room.ctx.toast });
+      if (room.board.words) drawMoves(room);  // the moves drawn before, now in the board's words
       return room.board;
     });
   }

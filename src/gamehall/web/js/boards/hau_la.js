@@ -16,6 +16,28 @@ const TAG_COLOURS = { red: 0xd33a2c, blue: 0x2f62d0, yellow: 0xf2c200, orange: 0
 const KIND_COLOURS = { BJ: 0xe9d7ad, SJ: 0xcdb8e8, BE: 0xa9dcc8, SE: 0xf3bea4 };
 const KIND_NAMES = { BJ: "big joint", SJ: "small joint", BE: "big end", SE: "small end" };
 
+const FACES = { u: "upper", d: "lower" };
+
+/** A placement's steps (one turn's entries of the state's `moves`, by their parts) as the move
+ * list writes them, one entry per step: "big joint", "in g5", "and 3b", "(upper, lower faces)",
+ * "· tag in 7a (upper)"; a step without parts keeps its notation. */
+export function moveWords(moves) {
+  let holes = 0;
+  return moves.map((m) => {
+    const name = KIND_NAMES[m.piece] || m.piece;
+    const faces = String(m.sides || "").split("").map((x) => FACES[x] || x);
+    switch (m.kind) {
+      case "piece": return name;
+      case "take": return `takes a ${name}`;
+      case "hole": return `${holes++ ? "and" : "in"} ${m.cell}`;
+      case "rotation": return `turned ${m.degrees}°`;
+      case "sides": return `(${faces.join(", ")} face${faces.length > 1 ? "s" : ""})`;
+      case "tag": return `· tag in ${m.cell} (${FACES[m.face] || m.face})`;
+      default: return String(m.move);
+    }
+  });
+}
+
 /** The legal entries of the current step, sorted by what the player does with them. */
 export function classify(entries) {
   const out = { kinds: [], extras: [], holes: [], choices: [], tags: [] };
@@ -369,6 +391,7 @@ export function createBoard(ui) {
   return {
     layout: "haula",
     gestures: false,
+    words: moveWords,
     draw: () => draw(board),
     panel: () => panel(board),
     /** A piece the other players placed drops onto the building. */
