@@ -47,3 +47,22 @@ def test_hau_la_moves_are_listed_in_words(pages: Pages) -> None:
     # each step keeps its notation for tools
     assert any(m.startswith("tag ") for m in moves_shown(page))
     assert state(page)["moves"][0]["move"] in moves_shown(page)
+
+
+def test_a_hotu_matua_roll_names_whose_roll_it_was(pages: Pages) -> None:
+    page = pages.new()
+    me = enter(page)
+    create_room(page, "hotu_matua")
+    start_against_bot(page)
+    st = wait_my_turn(page)
+    rolls = [m for m in st["moves"] if m["kind"] == "roll"]
+    assert rolls and rolls[-1]["for"] == st["seat"]  # the server says whose roll each roll is
+    lines = page.locator("[data-testid=moves] li")
+    expect(lines.last.locator(".who")).to_have_text(me)
+    expect(page.locator("[data-testid=moves] li.chance")).to_have_count(0)
+    # a turn that is only a roll (no ship could move): its line names the roller, not "chance"
+    only_roll = [{**m, "turn": 1} for m in rolls if m["turn"] == rolls[-1]["turn"]]
+    seat = page.evaluate("""async (moves) => {
+        const { groupTurns } = await import('/js/moves.js');
+        return groupTurns(moves).map((t) => t.seat); }""", only_roll)
+    assert seat == [st["seat"]]

@@ -40,7 +40,8 @@ export function drawMoves(room) {
 }
 
 /** The moves in turns, from each move's `turn` (moves without one are a turn each): the turn's
- * number, its player (the seat of its first player move; null: only chance), its moves and the
+ * number, its player (the seat of its first player move, or of the seat a chance move was drawn
+ * `for`: a Hotu Matua roll with no step after it; null: only chance), its moves and the
  * steps it spans (start exclusive, end inclusive). */
 export function groupTurns(moves) {
   const turns = [];
@@ -53,7 +54,8 @@ export function groupTurns(moves) {
     }
     t.moves.push(m);
     t.end = i + 1;
-    if (t.seat === null && m.seat !== null) t.seat = m.seat;
+    const who = m.seat ?? m.for ?? null;  // a chance move drawn for a seat (a roll) is its turn's
+    if (t.seat === null && who !== null) t.seat = who;
   });
   return turns;
 }
