@@ -66,3 +66,33 @@ def test_a_hotu_matua_roll_names_whose_roll_it_was(pages: Pages) -> None:
         const { groupTurns } = await import('/js/moves.js');
         return groupTurns(moves).map((t) => t.seat); }""", only_roll)
     assert seat == [st["seat"]]
+
+
+def test_the_hau_la_camera_stays_where_the_player_put_it(pages: Pages) -> None:
+    page = pages.new()
+    enter(page)
+    create_room(page, "hau_la")
+    start_against_bot(page)
+    st = wait_my_turn(page, timeout=30000)
+    canvas = page.locator("[data-testid=haula-view] canvas")
+    box = canvas.bounding_box()
+    assert box
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    for _ in range(6):  # zoom in far: the building no longer fits the view
+        page.mouse.wheel(0, -400)
+    page.mouse.down()  # and turn it
+    for k in range(1, 9):
+        page.mouse.move(x + 15 * k, y + 4 * k)
+    page.mouse.up()
+    camera = page.evaluate("window.gamehall.room.board.camera()")
+    before = page.evaluate("window.gamehall.room.board.framing()")
+    assert before and not (before["left"] >= before["canvas"]["left"]
+                           and before["right"] <= before["canvas"]["right"]), before
+    for _ in range(3):  # steps of this placement, then the bot's: each a new state
+        if st["status"] != "playing":
+            break
+        if st["to_move"] == st["seat"]:
+            page.evaluate("(m) => window.gamehall.room.submit(m)", st["legal_moves"][0])
+        st = wait_version_above(page, st["version"])
+        assert page.evaluate("window.gamehall.room.board.camera()") == camera

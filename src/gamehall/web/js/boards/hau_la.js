@@ -120,6 +120,9 @@ class Scene3D {
     this.controls.maxDistance = 80;
     this.controls.maxPolarAngle = Math.PI * 0.495;
     this.controls.addEventListener("change", () => this.render());
+    // once the player turned or zoomed the view, a new state or a resize leaves the camera be
+    this.turnedByPlayer = false;
+    this.controls.addEventListener("start", () => { this.turnedByPlayer = true; });
     this.controls.update();
     this.scene.add(new THREE.HemisphereLight(0xffffff, 0x8a7f6a, 1.6));
     const sun = new THREE.DirectionalLight(0xffffff, 1.6);
@@ -158,7 +161,7 @@ class Scene3D {
     this.renderer.setSize(w, hgt, false);
     this.camera.aspect = w / hgt;
     this.camera.updateProjectionMatrix();
-    if (this.extent) this.frame(false);
+    if (this.extent && !this.turnedByPlayer) this.frame(false);
     this.render();
   }
 
@@ -220,11 +223,12 @@ class Scene3D {
   }
 
   /** Draw the building: pieces, their free holes, tags; `lastPiece` is highlighted. The view
-   * is framed to it the first time, and again whenever it grows out of the view. */
+   * is framed to it the first time, and again whenever it grows out of the view, until the
+   * player turns or zooms it: from then on the camera stays where they put it. */
   setBuilding(view) {
     const first = !this.extent;
     this.extent = Scene3D.extentOf(view);
-    this.frame(first);
+    if (first || !this.turnedByPlayer) this.frame(first);
     this.clear(this.building);
     const last = view.pieces.reduce((m, p) => Math.max(m, p.number), 0);
     const before = this.lastPiece ?? last;
@@ -431,6 +435,12 @@ function boardTools(board) {
       if (!scene) return null;
       const spot = scene.pickables.find((x) => x.key === key);
       return spot ? scene.screen(spot.position) : null;
+    },
+    /** The camera's position and the point it looks at, for tests. */
+    camera() {
+      const { scene } = board;
+      return scene ? { position: scene.camera.position.toArray(),
+        target: scene.controls.target.toArray() } : null;
     },
     /** The building and board as drawn on the screen (client pixels: the box around every
      * point that must stay in view) and the canvas's box, for tests. */
