@@ -63,10 +63,11 @@ def roll_text(value: int) -> str:
 
 def action_parts(action: int, seat: int, ends: tuple[str, str] | None) -> dict[str, Any]:
     """`action` taken apart for clients: kinds ``step`` (piece: the ship, from and to: the
-    fields; `ends` for a step, None where the side has no line), ``end`` and ``roll`` (value);
-    ``{}`` for anything else."""
+    fields; `ends` for a step, None where the side has no line), ``end`` and ``roll`` (value,
+    and ``for``: the seat whose turn it starts, so a turn with no step after its roll still
+    says whose roll it was); ``{}`` for anything else."""
     if ROLL_BASE <= action < NUM_ACTIONS:
-        return {"kind": "roll", "value": roll_value(action)}
+        return {"kind": "roll", "value": roll_value(action), "for": seat}
     if action == END:
         return {"kind": "end"}
     if 0 <= action < END and ends is not None:

@@ -8,7 +8,7 @@
 // server last said, the board, the replay, the page's elements (`room.els`). A handler reads it
 // when it runs (a button patch() keeps may outlive the state it was drawn for).
 
-import { h, fill, patch, scrollWithin } from "./dom.js";
+import { h, fill, patch } from "./dom.js";
 import { botLevels, chooseNickname, games } from "./api.js";
 import { RoomConnection } from "./connection.js";
 import { loadBoard } from "./boards/index.js";
@@ -20,7 +20,8 @@ import { Replay } from "./replay.js";
 import { ReviewPanel } from "./review.js";
 import { Clocks, turnTitle } from "./clock.js";
 import { clearTurn, signalTurn, soundToggle } from "./attention.js";
-import { outcomeWords, personName, resultWords } from "./words.js";
+import { outcomeWords, resultWords } from "./words.js";
+import { drawMoves, seatName } from "./moves.js";
 import { HintBox } from "./hint.js";
 
 
@@ -270,6 +271,7 @@ async function showBoard(room, boardState) {
       if (!room.alive) return null;
       room.board = mountBoard(room.els.boardHost, createBoard,
         { submit: (move) => submit(room, move), toast: room.ctx.toast });
+      if (room.board.words) drawMoves(room);  // the moves drawn before, now in the board's words
       return room.board;
     });
   }
@@ -494,40 +496,7 @@ function optionRow(room, opt) {
   return field;
 }
 
-// --- moves, status, result -----------------------------------------------------------------
-function seatName(state, index) {
-  if (index === null || index === undefined) return "chance";
-  return state.seats[index] ? state.seats[index].name : `seat ${index + 1}`;
-}
-
-function playerName(state, index) {
-  return index === null || index === undefined ? "chance" : personName(state.seats, index);
-}
-
-/** One line per turn (the server numbers each move's turn: `turn`), its number shown whole;
- * in a replay the turn holding the step shown is current and a click goes to its end. */
-function drawMoves(room) {
-  const { state, replay } = room;
-  const { movesList } = room.els;
-  const at = replay ? replay.step : state.moves.length;
-  const turns = groupTurns(state.moves);
-  fill(movesList, turns.map((t) => {
-    const current = at > t.start && at <= t.end;
-    return h("li", {
-      class: `${t.seat === null ? "chance" : ""}${current ? " current" : ""}`,
-      "data-index": t.end, "data-turn": t.turn,
-      onclick: replay ? () => room.replay.go(t.end) : undefined,
-    }, h("span", { class: "num" }, `${t.turn}.`), " ",
-    h("span", { class: "who", title: seatName(state, t.seat) }, playerName(state, t.seat)), " ",
-    h("span", { class: "notation" }, turnWords(t.moves).map((word, k) => [k ? " " : "",
-      h("span", { class: "step", "data-notation": t.moves[k].move }, word)])));
-  }));
-  const current = movesList.querySelector(".current");
-  if (replay && at === 0) movesList.scrollTop = 0;
-  else if (current) scrollWithin(movesList, current);
-  else movesList.scrollTop = movesList.scrollHeight;
-}
-
+// --- status, result -----------------------------------------------------------------
 function drawStatus(room) {
   const { state, replay } = room;
   const { statusLine } = room.els;
@@ -679,39 +648,6 @@ function startReview(room) {
   });
   room.review.open();
   drawResult(room);
-}
-
-/** The moves in turns, from each move's `turn` (moves without one are a turn each): the turn's
- * number, its player (the seat of its first player move; null: only chance), its moves and the
- * steps it spans (start exclusive, end inclusive). */
-export function groupTurns(moves) {
-  const turns = [];
-  moves.forEach((m, i) => {
-    const number = m.turn ?? (turns.length ? turns[turns.length - 1].turn + 1 : 1);
-    let t = turns[turns.length - 1];
-    if (!t || t.turn !== number) {
-      t = { turn: number, seat: null, moves: [], start: i, end: i };
-      turns.push(t);
-    }
-    t.moves.push(m);
-    t.end = i + 1;
-    if (t.seat === null && m.seat !== null) t.seat = m.seat;
-  });
-  return turns;
-}
-
-/** A turn's moves as written on its line, one entry per move; a word that starts several moves
- * in a row is written once ("roll 1 3 4" for "roll 1", "roll 3", "roll 4"). */
-export function turnWords(moves) {
-  const words = [];
-  let lead = null;
-  for (const m of moves) {
-    const [first, ...rest] = String(m.move).split(" ");
-    if (rest.length && first === lead) words.push(rest.join(" "));
-    else words.push(String(m.move));
-    lead = rest.length ? first : null;
-  }
-  return words;
 }
 
 /** A server notice; one of several lines each in two columns (two spaces or more apart, as

@@ -16,6 +16,28 @@ const TAG_COLOURS = { red: 0xd33a2c, blue: 0x2f62d0, yellow: 0xf2c200, orange: 0
 const KIND_COLOURS = { BJ: 0xe9d7ad, SJ: 0xcdb8e8, BE: 0xa9dcc8, SE: 0xf3bea4 };
 const KIND_NAMES = { BJ: "big joint", SJ: "small joint", BE: "big end", SE: "small end" };
 
+const FACES = { u: "upper", d: "lower" };
+
+/** A placement's steps (one turn's entries of the state's `moves`, by their parts) as the move
+ * list writes them, one entry per step: "big joint", "in g5", "and 3b", "(upper, lower faces)",
+ * "· tag in 7a (upper)"; a step without parts keeps its notation. */
+export function moveWords(moves) {
+  let holes = 0;
+  return moves.map((m) => {
+    const name = KIND_NAMES[m.piece] || m.piece;
+    const faces = String(m.sides || "").split("").map((x) => FACES[x] || x);
+    switch (m.kind) {
+      case "piece": return name;
+      case "take": return `takes a ${name}`;
+      case "hole": return `${holes++ ? "and" : "in"} ${m.cell}`;
+      case "rotation": return `turned ${m.degrees}°`;
+      case "sides": return `(${faces.join(", ")} face${faces.length > 1 ? "s" : ""})`;
+      case "tag": return `· tag in ${m.cell} (${FACES[m.face] || m.face})`;
+      default: return String(m.move);
+    }
+  });
+}
+
 /** The legal entries of the current step, sorted by what the player does with them. */
 export function classify(entries) {
   const out = { kinds: [], extras: [], holes: [], choices: [], tags: [] };
@@ -98,6 +120,9 @@ class Scene3D {
     this.controls.maxDistance = 80;
     this.controls.maxPolarAngle = Math.PI * 0.495;
     this.controls.addEventListener("change", () => this.render());
+    // once the player turned or zoomed the view, a new state or a resize leaves the camera be
+    this.turnedByPlayer = false;
+    this.controls.addEventListener("start", () => { this.turnedByPlayer = true; });
     this.controls.update();
     this.scene.add(new THREE.HemisphereLight(0xffffff, 0x8a7f6a, 1.6));
     const sun = new THREE.DirectionalLight(0xffffff, 1.6);
@@ -136,7 +161,7 @@ class Scene3D {
     this.renderer.setSize(w, hgt, false);
     this.camera.aspect = w / hgt;
     this.camera.updateProjectionMatrix();
-    if (this.extent) this.frame(false);
+    if (this.extent && !this.turnedByPlayer) this.frame(false);
     this.render();
   }
 
@@ -198,11 +223,12 @@ class Scene3D {
   }
 
   /** Draw the building: pieces, their free holes, tags; `lastPiece` is highlighted. The view
-   * is framed to it the first time, and again whenever it grows out of the view. */
+   * is framed to it the first time, and again whenever it grows out of the view, until the
+   * player turns or zooms it: from then on the camera stays where they put it. */
   setBuilding(view) {
     const first = !this.extent;
     this.extent = Scene3D.extentOf(view);
-    this.frame(first);
+    if (first || !this.turnedByPlayer) this.frame(first);
     this.clear(this.building);
     const last = view.pieces.reduce((m, p) => Math.max(m, p.number), 0);
     const before = this.lastPiece ?? last;
@@ -369,6 +395,7 @@ export function createBoard(ui) {
   return {
     layout: "haula",
     gestures: false,
+    words: moveWords,
     draw: () => draw(board),
     panel: () => panel(board),
     /** A piece the other players placed drops onto the building. */
@@ -408,6 +435,12 @@ function boardTools(board) {
       if (!scene) return null;
       const spot = scene.pickables.find((x) => x.key === key);
       return spot ? scene.screen(spot.position) : null;
+    },
+    /** The camera's position and the point it looks at, for tests. */
+    camera() {
+      const { scene } = board;
+      return scene ? { position: scene.camera.position.toArray(),
+        target: scene.controls.target.toArray() } : null;
     },
     /** The building and board as drawn on the screen (client pixels: the box around every
      * point that must stay in view) and the canvas's box, for tests. */

@@ -9,6 +9,7 @@
 //   refused(error)   the server refused this page's move (its `error` message): drop what was
 //                    picked up and draw the position again
 //   destroy()        tear down (listeners, observers, WebGL)
+//   words            the game part's words(moves), or null: the move list writes notation
 // plus whatever the board adds for tools (`tools`: Hau La's `screenOf`, used by the tests).
 //
 // A board module (the `board` URL of its game in /api/games) exports `createBoard(ui)`, called
@@ -29,6 +30,8 @@
 //                   ui.main (data-animations-run, data-animations-skipped) for tools and tests.
 //   gestures        false where the board takes the pointer itself (Hau La's 3D view)
 //   layout          optional class of the board's wrap, for its CSS
+//   words(moves)    optional: a turn's moves (entries of state.moves) in words for the move list,
+//                   one per move, where the notation does not read as words (Hau La's steps)
 //   destroy()       optional; tools: optional methods for tools
 //
 // Board elements speak to the shell through two attributes: data-cell="X" on a place (a cell,
@@ -186,6 +189,7 @@ function boardContract(board, target, render) {
     destroy() {
       if (game.destroy) game.destroy();
     },
+    words: game.words || null,
     ...(game.tools || {}),
   };
 }

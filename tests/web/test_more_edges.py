@@ -1,0 +1,98 @@
+"""The rough edges of issue 32 left after tests/web/test_rough_edges.py, each as a person meets it
+in the browser: Hau La's move line in words, Halali! on a phone, Hau La's camera kept, no dead
+rematch link, a roll-only turn says whose roll it was; and (issue 30) the Hau La board lights a
+hint."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from tests.web.conftest import Pages
+from tests.web.helpers import (
+    create_room,
+    enter,
+    moves_shown,
+    start_against_bot,
+    state,
+    wait_my_turn,
+    wait_version_above,
+)
+
+
+def _play_my_placement(page: Page) -> dict:
+    """Play the first legal step until the placement is done (the turn passes or the game ends)."""
+    st = wait_my_turn(page, timeout=30000)
+    me = st["seat"]
+    while st["status"] == "playing" and st["to_move"] == me and st["legal_moves"]:
+        page.evaluate("(m) => window.gamehall.room.submit(m)", st["legal_moves"][0])
+        st = wait_version_above(page, st["version"])
+    return st
+
+
+def test_hau_la_moves_are_listed_in_words(pages: Pages) -> None:
+    page = pages.new()
+    me = enter(page)
+    create_room(page, "hau_la")
+    start_against_bot(page)
+    _play_my_placement(page)
+    mine = page.locator("[data-testid=moves] li", has=page.locator(f".who:text-is('{me}')")).first
+    line = mine.locator(".notation").inner_text()
+    # "big joint in g5 and g6 · tag in 4a (upper)", not "BJ g5 g6 tag 4a u" (a board hole's
+    # plug side is forced, so no sides step here)
+    assert re.fullmatch(r"(big|small) (joint|end) in \S+ .*· tag in \S+ \((upper|lower)\)",
+                        line), line
+    assert not re.search(r"\b(BJ|SJ|BE|SE)\b|\btag \S+ [ud]\b", line), line
+    # each step keeps its notation for tools
+    assert any(m.startswith("tag ") for m in moves_shown(page))
+    assert state(page)["moves"][0]["move"] in moves_shown(page)
+
+
+def test_a_hotu_matua_roll_names_whose_roll_it_was(pages: Pages) -> None:
+    page = pages.new()
+    me = enter(page)
+    create_room(page, "hotu_matua")
+    start_against_bot(page)
+    st = wait_my_turn(page)
+    rolls = [m for m in st["moves"] if m["kind"] == "roll"]
+    assert rolls and rolls[-1]["for"] == st["seat"]  # the server says whose roll each roll is
+    lines = page.locator("[data-testid=moves] li")
+    expect(lines.last.locator(".who")).to_have_text(me)
+    expect(page.locator("[data-testid=moves] li.chance")).to_have_count(0)
+    # a turn that is only a roll (no ship could move): its line names the roller, not "chance"
+    only_roll = [{**m, "turn": 1} for m in rolls if m["turn"] == rolls[-1]["turn"]]
+    seat = page.evaluate("""async (moves) => {
+        const { groupTurns } = await import('/js/moves.js');
+        return groupTurns(moves).map((t) => t.seat); }""", only_roll)
+    assert seat == [st["seat"]]
+
+
+def test_the_hau_la_camera_stays_where_the_player_put_it(pages: Pages) -> None:
+    page = pages.new()
+    enter(page)
+    create_room(page, "hau_la")
+    start_against_bot(page)
+    st = wait_my_turn(page, timeout=30000)
+    canvas = page.locator("[data-testid=haula-view] canvas")
+    box = canvas.bounding_box()
+    assert box
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    for _ in range(6):  # zoom in far: the building no longer fits the view
+        page.mouse.wheel(0, -400)
+    page.mouse.down()  # and turn it
+    for k in range(1, 9):
+        page.mouse.move(x + 15 * k, y + 4 * k)
+    page.mouse.up()
+    camera = page.evaluate("window.gamehall.room.board.camera()")
+    before = page.evaluate("window.gamehall.room.board.framing()")
+    assert before and not (before["left"] >= before["canvas"]["left"]
+                           and before["right"] <= before["canvas"]["right"]), before
+    for _ in range(3):  # steps of this placement, then the bot's: each a new state
+        if st["status"] != "playing":
+            break
+        if st["to_move"] == st["seat"]:
+            page.evaluate("(m) => window.gamehall.room.submit(m)", st["legal_moves"][0])
+        st = wait_version_above(page, st["version"])
+        assert page.evaluate("window.gamehall.room.board.camera()") == camera
