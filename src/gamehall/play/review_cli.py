@@ -21,13 +21,15 @@ def review_command(console: Console, err: Console, record: GameRecord, level: st
                    as_json: bool, every: bool) -> Review:
     """Review `record` under a progress bar (on `err`, so JSON on stdout stays clean), then
     print the review: JSON, or tables of the moves and of the players."""
-    simulations, widening = review_budget(level, record.game)
+    search = review_budget(level, record.game)
+    simulations = search.simulations
     columns = (TextColumn("[bold]reviewing"), BarColumn(), MofNCompleteColumn(),
                TextColumn("positions"), TimeElapsedColumn())
     with Progress(*columns, console=err, transient=True) as progress:
         task = progress.add_task("review", total=len(record.actions))
         review = review_record(
-            record, simulations=simulations, seed=seed, chance_widening=widening,
+            record, simulations=simulations, seed=seed, chance_widening=search.widening,
+            rave=search.rave,
             progress=lambda done, total: progress.update(task, completed=done, total=total))
     if as_json:
         console.print_json(json.dumps(review.to_dict()))
@@ -37,9 +39,10 @@ def review_command(console: Console, err: Console, record: GameRecord, level: st
     if not review.finished:
         console.print("[yellow]the game did not end by the rules (resigned or unfinished); its "
                       "moves are reviewed all the same[/]")
-    console.print(f"{simulations} simulations a position, seed {seed}; a mark needs the drop in "
-                  "the mover's winning chance, less its uncertainty, to reach 0.1 (?!), 0.2 (?) "
-                  "or 0.3 (??)")
+    how = f" with RAVE (k = {search.rave:g})" if search.rave is not None else ""
+    console.print(f"{simulations} simulations a position{how}, seed {seed}; a mark needs the "
+                  "drop in the mover's winning chance, less its uncertainty, to reach 0.1 (?!), "
+                  "0.2 (?) or 0.3 (??)")
     return review
 
 
