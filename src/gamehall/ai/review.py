@@ -52,6 +52,7 @@ from gamehall.ai.levels import (
     split_level,
 )
 from gamehall.ai.mcts import ChildReturns, MCTSBot
+from gamehall.ai.ranks import RANKED_SEATS, expected_ranks
 from gamehall.core import CHANCE, GamehallError, GameRecord, State
 
 DEFAULT_SIMULATIONS = 1000
@@ -166,6 +167,13 @@ class Review:
         """The graph: every position's chances per seat, from the start to after the last move."""
         return [s.before for s in self.steps] + [self.final]
 
+    def ranks(self) -> list[tuple[float, ...]] | None:
+        """For 3–4 seats, the graph's other series: every position's expected rank per seat
+        (`ai/ranks.py`: 1 first, n last), from the same chances; None for two seats."""
+        if len(self.seats) < RANKED_SEATS:
+            return None
+        return [expected_ranks(c) for c in self.chances()]
+
     def marks(self, seat: int) -> dict[str, int]:
         """How many inaccuracies, mistakes and blunders `seat` made."""
         counts = {"inaccuracy": 0, "mistake": 0, "blunder": 0}
@@ -179,6 +187,13 @@ class Review:
         data: dict[str, Any] = _jsonable(asdict(self))
         data["format"] = REVIEW_FORMAT
         data["marks"] = [self.marks(s) for s in range(len(self.seats))]
+        if len(self.seats) >= RANKED_SEATS:  # derived from the written chances: never read
+            series = [s["before"] for s in data["steps"]] + [data["final"]]
+            data["ranks"] = _jsonable([expected_ranks(c) for c in series])
+            for step in data["steps"]:  # the mover's, around its move (as before / after)
+                seat = step["seat"]
+                step["rank"] = None if seat is None else _jsonable(
+                    [expected_ranks(step[k])[seat] for k in ("before", "after")])
         return data
 
     @classmethod

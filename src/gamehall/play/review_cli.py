@@ -9,6 +9,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from gamehall.ai.ranks import expected_ranks
 from gamehall.ai.review import MOVE, Review, ReviewStep, review_budget, review_record
 from gamehall.core import GameRecord
 
@@ -60,21 +61,33 @@ def _percent(step: ReviewStep) -> str:
     return f"{step.before[step.seat]:.0%} → {step.after[step.seat]:.0%}"
 
 
+def _rank(step: ReviewStep) -> str:
+    """The mover's expected rank before and after the move (from the same chances)."""
+    if step.seat is None:
+        return ""
+    seat = step.seat
+    return f"{expected_ranks(step.before)[seat]:.1f} → {expected_ranks(step.after)[seat]:.1f}"
+
+
 def moves_table(review: Review, every: bool) -> Table:
     """The marked moves (every action with `every`): mover, move, mark, chance, the bot's move."""
     shown = [s for s in review.steps if every or s.mark is not None]
     title = (f"{review.game}: every move" if every else
              f"{review.game}: {len(shown)} marked move{'' if len(shown) == 1 else 's'}")
     table = Table(title=title)
-    for col in ("#", "turn", "player", "move", "mark", "mover's chance", "bot's move"):
+    ranks = review.ranks()  # 3–4 seats: the mover's expected rank too (gamehall.ai.ranks)
+    cols = ("#", "turn", "player", "move", "mark", "mover's chance",
+            *(("expected rank",) if ranks is not None else ()), "bot's move")
+    for col in cols:
         table.add_column(col, justify="right" if col in ("#", "turn") else "left")
     for s in shown:
+        rank = () if ranks is None else (_rank(s),)
         symbol, style = SYMBOLS.get(s.mark or "", ("", ""))
         mark = f"[{style}]{symbol} {s.mark}[/]" if s.mark else (
             "" if s.kind == MOVE and s.sure else s.kind if s.kind != MOVE else "unsure")
         best = s.best if s.best is not None and s.best_action != s.action else ""
         table.add_row(str(s.index + 1), str(s.turn), escape(_who(review, s.seat)),
-                      escape(s.move), mark, _percent(s), escape(best or ""))
+                      escape(s.move), mark, _percent(s), *rank, escape(best or ""))
     return table
 
 
