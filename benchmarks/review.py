@@ -48,12 +48,13 @@ def main(argv: list[str] | None = None) -> None:
           "| marks |")
     print("|---|---|---|---|---|---|---|---|")
     for name in args.games or list_games():
-        simulations, widening = review_budget(args.level, name)
+        search = review_budget(args.level, name)
+        simulations = search.simulations
         state = typical_game(name, args.players, args.seed)
         record = GameRecord.from_state(state, seed=args.seed)
         wall, cpu = time.perf_counter(), time.process_time()
         review = review_record(record, simulations=simulations, seed=args.seed,
-                               chance_widening=widening)
+                               chance_widening=search.widening, rave=search.rave)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         searched = sum(1 for s in review.steps if s.kind == MOVE)
         marks = sum(1 for s in review.steps if s.mark is not None)

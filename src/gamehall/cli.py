@@ -20,6 +20,7 @@ from typer.core import TyperCommand
 
 from gamehall import __version__
 from gamehall.ai import make_bot
+from gamehall.ai.levels import SUFFIXES_HELP
 from gamehall.core import (
     Game,
     GamehallError,
@@ -229,9 +230,11 @@ def review(
     file: Annotated[Path, typer.Argument(help="A game record (JSON), e.g. from --record.",
                                          exists=True, dir_okay=False)],
     level: Annotated[str, typer.Option(
-        help="The search per position: easy (100 simulations), medium (1000) or a count like "
-             "3000; a trailing +pw widens chance nodes. Time levels (hard, 2s) are refused: a "
-             "review must not depend on the machine.")] = "medium",
+        help="The search per position, as the bots of that level search: easy, medium or "
+             "hard (the level's simulations in this game, e.g. Hula's medium 2000 with RAVE, "
+             "Hau La's 60), or a count like 3000 (plain UCT). Suffixes: "
+             f"{SUFFIXES_HELP}. Time budgets (2s) are refused: a review must not depend on the "
+             "machine.")] = "medium",
     seed: Annotated[int, typer.Option(help="Seed of the searches: the same seed, the same "
                                            "review.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the whole review as JSON "

@@ -11,8 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from gamehall.ai import MCTSBot
-from gamehall.ai.levels import level_simulations
+from gamehall.ai.levels import LEVEL_RAVE, RAVE_K, WIDENING, Extras, level_simulations, split_level
 from gamehall.ai.review import (
+    ReviewBudget,
     choice_positions,
     review_budget,
     review_record,
@@ -196,12 +197,34 @@ def test_three_players_chances_are_expected_returns() -> None:
     assert review.steps[3].mark == "blunder"  # p1 at 4 takes +1, not +2 to win; p2 wins
 
 
+def test_suffixes_are_a_set_and_a_level_searches_as_its_bot() -> None:
+    """``+pw`` is kept whatever follows it; a named level takes its game's RAVE as the bot
+    does (a count stays plain UCT unless it asks); a capped level's word reads back alike."""
+    for word in ("medium+pw+rave", "medium+rave+pw"):
+        assert review_budget(word, "hula") == ReviewBudget(
+            level_simulations("medium", "hula"), WIDENING, RAVE_K)
+    assert review_budget("medium+pw+rave300", "hula").rave == 300.0
+    assert review_budget("500+rave", "hula") == ReviewBudget(500, None, RAVE_K)
+    medium = review_budget("medium+pw", "hula")
+    assert medium.widening == WIDENING and medium.rave == LEVEL_RAVE["hula"]
+    assert review_budget(f"200{medium.extras().suffix()}", "hula") == ReviewBudget(
+        200, WIDENING, LEVEL_RAVE["hula"])
+    assert split_level("hard+rave250+pw") == ("hard", Extras(True, 250.0))
+    for bad in ("medium+pw+pw", "medium+fast", "medium+rave+rave9"):
+        with pytest.raises(GamehallError, match="suffix"):
+            review_budget(bad, "hula")
+
+
 def test_budgets_and_bad_arguments() -> None:
-    assert review_budget("medium", "hula") == (level_simulations("medium", "hula"), None)
-    assert review_budget("easy", "hau_la") == (level_simulations("easy", "hau_la"), None)
-    assert review_budget("hard", "haugaz") == (level_simulations("hard", "haugaz"), None)
-    assert review_budget("300+pw", "hula")[0] == 300
-    assert review_budget("300+pw", "hula")[1] is not None
+    assert review_budget("medium", "hula") == ReviewBudget(
+        level_simulations("medium", "hula"), None, LEVEL_RAVE["hula"])
+    assert review_budget("easy", "hau_la") == ReviewBudget(
+        level_simulations("easy", "hau_la"), None, None)
+    assert review_budget("hard", "haugaz") == ReviewBudget(
+        level_simulations("hard", "haugaz"), None, None)
+    assert review_budget("300+pw", "hula") == ReviewBudget(300, WIDENING, None)
+    with pytest.raises(GamehallError, match="RAVE"):
+        review_budget("medium+rave", "hau_la")
     with pytest.raises(GamehallError, match="time budget"):
         review_budget("2s", "hula")
     record = GameRecord.from_state(played("t_tictactoe", TTT_BLUNDER))

@@ -27,8 +27,9 @@ def test_a_public_record_of_each_game_is_reviewed(name: str) -> None:
     public = GameRecord.from_state(state, [f"p{i}" for i in range(state.game.num_players)])
     public.seed = None  # as the hall's record: the moves alone replay the game
     out = io.StringIO()
-    found = review({"record": public.to_dict(), "simulations": 2, "seed": 0, "widening": None},
-                   out)["review"]
+    rave = 1000.0 if name == "hula" else None  # as Hula's levels search (LEVEL_RAVE)
+    found = review({"record": public.to_dict(), "simulations": 2, "seed": 0, "widening": None,
+                    "rave": rave}, out)["review"]
     assert [s["move"] for s in found["steps"]] == [m for _, m in public.actions]
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
     assert lines[-1] == {"progress": [len(public.actions)] * 2}

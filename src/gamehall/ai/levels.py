@@ -77,6 +77,15 @@ def max_hard_simulations() -> int:
     return max(t["hard"] for t in (*LEVEL_SIMULATIONS.values(), DEFAULT_SIMULATIONS))
 
 
+def level_rave(level: str | None, asked: float | None, game: str) -> float | None:
+    """RAVE's k of a search at `level` (a level name, or None for a count or a time) in `game`:
+    the one its spec asked for (``+rave[K]``), else for a named level the game's `LEVEL_RAVE`
+    (a plain ``mcts:N`` stays plain UCT). Bots, reviews and hints at a level search alike."""
+    if asked is not None:
+        return asked
+    return LEVEL_RAVE.get(game) if level is not None else None
+
+
 class LevelBot(MCTSBot):
     """`MCTSBot` at a named level: its simulation budget is looked up for each game it plays;
     no time cap of its own (`ceiling` is what the hall caps it at)."""
@@ -94,7 +103,7 @@ class LevelBot(MCTSBot):
     def search(self, state: State, deadline: float | None = None) -> Node:
         name = state.game.name
         self.simulations = level_simulations(self.level, name)
-        self.rave = self.asked_rave if self.asked_rave is not None else LEVEL_RAVE.get(name)
+        self.rave = level_rave(self.level, self.asked_rave, name)
         return super().search(state, deadline)
 
 
@@ -105,30 +114,48 @@ class Extras:
     widening: bool = False
     rave: float | None = None
 
+    def suffix(self) -> str:
+        """The suffixes that ask for these extras (``+rave300+pw``): `split_level` reads them
+        back as they are."""
+        rave = f"{RAVE_SUFFIX}{self.rave:g}" if self.rave is not None else ""
+        return rave + (PW_SUFFIX if self.widening else "")
 
-def _split(level: str | None) -> tuple[str | None, Extras]:
-    """The level without its ``+pw`` / ``+rave[K]`` suffixes, and what they ask for."""
+
+SUFFIXES_HELP = ("+pw: progressive widening at chance nodes; +rave or +raveK: RAVE/AMAF with "
+                 f"k = {RAVE_K:g} or K (Hula only); in any order, each at most once")
+"""The suffixes a level spec takes, in words (command help)."""
+
+
+def split_level(level: str | None) -> tuple[str | None, Extras]:
+    """The level without its suffixes (``+pw``, ``+rave[K]``, in any order, each at most once:
+    read as a set, so ``medium+pw+rave`` and ``medium+rave+pw`` ask the same), and what they
+    ask for; GamehallError for an unknown or repeated suffix. The one place specs' suffixes
+    are read: bots, reviews and hints all go through it."""
     text = (level or "").strip().lower()
-    widening, rave = False, None
-    while True:
-        if text.endswith(PW_SUFFIX) and not widening:
-            text, widening = text[: -len(PW_SUFFIX)], True
-            continue
-        match = re.search(r"\+rave(\d+(?:\.\d*)?)?$", text)
-        if match and rave is None:
+    base, *suffixes = text.split("+")
+    if not suffixes:
+        return level, Extras()
+    widening, rave, seen = False, None, set()
+    for word in suffixes:
+        match = re.fullmatch(r"rave(\d+(?:\.\d*)?)?", word)
+        kind = "pw" if word == "pw" else "rave" if match else None
+        if kind is None or kind in seen:
+            why = "repeated" if kind is not None else "unknown"
+            raise GamehallError(f"{why} suffix +{word} in {level!r} ({SUFFIXES_HELP})")
+        seen.add(kind)
+        if kind == "pw":
+            widening = True
+        else:
+            assert match is not None
             rave = float(match.group(1)) if match.group(1) else RAVE_K
-            text = text[: match.start()]
-            continue
-        break
     if rave is not None and rave <= 0:
         raise GamehallError(f"RAVE's k must be positive in {level!r}")
-    extras = Extras(widening, rave)
-    return (text or None) if extras != Extras() else level, extras
+    return base or None, Extras(widening, rave)
 
 
 def parse_level(level: str | None) -> Budget:
     """A level name, ``N`` simulations, or ``Xs`` seconds (``+pw`` allowed), as a budget."""
-    text = (_split(level)[0] or DEFAULT_LEVEL).strip().lower()
+    text = (split_level(level)[0] or DEFAULT_LEVEL).strip().lower()
     if text in LEVELS:
         return LEVELS[text]
     if re.fullmatch(r"\d+", text) and int(text) > 0:
@@ -145,7 +172,7 @@ def parse_level(level: str | None) -> Budget:
 def make_mcts(level: str | None, seed: int | None) -> MCTSBot:
     """The ``mcts`` entry of the bot factory."""
     budget = parse_level(level)
-    extras = _split(level)[1]
+    extras = split_level(level)[1]
     widening = WIDENING if extras.widening else None
     if budget.level is not None:
         return LevelBot(seed, budget.level, chance_widening=widening, rave=extras.rave)

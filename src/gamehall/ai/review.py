@@ -41,9 +41,18 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
+from gamehall.ai import rave as amaf
 from gamehall.ai.accuracy import game_accuracy, mark, move_accuracy, volatility_weights
-from gamehall.ai.levels import WIDENING, level_simulations, parse_level
+from gamehall.ai.levels import (
+    WIDENING,
+    Extras,
+    level_rave,
+    level_simulations,
+    parse_level,
+    split_level,
+)
 from gamehall.ai.mcts import ChildReturns, MCTSBot
+from gamehall.ai.ranks import RANKED_SEATS, expected_ranks
 from gamehall.core import CHANCE, GamehallError, GameRecord, State
 
 DEFAULT_SIMULATIONS = 1000
@@ -158,6 +167,13 @@ class Review:
         """The graph: every position's chances per seat, from the start to after the last move."""
         return [s.before for s in self.steps] + [self.final]
 
+    def ranks(self) -> list[tuple[float, ...]] | None:
+        """For 3–4 seats, the graph's other series: every position's expected rank per seat
+        (`ai/ranks.py`: 1 first, n last), from the same chances; None for two seats."""
+        if len(self.seats) < RANKED_SEATS:
+            return None
+        return [expected_ranks(c) for c in self.chances()]
+
     def marks(self, seat: int) -> dict[str, int]:
         """How many inaccuracies, mistakes and blunders `seat` made."""
         counts = {"inaccuracy": 0, "mistake": 0, "blunder": 0}
@@ -171,6 +187,13 @@ class Review:
         data: dict[str, Any] = _jsonable(asdict(self))
         data["format"] = REVIEW_FORMAT
         data["marks"] = [self.marks(s) for s in range(len(self.seats))]
+        if len(self.seats) >= RANKED_SEATS:  # derived from the written chances: never read
+            series = [s["before"] for s in data["steps"]] + [data["final"]]
+            data["ranks"] = _jsonable([expected_ranks(c) for c in series])
+            for step in data["steps"]:  # the mover's, around its move (as before / after)
+                seat = step["seat"]
+                step["rank"] = None if seat is None else _jsonable(
+                    [expected_ranks(step[k])[seat] for k in ("before", "after")])
         return data
 
     @classmethod
@@ -213,20 +236,41 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def review_budget(level: str | None, game: str) -> tuple[int, tuple[float, float] | None]:
-    """Simulations per position and chance widening for a bot level (``easy``, ``medium``,
-    ``hard``: that level's budget in `game`; or ``N``; with ``+pw``), read as the bots read it.
-    A review needs a count: a time budget would make it depend on the machine and its load."""
+@dataclass(frozen=True)
+class ReviewBudget:
+    """How a review searches each position: what a bot level's spec asks for in one game."""
+
+    simulations: int
+    widening: tuple[float, float] | None
+    """Progressive widening at chance nodes (``+pw``), or None."""
+    rave: float | None
+    """RAVE's k: the spec's ``+rave[K]``, else the level's own (`LEVEL_RAVE`: Hula's levels
+    search with RAVE), None for plain UCT."""
+
+    def extras(self) -> Extras:
+        """The suffixes that ask for this search on a plain count (a capped level's word)."""
+        return Extras(self.widening is not None, self.rave)
+
+
+def review_budget(level: str | None, game: str) -> ReviewBudget:
+    """The search per position of a bot level (``easy``, ``medium``, ``hard``: that level's
+    budget in `game`; or ``N``; with the suffixes of `SUFFIXES_HELP`), read as the bots read it,
+    so that a review at ``medium`` searches as the medium bot plays (RAVE in Hula). A review
+    needs a count: a time budget would make it depend on the machine and its load."""
     budget = parse_level(level)
-    widening = WIDENING if (level or "").strip().lower().endswith("+pw") else None
+    extras = split_level(level)[1]
+    widening = WIDENING if extras.widening else None
+    rave = level_rave(budget.level, extras.rave, game)
+    if rave is not None:
+        amaf.check_game(game)
     if budget.level is not None:
-        return level_simulations(budget.level, game), widening
+        return ReviewBudget(level_simulations(budget.level, game), widening, rave)
     if budget.simulations is None:
         raise GamehallError(
             f"a review needs a number of simulations, and {level!r} is a time budget (it would "
             "give another review on another machine): use easy, medium, hard or a count like "
             "3000")
-    return budget.simulations, widening
+    return ReviewBudget(budget.simulations, widening, rave)
 
 
 def choice_positions(record: GameRecord) -> list[int]:
@@ -249,11 +293,12 @@ def position_seed(seed: int, index: int) -> int:
 
 
 def search_position(state: State, *, simulations: int, seed: int,
-                    chance_widening: tuple[float, float] | None = None) -> PositionSearch:
+                    chance_widening: tuple[float, float] | None = None,
+                    rave: float | None = None) -> PositionSearch:
     """Search `state` (a seat to move, or a chance node: then `best` is -1) with exactly
     `simulations` simulations; its root's value and each root child's."""
     bot = MCTSBot(seed, simulations=simulations, seconds=None, reuse=False,
-                  chance_widening=chance_widening, track_root_returns=True)
+                  chance_widening=chance_widening, track_root_returns=True, rave=rave)
     root = bot.search(state)
     best = bot.best_action(root, state) if state.current_player() >= 0 else -1
     children = bot.root_returns
@@ -277,14 +322,16 @@ def _normalised(state: State) -> tuple[float, ...]:
 def review_record(record: GameRecord, *, simulations: int = DEFAULT_SIMULATIONS, seed: int = 0,
                   progress: Progress | None = None, visit_floor: int = VISIT_FLOOR,
                   chance_widening: tuple[float, float] | None = None,
-                  positions: Collection[int] | None = None) -> Review:
+                  positions: Collection[int] | None = None,
+                  rave: float | None = None) -> Review:
     """Review every action of `record` (see the module's docstring); `progress` is called after
     each action, and may raise to stop the review (a worker's cancel).
 
     `positions` (0-based action indices) limits the review to those positions: the others are
     left unjudged. A position's figures are the same whichever others are reviewed (each search
     is seeded by its position), so a review can be split among workers or limited to a stretch
-    of a long game."""
+    of a long game. `chance_widening` and `rave` are the search's, as `review_budget` reads
+    them from a level."""
     if simulations < 1:
         raise GamehallError("a review needs at least 1 simulation per position")
     if visit_floor < 1:
@@ -294,7 +341,7 @@ def review_record(record: GameRecord, *, simulations: int = DEFAULT_SIMULATIONS,
 
     def search(state: State, index: int) -> PositionSearch:
         return search_position(state, simulations=simulations, seed=position_seed(seed, index),
-                               chance_widening=chance_widening)
+                               chance_widening=chance_widening, rave=rave)
 
     found = _walk(record, final, wanted, search, visit_floor, progress)
     steps = _assemble(found, final, visit_floor)

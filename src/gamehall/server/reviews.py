@@ -166,16 +166,16 @@ class Reviews:
         operator's ceiling (`bad_level` past it; the default level is capped at it)."""
         word = re.sub(r"^0+(?=\d)", "", (level or self.settings.review_level).strip().lower())
         try:
-            simulations, widening = review_budget(word, game)
+            asked = review_budget(word, game)
         except GamehallError as exc:
             raise RoomError("bad_level", str(exc)) from None
-        ceiling = self.settings.review_max_simulations
+        simulations, ceiling = asked.simulations, self.settings.review_max_simulations
         if simulations > ceiling:
             if level is not None:
                 raise RoomError("bad_level", f"a review may run at most {ceiling} simulations "
                                              "a position here")
-            simulations = ceiling
-            word = f"{ceiling}+pw" if widening else str(ceiling)
+            simulations = ceiling  # the default level, capped: its suffixes (RAVE) kept
+            word = f"{ceiling}{asked.extras().suffix()}"
         if len(word) > 32:
             raise RoomError("bad_level", "a review level is easy, medium, hard or a number")
         return word, simulations
@@ -235,7 +235,7 @@ class Reviews:
             room = await self.hall.get_room(job.room)
             if room.status != FINISHED:
                 raise RoomError("game_in_progress", "the game is not over")
-            _, widening = review_budget(job.level, room.game_name)
+            search = review_budget(job.level, room.game_name)
 
             lost = [False]
 
@@ -249,7 +249,8 @@ class Reviews:
 
             reply = await self.pool.review(
                 "|".join(job.key), {"record": game_record(room), "simulations": job.simulations,
-                                    "seed": 0, "widening": widening}, progress)
+                                    "seed": 0, "widening": search.widening,
+                                    "rave": search.rave}, progress)
             if reply is None and lost[0]:
                 raise _Lost
             if reply is None:

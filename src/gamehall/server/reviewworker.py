@@ -5,9 +5,9 @@
 Started by the hall's `ReviewPool` (reviews.py) as the bot workers are (botworker.py: it says
 ``ready``, exits with its parent), but at a lower CPU priority, so that on a busy machine the
 bots' moves in live games go first. A job is ``{"record" (the room's public record),
-"simulations", "seed", "widening"}``; the worker answers with ``{"progress": [done, total]}``
-lines as it goes and one last line, ``{"review": Review.to_dict() with the preferred moves'
-parts}`` or ``{"error": text}``.
+"simulations", "seed", "widening", "rave"}`` (the search of `review_budget`); the worker answers
+with ``{"progress": [done, total]}`` lines as it goes and one last line, ``{"review":
+Review.to_dict() with the preferred moves' parts}`` or ``{"error": text}``.
 """
 
 from __future__ import annotations
@@ -42,11 +42,12 @@ def review(job: dict[str, Any], out: TextIO) -> dict[str, Any]:
             out.write(json.dumps({"progress": [done, total]}) + "\n")
             out.flush()
 
-    widening = job.get("widening")
+    widening, rave = job.get("widening"), job.get("rave")
     found = review_record(record, simulations=int(job["simulations"]),
                           seed=int(job.get("seed", 0)), progress=progress,
                           chance_widening=(float(widening[0]), float(widening[1]))
-                          if widening else None)
+                          if widening else None,
+                          rave=float(rave) if rave is not None else None)
     return {"review": with_parts(found, record).to_dict()}
 
 

@@ -1,8 +1,9 @@
 // A finished game's review with the bots' eyes (POST and GET /api/rooms/ID/review): asked for,
 // its progress while the server's review workers go through the game, then a graph of each
-// seat's winning chance over the game (for 3–4 players each seat's expected result), the moves
-// marked ?! (inaccuracy), ? (mistake) and ?? (blunder) with the bot's preferred move, and each
-// player's accuracy. A point of the graph or a marked move jumps the room's replay there; a
+// seat's winning chance over the game (for 3–4 players each seat's expected rank, 1 at the top:
+// the review's `ranks`, gamehall.ai.ranks), the moves marked ?! (inaccuracy), ? (mistake) and
+// ?? (blunder) by the drop in winning chance with the bot's preferred move, and each player's
+// accuracy. A point of the graph or a marked move jumps the room's replay there; a
 // marked move shows the position before it with the better move lit on the board (the board
 // shell's `hint`, the same for every game).
 
@@ -105,32 +106,37 @@ export class ReviewPanel {
         `(${review.simulations} simulations a position)`)),
       accuracyTable(review, seats),
       this.graph(review, seats),
-      legend(seats),
+      legend(review),
       this.picked = h("p", { class: "review-picked", "data-testid": "review-picked", hidden: true }),
       this.markList(review, seats),
       this.levels());
   }
 
-  /** The graph: one line per seat over every position; a click on a column jumps there. */
+  /** The graph: one line per seat over every position (`plotted`: chances, or for 3–4 seats
+   * expected ranks, 1 at the top); a click on a column jumps there. */
   graph(review, seats) {
-    const series = review.steps.map((st) => st.before).concat([review.final]);
-    const n = Math.max(1, series.length - 1);
+    const view = plotted(review);
+    const n = Math.max(1, view.values.length - 1);
     const x = (i) => PAD + (i * (WIDTH - 2 * PAD)) / n;
     const y = (v) => HEIGHT - PAD - v * (HEIGHT - 2 * PAD);
     const svg = s("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "review-graph",
-      "data-testid": "review-graph", role: "img",
-      "aria-label": "each seat's winning chance over the game" });
-    svg.append(s("line", { x1: PAD, x2: WIDTH - PAD, y1: y(0.5), y2: y(0.5), class: "mid" }));
+      "data-testid": "review-graph", "data-axis": view.axis, role: "img",
+      "aria-label": `each seat's ${view.label} over the game${view.axis === "rank" ? " (1 at the top)" : ""}` });
+    svg.append(s("line", { x1: PAD, x2: WIDTH - PAD, y1: y(0.5), y2: y(0.5), class: "mid" }),
+      s("text", { x: PAD + 2, y: PAD + 10, class: "axis", "data-end": "top" }, view.top),
+      s("text", { x: PAD + 2, y: HEIGHT - PAD - 2, class: "axis", "data-end": "bottom" }, view.bottom),
+      s("text", { x: WIDTH - PAD - 2, y: PAD + 10, class: "axis name", "text-anchor": "end" }, view.label));
     seats.forEach((_, seat) => svg.append(s("polyline", {
-      points: points(series.map((c, i) => [x(i), y(c[seat])])), stroke: COLOURS[seat % 4],
+      points: points(view.values.map((c, i) => [x(i), y(c[seat])])), stroke: COLOURS[seat % 4],
       class: "chance", "data-seat": seat })));
     review.steps.forEach((st) => {
       if (!st.mark) return;
-      svg.append(s("circle", { cx: fmt(x(st.index + 1)), cy: fmt(y(st.after[st.seat])), r: 4,
+      const at = view.axis === "rank" ? view.values[st.index + 1][st.seat] : st.after[st.seat];
+      svg.append(s("circle", { cx: fmt(x(st.index + 1)), cy: fmt(y(at)), r: 4,
         class: `mark ${st.mark}`, fill: COLOURS[st.seat % 4] }));
     });
     const w = (WIDTH - 2 * PAD) / n;
-    series.forEach((_, i) => svg.append(s("rect", {
+    view.values.forEach((_, i) => svg.append(s("rect", {
       x: fmt(x(i) - w / 2), y: 0, width: fmt(w), height: HEIGHT, class: "hit",
       "data-step": i, onclick: () => this.hooks.jump(i, null) },
     s("title", {}, `after move ${i}`))));
@@ -155,8 +161,10 @@ export class ReviewPanel {
   /** A marked move: the position before it with the better move lit, and in words. */
   pick(st, seats) {
     const chance = (v) => `${Math.round(100 * v[st.seat])}%`;
+    const rank = st.rank ? `, expected rank ${st.rank[0].toFixed(1)} → ${st.rank[1].toFixed(1)}` : "";
     fill(this.picked, `Before ${st.turn}. ${seatName(seats, st.seat)} ${st.move}${SYMBOLS[st.mark]} `,
-      `(${chance(st.before)} → ${chance(st.after)}): the bots prefer `, h("strong", {}, st.best), ".");
+      `(winning chance ${chance(st.before)} → ${chance(st.after)}${rank}): the bots prefer `,
+      h("strong", {}, st.best), ".");
     this.picked.hidden = false;
     this.hooks.jump(st.index, st.best_parts || { move: st.best });
   }
@@ -192,9 +200,22 @@ function accuracyTable(review, seats) {
       Object.keys(SYMBOLS).map((m) => h("td", {}, String(review.marks[i][m]))))));
 }
 
-function legend(seats) {
-  const what = seats.length > 2 ? "each seat's expected result (1: wins, 0: last)"
+/** What the graph plots, each as a value 0..1 (1 at the top): every position's winning chance
+ * per seat, or where the review has them (3–4 seats) its expected ranks (the server's
+ * `ranks`: 1 first, n last), rank 1 at the top and rank n at the bottom. */
+function plotted(review) {
+  if (!review.ranks) {
+    return { axis: "chance", label: "winning chance", top: "100%", bottom: "0%",
+      values: review.steps.map((st) => st.before).concat([review.final]) };
+  }
+  const n = review.seats.length;
+  return { axis: "rank", label: "expected rank", top: "1", bottom: String(n),
+    values: review.ranks.map((r) => r.map((v) => (n - v) / (n - 1))) };
+}
+
+function legend(review) {
+  const what = review.ranks ? "each seat's expected rank (1: first, at the top)"
     : "each seat's winning chance";
   return h("p", { class: "small muted" }, `The lines are ${what} after each move, as the bots see it; `
-    + "click the graph to see that position.");
+    + "marks are drops in winning chance; click the graph to see that position.");
 }
