@@ -146,19 +146,28 @@ class Game(ABC):
 
     # --- how to play ---------------------------------------------------------------------------
     @classmethod
-    def howto(cls) -> str:
-        """The rules for players, as Markdown: ``howto.md`` in the game's package, so a game
-        from another package brings its own; a subclass without one has its base game's ("" if
-        none has one)."""
-        for klass in cls.__mro__:
-            if not (isinstance(klass, type) and issubclass(klass, Game)) or klass is Game:
-                continue
-            package = klass.__module__.rpartition(".")[0] or klass.__module__
-            try:
-                return (resources.files(package) / "howto.md").read_text(encoding="utf-8")
-            except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError, TypeError):
-                continue
-        return ""
+    def howto(cls, language: str = "en") -> str:
+        """The rules for players, as Markdown: ``howto.md`` in the game's package (English),
+        ``howto.<language>.md`` beside it in another language, so a game from another package
+        brings its own; a subclass without one has its base game's ("" if none has one)."""
+        return cls.howto_in(language)[1]
+
+    @classmethod
+    def howto_in(cls, language: str = "en") -> tuple[str, str]:
+        """(the language found, the rules text): `language`'s own text where the game has one,
+        else the English one, so a game not yet translated still has its page."""
+        names = ([(language, f"howto.{language}.md")] if language != "en" else []) + \
+            [("en", "howto.md")]
+        for found, filename in names:
+            for klass in cls.__mro__:
+                if not (isinstance(klass, type) and issubclass(klass, Game)) or klass is Game:
+                    continue
+                package = klass.__module__.rpartition(".")[0] or klass.__module__
+                try:
+                    return found, (resources.files(package) / filename).read_text("utf-8")
+                except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError, TypeError):
+                    continue
+        return "en", ""
 
     howto_moves: ClassVar[int] = 10
     """How many actions of seeded random play lead to the rules page's mid-game picture."""

@@ -27,7 +27,7 @@ from gamehall import __version__
 from gamehall.core import GamehallError, load_game
 from gamehall.core.game import Game
 from gamehall.core.registry import game_class, list_games
-from gamehall.server import bot_routes, explorer, howto, review_routes
+from gamehall.server import bot_routes, explorer, howto, language_routes, review_routes
 from gamehall.server import protocol as proto
 from gamehall.server.accounts import MAX_PASSWORD, RateLimited, SignInLimiter
 from gamehall.server.bots import BotLimits, BotPool, bot_levels, default_level
@@ -69,7 +69,7 @@ _STATUS = {"not_identified": 401, "unknown_room": 404, "not_seated": 403, "not_y
            "weak_password": 400, "unknown_player": 404, "rate_limited": 429,
            "room_unavailable": 503, "unknown_game": 404, "hints_rated": 403,
            "hints_no_bot": 403, "hint_failed": 503, **bot_routes.STATUS, **explorer.STATUS,
-           **review_status}
+           **language_routes.STATUS, **review_status}
 
 
 class SessionIn(BaseModel):
@@ -151,6 +151,7 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
     if cluster is not None:
         app.add_middleware(NodeHeader, node=cluster.node)
     _protocol_doc(app)
+    language_routes.install(app, hall, door)
     review_routes.install(app, hall, reviews, door)  # before the room actions it would hit
     _routes(app, hall, door)
     _account_routes(app, hall, door)
@@ -279,8 +280,8 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
 
     @app.get("/api/games/{game}/rules", summary="How to play the game: its rules for players "
                                                 "(Markdown) and the pictures of its rules page")
-    def rules(game: str) -> dict[str, Any]:
-        return howto.rules_page(game)
+    def rules(game: str, lang: Annotated[str, Query(max_length=16)] = "en") -> dict[str, Any]:
+        return howto.rules_page(game, lang)
 
     @app.get("/api/games/{game}/rules/{index}.svg", response_class=Response,
              summary="A picture of the game's rules page (SVG), drawn by the game from a position")

@@ -12,6 +12,7 @@ from typing import Any
 
 from gamehall.core import GamehallError, load_game
 from gamehall.server.errors import RoomError
+from gamehall.server.preferences import checked_language
 
 
 def _game(name: str) -> Any:
@@ -22,13 +23,16 @@ def _game(name: str) -> Any:
 
 
 @cache
-def rules_page(name: str) -> dict[str, Any]:
-    """`GET /api/games/NAME/rules`: the title, the Markdown text and the pictures' captions and
-    addresses (a game without a drawing has no pictures)."""
+def rules_page(name: str, language: str = "en") -> dict[str, Any]:
+    """`GET /api/games/NAME/rules?lang=L`: the title, the Markdown text in `language` (English
+    where the game has no text in it; `language` says which it is) and the pictures' captions
+    and addresses (a game without a drawing has no pictures)."""
     game = _game(name)
+    checked_language(language)
     pictures = [{"caption": caption, "url": f"/api/games/{game.name}/rules/{i}.svg"}
                 for i, (caption, _) in enumerate(_drawings(game.name))]
-    return {"name": game.name, "title": game.title, "text": type(game).howto(),
+    found, text = type(game).howto_in(language)
+    return {"name": game.name, "title": game.title, "text": text, "language": found,
             "pictures": pictures}
 
 

@@ -8,10 +8,12 @@ const TOKEN = "gamehall.token";
 const NICK = "gamehall.nickname";
 
 export class ApiError extends Error {
-  constructor(code, message, status) {
+  constructor(code, message, status, key = null, args = null) {
     super(message);
     this.code = code;
     this.status = status;
+    this.key = key;    // the sentence's key and arguments, for i18n.js's say(err)
+    this.args = args;
   }
 }
 
@@ -47,7 +49,7 @@ export async function api(path, { method = "GET", body } = {}) {
       method, headers, body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (_) {
-    throw new ApiError("offline", "the server cannot be reached", 0);
+    throw new ApiError("offline", "the server cannot be reached", 0, "page.api.offline", {});
   }
   let data = null;
   try {
@@ -55,7 +57,8 @@ export async function api(path, { method = "GET", body } = {}) {
   } catch (_) { /* an empty or non-JSON body */ }
   if (!resp.ok) {
     const message = (data && (data.message || data.detail)) || `${resp.status} ${resp.statusText}`;
-    throw new ApiError((data && data.code) || "http_" + resp.status, String(message), resp.status);
+    throw new ApiError((data && data.code) || "http_" + resp.status, String(message), resp.status,
+      data && data.key, data && data.args);
   }
   return data;
 }

@@ -5,29 +5,30 @@
 import { h, fill } from "./dom.js";
 import { api, games } from "./api.js";
 import { delta, playerLink } from "./links.js";
+import { say, t } from "./i18n.js";
 
 /** One finished game as a list item; `mine` (a profile's line) adds the player's side. */
 export function gameLine(g, mine = null) {
   const names = g.players.map((p, i) => [i ? " · " : "",
-    p ? playerLink(p, { botAccount: (g.bot_accounts || [])[i] }) : "empty"]);
+    p ? playerLink(p, { botAccount: (g.bot_accounts || [])[i] }) : t("page.archive.empty")]);
   return h("li", { class: "game-line", "data-room": g.room },
     h("span", { class: "when small muted" }, (g.ended_at || "").slice(0, 16).replace("T", " ")),
     " ", h("strong", {}, g.title || g.game), " ", h("span", { class: "players" }, names),
     h("div", { class: "small" },
-      mine && mine.result ? h("span", { class: `outcome-word ${mine.result}` }, mine.result) : null,
+      mine && mine.result ? h("span", { class: `outcome-word ${mine.result}` }, t(`page.result.${mine.result}`)) : null,
       mine && mine.rating ? h("span", { class: "rating-change", "data-testid": "rating-change" },
         ` ${mine.rating.after} (${delta(mine.rating.before, mine.rating.after)})`) : null,
-      g.outcome ? ` ${g.outcome}` : "",
-      h("span", { class: "tag" }, g.rated ? "rated" : "casual"),
+      g.outcome ? ` ${say(g, "outcome")}` : "",
+      h("span", { class: "tag" }, g.rated ? t("page.lobby.rated") : t("page.lobby.casual")),
       g.accuracy ? h("span", { class: "accuracy small", "data-testid": "accuracy",
-        title: "each player's accuracy in the bots' review" },
-      ` accuracy ${g.accuracy.map((a) => (a === null ? "–" : `${Math.round(a)}%`)).join(" · ")} `) : null,
+        title: t("page.archive.accuracy_title") },
+      ` ${t("page.archive.accuracy", { list: g.accuracy.map((a) => (a === null ? "–" : `${Math.round(a)}%`)).join(" · ") })} `) : null,
       h("a", { class: "button", href: `#/room/${g.room}/replay`, "data-action": "open-replay" },
-        "Replay"),
+        t("page.lobby.replay")),
       h("a", { class: "button", href: `#/room/${g.room}/review`, "data-action": "open-review" },
-        "Review"),
+        t("page.archive.review")),
       h("a", { class: "button", href: `/api/rooms/${encodeURIComponent(g.room)}/record`,
-        download: `gamehall-${g.game}-${g.room}.json`, "data-action": "download" }, "Record")));
+        download: `gamehall-${g.game}-${g.room}.json`, "data-action": "download" }, t("page.archive.record"))));
 }
 
 /** `query`: the part of the address after `#/archive?` (game=…&player=…). */
@@ -48,11 +49,11 @@ export function showArchive(root, query, ctx) {
     try {
       all = await games();
     } catch (_) { /* the filter then offers only "all games" */ }
-    const pick = h("select", { "aria-label": "game", name: "game" },
-      h("option", { value: "" }, "all games"),
+    const pick = h("select", { "aria-label": t("page.lobby.game"), name: "game" },
+      h("option", { value: "" }, t("page.archive.all_games")),
       all.map((g) => h("option", { value: g.name, selected: g.name === game }, g.title)));
-    const who = h("input", { name: "player", value: player, placeholder: "any player",
-      maxlength: 40, "aria-label": "player" });
+    const who = h("input", { name: "player", value: player, placeholder: t("page.archive.any_player"),
+      maxlength: 40, "aria-label": t("page.archive.player") });
     const go = (ev) => {
       ev.preventDefault();
       const q = new URLSearchParams();
@@ -60,9 +61,9 @@ export function showArchive(root, query, ctx) {
       if (who.value.trim()) q.set("player", who.value.trim());
       location.hash = `#/archive?${q}`;
     };
-    fill(head, h("h1", {}, "Finished games"),
+    fill(head, h("h1", {}, t("page.archive.title")),
       h("form", { class: "row", onsubmit: go }, pick, who,
-        h("button", { type: "submit" }, "Show")));
+        h("button", { type: "submit" }, t("page.archive.show"))));
   }
 
   async function page(before) {
@@ -74,14 +75,14 @@ export function showArchive(root, query, ctx) {
     try {
       data = await api(`/api/archive?${q}`);
     } catch (err) {
-      if (alive) fill(more, h("p", { class: "error" }, err.message));
+      if (alive) fill(more, h("p", { class: "error" }, say(err)));
       return;
     }
     if (!alive) return;
     list.append(...data.games.map((g) => gameLine(g)));
-    if (!before && !data.games.length) list.append(h("li", { class: "muted" }, "No games yet."));
+    if (!before && !data.games.length) list.append(h("li", { class: "muted" }, t("page.archive.none")));
     fill(more, data.next ? h("button", { type: "button", "data-action": "older",
-      onclick: () => page(data.next) }, "Older games") : null);
+      onclick: () => page(data.next) }, t("page.archive.older")) : null);
   }
 
   return { destroy() { alive = false; } };

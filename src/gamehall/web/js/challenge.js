@@ -9,7 +9,7 @@
 
 import { h, fill } from "./dom.js";
 import { api, games } from "./api.js";
-import { CLOCK_DOC, clockField, optionField, optionWords, readOptions } from "./lobby.js";
+import { clockDoc, clockField, optionField, optionWords, readOptions } from "./lobby.js";
 import { playerLink } from "./links.js";
 
 const POLL_MS = 1500;
@@ -114,7 +114,7 @@ function challengeForm(data, list, ctx, sent) {
   h("div", { class: "row" }, h("label", {}, "Game ", select), rated, seat,
     h("button", { type: "submit", class: "primary", "data-action": "send-challenge" }, "Send")),
   h("div", { class: "option" }, h("label", { for: "opt-clock" }, "clock"), clockBox,
-    h("span", { class: "doc" }, CLOCK_DOC)),
+    h("span", { class: "doc" }, clockDoc())),
   optionsBox);
 }
 

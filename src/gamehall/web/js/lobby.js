@@ -6,6 +6,7 @@
 import { h, fill } from "./dom.js";
 import { api, chooseNickname, games, signIn } from "./api.js";
 import { Clocks } from "./clock.js";
+import { say, t } from "./i18n.js";
 import { playerLink } from "./links.js";
 import { outcomeWords } from "./words.js";
 
@@ -24,10 +25,10 @@ export function showLobby(root, ctx) {
   };
   const ticker = setInterval(() => lobby.rowClocks.forEach((c) => c.paint()), 250);
   const listBody = h("tbody");
-  const empty = h("p", { class: "muted empty" }, "No rooms yet: create one.");
+  const empty = h("p", { class: "muted empty" }, t("page.lobby.no_rooms"));
   lobby.els = {
-    nickBox: h("section", { class: "card nick", "aria-label": "nickname" }),
-    createBox: h("section", { class: "card create", "aria-label": "new room" }),
+    nickBox: h("section", { class: "card nick", "aria-label": t("page.lobby.nickname") }),
+    createBox: h("section", { class: "card create", "aria-label": t("page.lobby.new_room") }),
     listBody,
     empty,
     listBox: roomList(lobby, listBody, empty),
@@ -48,20 +49,20 @@ export function showLobby(root, ctx) {
 
 /** The rooms' card: the table `listBody` fills, a menu to show only some, and `empty`. */
 function roomList(lobby, listBody, empty) {
-  const statusSelect = h("select", { "aria-label": "show rooms", onchange: () => {
+  const statusSelect = h("select", { "aria-label": t("page.lobby.show_rooms"), onchange: () => {
     lobby.filter = statusSelect.value;
     refresh(lobby);
   } },
-  h("option", { value: "" }, "all rooms"),
-  h("option", { value: "waiting" }, "waiting for players"),
-  h("option", { value: "playing" }, "playing"),
-  h("option", { value: "finished" }, "finished"));
-  return h("section", { class: "card rooms", "aria-label": "rooms" },
-    h("div", { class: "row spread" }, h("h2", {}, "Rooms"), statusSelect),
+  h("option", { value: "" }, t("page.lobby.all_rooms")),
+  h("option", { value: "waiting" }, t("page.lobby.waiting_for_players")),
+  h("option", { value: "playing" }, t("page.status.playing")),
+  h("option", { value: "finished" }, t("page.status.finished")));
+  return h("section", { class: "card rooms", "aria-label": t("page.lobby.rooms_label") },
+    h("div", { class: "row spread" }, h("h2", {}, t("page.lobby.rooms")), statusSelect),
     h("div", { class: "table-wrap" },
       h("table", { class: "room-list" },
-        h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Seats"),
-          h("th", {}, "Status"), h("th", {}, ""))),
+        h("thead", {}, h("tr", {}, h("th", {}, t("page.lobby.col_game")), h("th", {}, t("page.lobby.col_seats")),
+          h("th", {}, t("page.lobby.col_status")), h("th", {}, ""))),
         listBody)),
     empty);
 }
@@ -70,23 +71,23 @@ function drawNick(lobby) {
   const { nickname, ctx } = lobby;
   const { nickBox } = lobby.els;
   if (nickname) {
-    fill(nickBox, h("p", {}, "Welcome, ", playerLink(nickname),
-      ". Create a room or open one below; invite a friend by sending them the room's address."),
+    fill(nickBox, h("p", {}, t("page.lobby.welcome"), playerLink(nickname),
+      t("page.lobby.welcome_rest")),
     ctx.account ? null : h("p", { class: "small muted", "data-testid": "guest-note" },
-      "You play as a guest: ", h("a", { href: `#/player/${encodeURIComponent(nickname)}` },
-        "set a password"), " to keep your nickname, sign in from any browser and be rated."));
+      t("page.lobby.guest"), h("a", { href: `#/player/${encodeURIComponent(nickname)}` },
+        t("page.lobby.set_password")), t("page.lobby.guest_rest")));
     return;
   }
-  fill(nickBox, h("h2", {}, "Pick a nickname"), nicknameForm(lobby), signInForm(ctx));
+  fill(nickBox, h("h2", {}, t("page.lobby.pick_nickname")), nicknameForm(lobby), signInForm(ctx));
 }
 
 /** Enter the hall under a nickname: the lobby is drawn again for it. */
 function nicknameForm(lobby) {
   const input = h("input", {
-    name: "nickname", placeholder: "your nickname", maxlength: 20, autocomplete: "nickname",
+    name: "nickname", placeholder: t("page.lobby.your_nickname"), maxlength: 20, autocomplete: "nickname",
     pattern: "[A-Za-z0-9][A-Za-z0-9_\\-]{0,19}",
-    title: "1 to 20 letters (a-z), digits, _ or -, starting with a letter or digit",
-    required: true, "aria-label": "nickname",
+    title: t("page.lobby.nickname_rule"),
+    required: true, "aria-label": t("page.lobby.nickname"),
   });
   return h("form", { class: "row", onsubmit: async (ev) => {
     ev.preventDefault();
@@ -97,28 +98,28 @@ function nicknameForm(lobby) {
       if (lobby.createButton) lobby.createButton.disabled = false;
       refresh(lobby);
     } catch (err) {
-      lobby.ctx.toast(err.message, "error");
+      lobby.ctx.toast(say(err), "error");
     }
-  } }, input, h("button", { type: "submit", class: "primary" }, "Enter the hall"));
+  } }, input, h("button", { type: "submit", class: "primary" }, t("page.lobby.enter")));
 }
 
 /** Sign in to an account (a nickname with a password) from this browser. */
 function signInForm(ctx) {
-  const name = h("input", { name: "login-nickname", placeholder: "nickname", maxlength: 20,
-    autocomplete: "username", required: true, "aria-label": "account nickname" });
+  const name = h("input", { name: "login-nickname", placeholder: t("page.lobby.nickname"), maxlength: 20,
+    autocomplete: "username", required: true, "aria-label": t("page.lobby.account_nickname") });
   const password = h("input", { type: "password", name: "login-password",
-    placeholder: "password", maxlength: 200, autocomplete: "current-password", required: true,
-    "aria-label": "password" });
-  return h("details", { class: "sign-in" }, h("summary", {}, "or sign in to your account"),
+    placeholder: t("page.lobby.password"), maxlength: 200, autocomplete: "current-password", required: true,
+    "aria-label": t("page.lobby.password") });
+  return h("details", { class: "sign-in" }, h("summary", {}, t("page.lobby.or_sign_in")),
     h("form", { class: "row", "data-testid": "sign-in", onsubmit: async (ev) => {
       ev.preventDefault();
       try {
         await signIn(name.value.trim(), password.value);
         ctx.refresh();
       } catch (err) {
-        ctx.toast(err.message, "error");
+        ctx.toast(say(err), "error");
       }
-    } }, name, password, h("button", { type: "submit", class: "primary" }, "Sign in")));
+    } }, name, password, h("button", { type: "submit", class: "primary" }, t("page.lobby.sign_in"))));
 }
 
 async function drawCreate(lobby) {
@@ -127,38 +128,38 @@ async function drawCreate(lobby) {
   try {
     list = await games();
   } catch (err) {
-    fill(createBox, h("p", { class: "error" }, `Games could not be loaded: ${err.message}`));
+    fill(createBox, h("p", { class: "error" }, t("page.lobby.games_failed", { error: err.message })));
     return;
   }
-  fill(createBox, h("h2", {}, "New room"), createForm(lobby, list));
+  fill(createBox, h("h2", {}, t("page.lobby.new_room_title")), createForm(lobby, list));
 }
 
 /** The new room's form: the game (its options follow it), rated or casual, the clock. */
 function createForm(lobby, list) {
-  const select = h("select", { name: "game", "aria-label": "game" },
+  const select = h("select", { name: "game", "aria-label": t("page.lobby.game") },
     list.map((g) => h("option", { value: g.name }, g.title)));
   const optionsBox = h("div", { class: "options" });
-  const rulesLink = h("a", { class: "rules-link", "data-testid": "rules-link" }, "How to play");
+  const rulesLink = h("a", { class: "rules-link", "data-testid": "rules-link" }, t("page.lobby.how_to_play"));
   const drawOptions = () => {
     const game = list.find((g) => g.name === select.value);
     fill(optionsBox, game.options.map(optionField));
     rulesLink.href = `#/rules/${game.name}`;
-    rulesLink.textContent = `How to play ${game.title}`;
+    rulesLink.textContent = t("page.header.how_to_play", { game: game.title });
   };
   select.addEventListener("change", drawOptions);
   drawOptions();
   lobby.createButton = h("button", { type: "submit", class: "primary", disabled: !lobby.nickname },
-    "Create room");
+    t("page.lobby.create"));
   const clockBox = clockField("");
   const clockInput = clockBox.querySelector("input");
-  const rated = h("select", { name: "rated", "aria-label": "rated or casual" },
-    h("option", { value: "" }, "rated if everyone has an account"),
-    h("option", { value: "true" }, "rated"),
-    h("option", { value: "false" }, "casual"));
+  const rated = h("select", { name: "rated", "aria-label": t("page.lobby.rated_or_casual") },
+    h("option", { value: "" }, t("page.lobby.rated_if_accounts")),
+    h("option", { value: "true" }, t("page.lobby.rated")),
+    h("option", { value: "false" }, t("page.lobby.casual")));
   return h("form", { class: "create-form", onsubmit: async (ev) => {
     ev.preventDefault();
     if (!lobby.nickname) {
-      lobby.ctx.toast("pick a nickname first", "error");
+      lobby.ctx.toast(t("page.lobby.nickname_first"), "error");
       return;
     }
     const game = list.find((g) => g.name === select.value);
@@ -169,13 +170,13 @@ function createForm(lobby, list) {
       const room = await api("/api/rooms", { method: "POST", body });
       location.hash = `#/room/${room.id}/join`;
     } catch (err) {
-      lobby.ctx.toast(err.message, "error");
+      lobby.ctx.toast(say(err), "error");
     }
   } },
-  h("div", { class: "row" }, h("label", {}, "Game ", select), rated,
+  h("div", { class: "row" }, h("label", {}, t("page.lobby.game_label"), select), rated,
     lobby.createButton, rulesLink),
-  h("div", { class: "option" }, h("label", { for: "opt-clock" }, "clock"), clockBox,
-    h("span", { class: "doc" }, CLOCK_DOC)),
+  h("div", { class: "option" }, h("label", { for: "opt-clock" }, t("page.lobby.clock")), clockBox,
+    h("span", { class: "doc" }, clockDoc())),
   optionsBox);
 }
 
@@ -205,22 +206,22 @@ function roomRow(lobby, room, specs) {
   clocks.set(room.status === "waiting" ? null : room.clock);
   lobby.rowClocks.push(clocks);
   const seats = room.seats.map((seat) => h("span", { class: "seat-chip" + (seat.player ? "" : " free") },
-    `${seat.name}: `, seat.player ? playerLink(seat.player, { botAccount: seat.bot_account }) : "free", clocks.span(seat.index)));
+    `${say(seat, "name")}: `, seat.player ? playerLink(seat.player, { botAccount: seat.bot_account }) : t("page.lobby.free"), clocks.span(seat.index)));
   const free = room.seats.some((seat) => !seat.player);
   const open = room.status !== "finished";
   const mine = !!nickname && room.seats.some((seat) => seat.player === nickname && !seat.bot);
   return h("tr", { "data-room": room.id, "data-game": room.game },
     h("td", {}, h("strong", {}, room.title), h("div", { class: "muted small" }, optionText(room, specs))),
     h("td", { class: "seats" }, seats),
-    h("td", {}, h("span", { class: `status ${room.status}` }, room.status),
-      h("span", { class: "tag" }, room.rated ? "rated" : "casual"),
+    h("td", {}, h("span", { class: `status ${room.status}` }, t(`page.status.${room.status}`)),
+      h("span", { class: "tag" }, room.rated ? t("page.lobby.rated") : t("page.lobby.casual")),
       room.outcome ? h("div", { class: "small muted" }, outcomeWords(room)) : null),
     h("td", { class: "actions" },
-      mine && open ? h("a", { class: "button primary", href: `#/room/${room.id}` }, "Back to it") : null,
+      mine && open ? h("a", { class: "button primary", href: `#/room/${room.id}` }, t("page.lobby.back_to_it")) : null,
       !mine && open && free && nickname
-        ? h("a", { class: "button primary", href: `#/room/${room.id}/join` }, "Join") : null,
+        ? h("a", { class: "button primary", href: `#/room/${room.id}/join` }, t("page.lobby.join")) : null,
       mine && open ? null : h("a", { class: "button", href: `#/room/${room.id}` },
-        room.status === "finished" ? "Replay" : "Watch")));
+        room.status === "finished" ? t("page.lobby.replay") : t("page.lobby.watch"))));
 }
 
 /** A room's line in the lobby: its clock and the options that differ from the game's defaults,
@@ -231,33 +232,33 @@ function optionText(room, specs) {
   const parts = Object.entries(room.options || {})
     .filter(([k, v]) => !game || !spec(k) || spec(k).default !== v)
     .map(([k, v]) => optionWords(spec(k), k, v));
-  if (room.clock) parts.unshift(`clock ${room.clock.control}`);
-  return parts.length ? parts.join(" · ") : (game ? "the usual options" : "");
+  if (room.clock) parts.unshift(t("page.lobby.clock_line", { control: room.clock.control }));
+  return parts.length ? parts.join(" · ") : (game ? t("page.lobby.usual_options") : "");
 }
 
 /** An option and its value as people read them ("board size: 6", "swap (pie rule): on"), from
  * the option's description in /api/games (`label`, `words`); without one, as the name says. */
 export function optionWords(spec, name, value) {
-  const label = spec?.label || name.replace(/_/g, " ");
+  const label = (spec && say(spec, "label")) || name.replace(/_/g, " ");
   return `${label}: ${valueWord(spec, value)}`;
 }
 
 function valueWord(spec, value) {
   const known = (spec?.words || []).find((w) => w.value === value);
-  if (known) return known.word;
-  if (typeof value === "boolean") return value ? "on" : "off";
-  return value === "" ? "default" : String(value);
+  if (known) return say(known, "word");
+  if (typeof value === "boolean") return value ? t("page.option.on") : t("page.option.off");
+  return value === "" ? t("page.option.default") : String(value);
 }
 
-export const CLOCK_DOC = "empty for untimed; 5+3 is five minutes each and three seconds a move, "
-  + "0.5+0 half a minute, 2d two days a move";
+/** What the clock field takes, in words (a function: the catalogue loads after this module). */
+export const clockDoc = () => t("page.lobby.clock_doc");
 
 /** The time-control field (a text input with the usual choices offered). */
 export function clockField(value) {
   const choices = ["1+0", "3+2", "5+3", "10+5", "30+20", "1d", "3d"];
   return h("span", {},
     h("input", { type: "text", id: "opt-clock", name: "clock", value, maxlength: 16,
-      placeholder: "untimed", list: "clock-choices", autocomplete: "off" }),
+      placeholder: t("page.lobby.untimed"), list: "clock-choices", autocomplete: "off" }),
     h("datalist", { id: "clock-choices" }, choices.map((c) => h("option", { value: c }))));
 }
 
@@ -280,8 +281,8 @@ export function optionField(opt) {
     input = h("input", { type: "text", id, name: opt.name, value: opt.default, maxlength: 200 });
   }
   return h("div", { class: "option" },
-    h("label", { for: id }, opt.label || opt.name), input,
-    opt.doc ? h("span", { class: "doc" }, opt.doc) : null);
+    h("label", { for: id }, opt.label ? say(opt, "label") : opt.name), input,
+    opt.doc ? h("span", { class: "doc" }, say(opt, "doc")) : null);
 }
 
 /** A file option (a board): the boards the server offers, or a file of your own that the page
@@ -295,12 +296,12 @@ function boardChoice(opt, id) {
     select.append(h("option", { value: "", disabled: true, selected: true }, String(opt.default)));
   }
   const upload = h("input", {
-    type: "file", accept: ".json,application/json", "aria-label": `${opt.name} from a file`,
+    type: "file", accept: ".json,application/json", "aria-label": t("page.option.from_file", { name: opt.name }),
     onchange: async () => {
       const file = upload.files[0];
       if (!file) return;
       const text = await file.text();
-      select.append(h("option", { value: text }, `file: ${file.name}`));
+      select.append(h("option", { value: text }, t("page.option.file", { name: file.name })));
       select.value = text;
       select.dispatchEvent(new Event("change"));
     },

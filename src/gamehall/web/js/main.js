@@ -4,6 +4,8 @@
 
 import { h, fill } from "./dom.js";
 import { games, identity, session } from "./api.js";
+import { t } from "./i18n.js";
+import { followAccount, languagePicker, startLanguage } from "./language.js";
 import { showArchive } from "./archive.js";
 import { watchIncoming } from "./challenge.js";
 import { playerLink } from "./links.js";
@@ -26,28 +28,28 @@ export function toast(text, kind = "info") {
 }
 
 const nav = () => [
-  h("a", { class: "nav", href: "#/leaderboard" }, "Leaderboards"), " ",
-  h("a", { class: "nav", href: "#/archive" }, "Games"), " ",
+  h("a", { class: "nav", href: "#/leaderboard" }, t("page.header.leaderboards")), " ",
+  h("a", { class: "nav", href: "#/archive" }, t("page.header.games")), " ",
 ];
 
 export function renderWho(nickname) {
   if (!nickname) {
-    fill(who, nav(), h("span", { class: "muted" }, "no nickname yet"));
+    fill(who, nav(), h("span", { class: "muted" }, t("page.header.no_nickname")));
     return;
   }
   fill(who, nav(),
     playerLink(nickname, { class: "you player-link", "data-testid": "me",
-      title: "your profile: ratings, games, password" }),
+      title: t("page.header.profile_title") }),
     " ",
     h("button", {
-      class: "link", type: "button", title: "play under another nickname in this tab",
+      class: "link", type: "button", title: t("page.header.change_title"),
       onclick: () => {
         identity.forget();
         renderWho(null);
         location.hash = "#/";
         route();
       },
-    }, "change"));
+    }, t("page.header.change")));
 }
 
 async function route() {
@@ -58,6 +60,7 @@ async function route() {
   const me = await session();
   const nickname = me ? me.nickname : null;
   renderWho(nickname);
+  followAccount(me);
   const ctx = { nickname, account: !!(me && me.account), toast, renderWho, refresh: route };
   incoming.set(ctx);
   const room = hash.match(/^#\/room\/([A-Za-z0-9_-]+)(\/join|\/replay|\/review)?/);
@@ -87,10 +90,13 @@ async function gamesLine() {
   try {
     const list = await games();
     fill(document.getElementById("games-line"), list.map((g, i) => [i ? " · " : "",
-      h("a", { href: `#/rules/${g.name}`, title: `how to play ${g.title}` }, g.title)]));
+      h("a", { href: `#/rules/${g.name}`, title: t("page.header.how_to_play", { game: g.title }) }, g.title)]));
   } catch (_) { /* the lobby says the games could not be loaded */ }
 }
 
 window.addEventListener("hashchange", route);
-route();
-gamesLine();
+startLanguage().then(() => {
+  document.querySelector("header.top").append(" ", languagePicker());
+  route();
+  gamesLine();
+});

@@ -14,7 +14,7 @@ import { RoomConnection } from "./connection.js";
 import { loadBoard } from "./boards/index.js";
 import { mountBoard } from "./boards/shell.js";
 import { delta, playerLink, seatedBot } from "./links.js";
-import { CLOCK_DOC, clockField, optionField, optionWords } from "./lobby.js";
+import { clockDoc, clockField, optionField, optionWords } from "./lobby.js";
 import { agreedInChallenge, botUse } from "./challenge.js";
 import { Replay } from "./replay.js";
 import { ReviewPanel } from "./review.js";
@@ -482,7 +482,7 @@ function clockRow(room, control) {
     send(room, { type: "clock", control: clockInput.value.trim() || null });
   });
   return h("div", { class: "option" }, h("label", { for: "opt-clock" }, "clock"),
-    clockBox, h("span", { class: "doc" }, CLOCK_DOC));
+    clockBox, h("span", { class: "doc" }, clockDoc()));
 }
 
 function optionRow(room, opt) {

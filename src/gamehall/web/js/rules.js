@@ -5,14 +5,15 @@
 import { h, fill } from "./dom.js";
 import { api, games } from "./api.js";
 import { explorerSection } from "./explorer.js";
+import { language, say, t } from "./i18n.js";
 
 export function showRules(root, game, ctx) {
   let alive = true;
   const page = h("article", { class: "rules card", "data-testid": "rules", "data-game": game },
-    h("p", { class: "muted" }, "Loading the rules…"));
+    h("p", { class: "muted" }, t("page.rules.loading")));
   fill(root, h("div", { class: "rules-page" },
     h("nav", { class: "rules-nav", "data-testid": "rules-nav" },
-      h("a", { href: "#/", class: "back" }, "← lobby")),
+      h("a", { href: "#/", class: "back" }, t("page.rules.back"))),
     page));
   load();
 
@@ -21,13 +22,14 @@ export function showRules(root, game, ctx) {
     let list = [];
     try {
       [about, list] = await Promise.all([
-        api(`/api/games/${encodeURIComponent(game)}/rules`), games()]);
+        api(`/api/games/${encodeURIComponent(game)}/rules?lang=${language()}`), games()]);
     } catch (err) {
-      if (alive) fill(page, h("p", { class: "error" }, `The rules could not be loaded: ${err.message}`));
+      if (alive) fill(page, h("p", { class: "error" },
+        t("page.rules.failed", { error: err.message })));
       return;
     }
     if (!alive) return;
-    document.title = `How to play ${about.title} · gamehall`;
+    document.title = t("page.rules.title", { game: about.title });
     const nav = root.querySelector(".rules-nav");
     nav.append(...list.map((g) => h("a", {
       href: `#/rules/${g.name}`, class: g.name === about.name ? "current" : "",
@@ -36,19 +38,19 @@ export function showRules(root, game, ctx) {
     // Pictures stand beside the text; wide ones (Hau La's two views) get a row of their own.
     const box = h("div", { class: "rules-pictures", "data-testid": "rules-pictures" });
     box.append(...about.pictures.map((p) => h("figure", { class: "rules-picture" },
-      h("img", { src: p.url, alt: `${about.title}: ${p.caption}`, loading: "lazy",
+      h("img", { src: p.url, alt: `${about.title}: ${say(p, "caption")}`, loading: "lazy",
         onload: (ev) => {
           const img = ev.target;
           if (img.naturalWidth > 1.5 * img.naturalHeight) box.classList.add("wide");
         } }),
-      h("figcaption", {}, p.caption))));
+      h("figcaption", {}, say(p, "caption")))));
     const [heading, ...text] = markdown(about.text
-      || `# ${about.title}\n\nThis game has no rules text yet.`);
+      || `# ${about.title}\n\n${t("page.rules.none")}`);
     fill(page, heading, about.pictures.length ? box : null, text,
       h("p", { class: "rules-play" },
-        ctx.nickname ? "Ready? " : "Pick a nickname in the lobby, then ",
+        ctx.nickname ? t("page.rules.ready") : t("page.rules.pick_nickname"),
         h("a", { href: "#/", class: "button primary", "data-action": "play-it" },
-          `Play ${about.title}`)));
+          t("page.rules.play", { game: about.title }))));
     page.after(explorerSection(about.name));
   }
 
@@ -126,11 +128,11 @@ function inline(text) {
   let last = 0;
   for (const m of text.matchAll(re)) {
     if (m.index > last) parts.push(text.slice(last, m.index));
-    const t = m[0];
-    if (t.startsWith("**")) parts.push(h("strong", {}, t.slice(2, -2)));
-    else if (t.startsWith("`")) parts.push(h("code", {}, t.slice(1, -1)));
-    else parts.push(h("em", {}, t.slice(1, -1)));
-    last = m.index + t.length;
+    const tok = m[0];
+    if (tok.startsWith("**")) parts.push(h("strong", {}, tok.slice(2, -2)));
+    else if (tok.startsWith("`")) parts.push(h("code", {}, tok.slice(1, -1)));
+    else parts.push(h("em", {}, tok.slice(1, -1)));
+    last = m.index + tok.length;
   }
   if (last < text.length) parts.push(text.slice(last));
   return parts;

@@ -1,0 +1,66 @@
+"""The page in the browser's language: a browser asking for German gets the lobby, the header's
+picker, Halali!'s rules and a room in German; the picker switches languages, and an account keeps
+its choice on the server (a new browser signing in speaks it)."""
+
+from __future__ import annotations
+
+import itertools
+
+from playwright.sync_api import Page, expect
+
+from tests.web.conftest import Pages
+
+_names = itertools.count(1)
+
+
+def _enter(page: Page, button: str) -> str:
+    nickname = f"sprache{next(_names)}"
+    page.fill("input[name=nickname]", nickname)
+    page.get_by_role("button", name=button).click()
+    expect(page.get_by_test_id("me")).to_have_text(nickname)
+    return nickname
+
+
+def test_a_german_browser_gets_the_hall_in_german(pages: Pages) -> None:
+    page = pages.new(locale="de-DE")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    expect(page.get_by_test_id("language")).to_have_value("de")
+    expect(page.locator(".lobby h2").first).to_have_text("Wähle einen Spielernamen")
+    expect(page.locator("header.top")).to_contain_text("Bestenlisten")
+    _enter(page, "Die Halle betreten")
+    expect(page.locator(".card.rooms h2")).to_have_text("Räume")
+    page.goto(pages.hall.url + "#/rules/halali")
+    rules = page.get_by_test_id("rules")
+    expect(rules.locator("h2").first).to_have_text("So spielt man Halali!")
+    expect(rules).to_contain_text("Holzfäller")
+    expect(rules).to_contain_text("Dein Zug")
+    page.goto(pages.hall.url + "#/")
+    page.select_option("select[name=game]", "halali")
+    page.get_by_role("button", name="Raum eröffnen").click()
+    page.wait_for_url("**/#/room/*")
+    expect(page.locator(".seat.mine")).to_have_count(1)
+
+
+def test_the_picker_switches_and_an_account_keeps_its_choice(pages: Pages) -> None:
+    page = pages.new(locale="de-DE")
+    nickname = _enter(page, "Die Halle betreten")
+    page.goto(pages.hall.url + f"#/player/{nickname}")
+    page.fill("input[name=password]", "a long enough password")
+    page.locator(".account-form button[type=submit]").click()
+    expect(page.locator("[data-action=sign-out]")).to_be_visible()
+    page.get_by_test_id("language").select_option("en")
+    expect(page.get_by_test_id("language")).to_have_value("en")
+    expect(page.locator("header.top")).to_contain_text("Leaderboards")
+    page.get_by_test_id("language").select_option("de")
+    expect(page.locator("header.top")).to_contain_text("Bestenlisten")
+    page.get_by_test_id("language").select_option("en")
+    expect(page.locator("header.top")).to_contain_text("Leaderboards")
+    other = pages.new(locale="de-DE")  # a new browser asking for German: the account says English
+    expect(other.locator("header.top")).to_contain_text("Bestenlisten")
+    other.locator(".sign-in summary").click()
+    other.fill("input[name=login-nickname]", nickname)
+    other.fill("input[name=login-password]", "a long enough password")
+    other.locator("[data-testid=sign-in] button").click()
+    expect(other.get_by_test_id("me")).to_have_text(nickname)
+    expect(other.get_by_test_id("language")).to_have_value("en")
+    expect(other.locator("header.top")).to_contain_text("Leaderboards")
