@@ -302,7 +302,7 @@ def test_levels_and_specs() -> None:
     assert widened.seconds is None
     plain = make_bot("mcts:hard", 1)
     assert isinstance(plain, MCTSBot) and plain.chance_widening is None
-    with pytest.raises(GamehallError, match="no MCTS level"):
+    with pytest.raises(GamehallError, match=r"repeated suffix \+pw"):
         make_bot("mcts:300+pw+pw", 1)
     with pytest.raises(GamehallError, match="no MCTS level"):
         make_bot("mcts:brutal", 1)
