@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from gamehall.ai.ranks import ahead, expected_ranks
 from gamehall.ai.review import Review, review_record
+from gamehall import cli
 from gamehall.cli import app
 from gamehall.core import CHANCE, GameRecord, load_game
 
@@ -63,10 +64,12 @@ def test_a_two_seat_review_has_no_ranks() -> None:
     assert review.ranks() is None and "ranks" not in review.to_dict()
 
 
-def test_the_cli_shows_the_movers_expected_rank_in_a_three_player_game(tmp_path: Path) -> None:
+def test_the_cli_shows_the_movers_expected_rank_in_a_three_player_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "game.json"
     path.write_text(json.dumps(three_player_hau_la(3).to_dict()))
-    out = CliRunner().invoke(app, ["review", str(path), "--level", "2", "--all"],
-                             env={"COLUMNS": "200"})
+    # The CLI's console takes its width once, at import (CI's COLUMNS=80 wrapped the header):
+    monkeypatch.setattr(cli.console, "width", 200)
+    out = CliRunner().invoke(app, ["review", str(path), "--level", "2", "--all"])
     assert out.exit_code == 0, out.output
     assert "expected rank" in out.output and "→" in out.output
