@@ -144,7 +144,7 @@ function createForm(lobby, list) {
     const game = list.find((g) => g.name === select.value);
     fill(optionsBox, game.options.map(optionField));
     rulesLink.href = `#/rules/${game.name}`;
-    rulesLink.textContent = t("page.header.how_to_play", { game: game.title });
+    rulesLink.textContent = t("page.lobby.how_to_play_game", { game: game.title });
   };
   select.addEventListener("change", drawOptions);
   drawOptions();
