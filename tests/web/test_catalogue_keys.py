@@ -1,6 +1,7 @@
 """The page's strings are all in the catalogues and the catalogues hold no dead string: every
 ``t("page.…")`` key (and every ``data-i18n`` key of index.html) the page's JS uses is in every
-language's catalogue, and every key of page.json is used somewhere. A key built at run time
+language's catalogue, and every key of the page's parts (page.json, room.json, boards.json …:
+every part but the server's, server.json) is used somewhere. A key built at run time
 (``t(`page.status.${status}`)``) counts as using every key it can make."""
 
 from __future__ import annotations
@@ -34,8 +35,17 @@ def _used() -> tuple[set[str], set[str]]:
     return whole, prefixes
 
 
+def _parts(language: str) -> list[Path]:
+    """The page's parts of `language`'s catalogue: every part but the server's sentences."""
+    return sorted(p for p in (WEB / "i18n" / language).glob("*.json") if p.name != "server.json")
+
+
 def _page(language: str) -> dict[str, str]:
-    return json.loads((WEB / "i18n" / language / "page.json").read_text("utf-8"))
+    """The page's strings of `language`: its parts joined."""
+    joined: dict[str, str] = {}
+    for part in _parts(language):
+        joined.update(json.loads(part.read_text("utf-8")))
+    return joined
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -49,7 +59,7 @@ def test_every_key_of_the_page_catalogue_is_used() -> None:
     whole, prefixes = _used()
     unused = sorted(k for k in _page("en")
                     if k not in whole and not any(k.startswith(p) for p in prefixes))
-    assert not unused, f"page.json keys no JS or HTML uses: {unused}"
+    assert not unused, f"page keys no JS or HTML uses: {unused}"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -60,6 +70,8 @@ def test_the_page_catalogue_is_complete_and_readable(language: str) -> None:
     for key, text in page.items():
         parse(text)  # raises on a string the formatters cannot read
         assert text.strip(), f"{language}: {key} is empty"
-    path = WEB / "i18n" / language / "page.json"
-    assert path.read_text("utf-8") == json.dumps(page, indent=2, ensure_ascii=False,
-                                                 sort_keys=True) + "\n"
+    assert [p.name for p in _parts(language)] == [p.name for p in _parts("en")]
+    for path in _parts(language):
+        part = json.loads(path.read_text("utf-8"))
+        assert path.read_text("utf-8") == json.dumps(part, indent=2, ensure_ascii=False,
+                                                     sort_keys=True) + "\n", path.name

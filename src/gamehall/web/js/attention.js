@@ -4,6 +4,7 @@
 // downloaded.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 const SOUND_KEY = "gamehall.turnSound";
 
@@ -34,8 +35,8 @@ export function soundToggle() {
       } catch (_) { /* storage refused: the choice lasts this page only */ }
       if (box.checked) beep();  // a sample, and the click lets the page make sound later
     } });
-  return h("label", { class: "small sound-toggle", title: "a short sound when it is your move" },
-    box, " sound on my turn");
+  return h("label", { class: "small sound-toggle", title: t("page.sound.title") },
+    box, ` ${t("page.sound.label")}`);
 }
 
 /** Show whether it is this page's move; play the sound when the move has just come to it. */

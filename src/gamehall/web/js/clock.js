@@ -3,6 +3,8 @@
 // time is up; the page only shows it.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { seatWord } from "./words.js";
 
 /** Time left as people read it: 4:05, 0:07.3 under ten seconds, 1:02:03, 2d 3h. */
 export function formatMs(ms) {
@@ -67,7 +69,7 @@ export class Clocks {
       if (el.textContent !== text) el.textContent = text;
       el.classList.toggle("running", c.running === seat);
       el.classList.toggle("low", ms < c.low_ms);
-      el.title = `clock ${c.control}`;
+      el.title = t("page.lobby.clock_line", { control: c.control });
     }
   }
 
@@ -84,10 +86,10 @@ export class Clocks {
 /** The tab's title: whose turn it is, so a player sees it from another tab. */
 export function turnTitle(state) {
   const game = `${state.title} · gamehall`;
-  if (state.status === "waiting") return `Waiting for players · ${game}`;
-  if (state.status === "finished") return `Game over · ${game}`;
+  if (state.status === "waiting") return `${t("page.clock.waiting")} · ${game}`;
+  if (state.status === "finished") return `${t("page.clock.over")} · ${game}`;
   const seat = state.seats[state.to_move];
   if (!seat) return game;
-  if (state.to_move === state.seat) return `● Your move · ${game}`;
-  return `${seat.player || seat.name} to move · ${game}`;
+  if (state.to_move === state.seat) return `● ${t("page.clock.your_move")} · ${game}`;
+  return `${t("page.clock.to_move", { who: seat.player || seatWord(seat.name) })} · ${game}`;
 }

@@ -7,6 +7,7 @@
 // for an anonymous watcher and is skipped; the answer brings the chat and the state again.
 
 import { identity } from "./api.js";
+import { t } from "./i18n.js";
 
 export class RoomConnection {
   /**
@@ -70,10 +71,10 @@ export class RoomConnection {
       if (this.closed) return;
       if (ev.code === 4404) {
         this.closed = true;
-        this.handlers.onStatus("gone", "there is no such room");
+        this.handlers.onStatus("gone", t("page.connection.gone"));
         return;
       }
-      this.handlers.onStatus("closed", `connection lost; retrying in ${this.delay / 1000} s`);
+      this.handlers.onStatus("closed", t("page.connection.lost", { seconds: this.delay / 1000 }));
       this.timer = setTimeout(() => this.connect(), this.delay);
       this.delay = Math.min(this.delay * 2, 8000);
     };

@@ -8,6 +8,7 @@
 
 import { h, fill } from "./dom.js";
 import { api } from "./api.js";
+import { say, t } from "./i18n.js";
 
 export class HintBox {
   /** `show(hint)` lights a hint message's move on the board (null: the board without one). */
@@ -34,10 +35,10 @@ export class HintBox {
     const { hint } = this;
     fill(this.el,
       h("button", { type: "button", "data-action": "hint", disabled: this.asking,
-        title: "the bot's move for your seat (casual games against bots)",
-        onclick: () => this.ask() }, this.asking ? "Thinking…" : "Hint"),
+        title: t("page.hint.title"),
+        onclick: () => this.ask() }, this.asking ? t("page.hint.thinking") : t("page.hint.hint")),
       hint ? h("span", { class: "hint-move", "data-testid": "hint-move" },
-        ` Hint: ${hint.move}`) : null);
+        ` ${t("page.hint.move", { move: hint.move })}`) : null);
   }
 
   async ask() {
@@ -50,7 +51,7 @@ export class HintBox {
       const hint = (answer.replies || []).find((m) => m.type === "hint") || null;
       this.hint = hint && this.state && hint.version === this.state.version ? hint : null;
     } catch (err) {
-      this.toast(err.message, "error");
+      this.toast(say(err), "error");
     } finally {
       this.asking = false;
       this.draw();

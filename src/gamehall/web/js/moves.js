@@ -2,15 +2,16 @@
 // from room.js (which calls drawMoves with its `room`) so the words a move is written in grow here.
 
 import { h, fill, scrollWithin } from "./dom.js";
-import { personName } from "./words.js";
+import { personName, seatWord } from "./words.js";
+import { t } from "./i18n.js";
 
 export function seatName(state, index) {
-  if (index === null || index === undefined) return "chance";
-  return state.seats[index] ? state.seats[index].name : `seat ${index + 1}`;
+  if (index === null || index === undefined) return t("page.moves.chance");
+  return state.seats[index] ? state.seats[index].name : t("page.words.seat", { n: index + 1 });
 }
 
 function playerName(state, index) {
-  return index === null || index === undefined ? "chance" : personName(state.seats, index);
+  return index === null || index === undefined ? t("page.moves.chance") : personName(state.seats, index);
 }
 
 /** One line per turn (the server numbers each move's turn: `turn`), its number shown whole;
@@ -22,16 +23,16 @@ export function drawMoves(room) {
   const at = replay ? replay.step : state.moves.length;
   const turns = groupTurns(state.moves);
   const words = (room.board && room.board.words) || turnWords;
-  fill(movesList, turns.map((t) => {
-    const current = at > t.start && at <= t.end;
+  fill(movesList, turns.map((turn) => {
+    const current = at > turn.start && at <= turn.end;
     return h("li", {
-      class: `${t.seat === null ? "chance" : ""}${current ? " current" : ""}`,
-      "data-index": t.end, "data-turn": t.turn,
-      onclick: replay ? () => room.replay.go(t.end) : undefined,
-    }, h("span", { class: "num" }, `${t.turn}.`), " ",
-    h("span", { class: "who", title: seatName(state, t.seat) }, playerName(state, t.seat)), " ",
-    h("span", { class: "notation" }, words(t.moves).map((word, k) => [k ? " " : "",
-      h("span", { class: "step", "data-notation": t.moves[k].move }, word)])));
+      class: `${turn.seat === null ? "chance" : ""}${current ? " current" : ""}`,
+      "data-index": turn.end, "data-turn": turn.turn,
+      onclick: replay ? () => room.replay.go(turn.end) : undefined,
+    }, h("span", { class: "num" }, `${turn.turn}.`), " ",
+    h("span", { class: "who", title: seatWord(seatName(state, turn.seat)) }, playerName(state, turn.seat)), " ",
+    h("span", { class: "notation" }, words(turn.moves).map((word, k) => [k ? " " : "",
+      h("span", { class: "step", "data-notation": turn.moves[k].move }, word)])));
   }));
   const current = movesList.querySelector(".current");
   if (replay && at === 0) movesList.scrollTop = 0;

@@ -4,6 +4,7 @@
 
 import { h, fill } from "./dom.js";
 import { api } from "./api.js";
+import { say, t } from "./i18n.js";
 
 export class Replay {
   constructor(roomId, state, hooks) {
@@ -32,13 +33,13 @@ export class Replay {
       type: "button", title, "data-replay": action, onclick: () => this.go(step()),
     }, text);
     fill(bar,
-      button("|◀", "first position", "first", () => 0),
-      button("◀", "one move back", "back", () => this.step - 1),
+      button("|◀", t("page.replay.first"), "first", () => 0),
+      button("◀", t("page.replay.back"), "back", () => this.step - 1),
       this.label,
-      button("▶", "one move forward", "forward", () => this.step + 1),
-      button("▶|", "last position", "last", () => this.total),
+      button("▶", t("page.replay.forward"), "forward", () => this.step + 1),
+      button("▶|", t("page.replay.last"), "last", () => this.total),
       h("button", { type: "button", class: "primary", "data-replay": "close",
-        onclick: () => this.close() }, "Back to the game"));
+        onclick: () => this.close() }, t("page.replay.close")));
   }
 
   /** Show the position after `step` actions; `hint` (a move's parts: from, to, cell) is lit on
@@ -51,7 +52,7 @@ export class Replay {
       try {
         data = await api(`/api/rooms/${encodeURIComponent(this.roomId)}/replay/${step}`);
       } catch (err) {
-        this.hooks.error(`replay: ${err.message}`);
+        this.hooks.error(t("page.replay.failed", { error: say(err) }));
         return;
       }
       this.cache.set(step, data);

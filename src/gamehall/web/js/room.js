@@ -20,9 +20,10 @@ import { Replay } from "./replay.js";
 import { ReviewPanel } from "./review.js";
 import { Clocks, turnTitle } from "./clock.js";
 import { clearTurn, signalTurn, soundToggle } from "./attention.js";
-import { outcomeWords, resultWords } from "./words.js";
+import { outcomeWords, resultWords, seatWord } from "./words.js";
 import { drawMoves, seatName } from "./moves.js";
 import { HintBox } from "./hint.js";
+import { t } from "./i18n.js";
 
 
 export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false, autoReview = false) {
@@ -75,11 +76,11 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false, autoRe
 /** The page's elements that the parts below fill or read. */
 function roomElements(room) {
   return {
-    title: h("h1", { class: "room-title" }, "Room"),
+    title: h("h1", { class: "room-title" }, t("page.room.room")),
     statusLine: h("p", { class: "status-line", "data-testid": "status", "aria-live": "polite" }),
-    link: h("span", { class: "conn", "data-testid": "connection" }, "connecting…"),
+    link: h("span", { class: "conn", "data-testid": "connection" }, t("page.room.link.connecting")),
     ratedTag: h("span", { class: "tag rated-tag", "data-testid": "rated" }),
-    rulesLink: h("a", { class: "rules-link", "data-testid": "rules-link" }, "How to play"),
+    rulesLink: h("a", { class: "rules-link", "data-testid": "rules-link" }, t("page.lobby.how_to_play")),
     resultBox: h("div", { class: "result", "data-testid": "result", hidden: true }),
     boardHost: h("div", { class: "board-host", "data-testid": "board" }),
     replayBar: h("div", { class: "replay-bar", hidden: true, "data-testid": "replay-bar" }),
@@ -98,8 +99,8 @@ function roomElements(room) {
  * visitor is asked for one instead. */
 function chatForm(room) {
   const chatInput = h("input", {
-    name: "chat", placeholder: "say something, or /help", maxlength: 500, autocomplete: "off",
-    "aria-label": "chat message",
+    name: "chat", placeholder: t("page.room.chat_placeholder"), maxlength: 500, autocomplete: "off",
+    "aria-label": t("page.room.chat_label"),
   });
   return h("form", { class: "chat-form", onsubmit: (ev) => {
     ev.preventDefault();
@@ -110,16 +111,16 @@ function chatForm(room) {
       return;
     }
     if (send(room, { type: "chat", text })) chatInput.value = "";
-  } }, chatInput, h("button", { type: "submit" }, "Send"));
+  } }, chatInput, h("button", { type: "submit" }, t("page.room.send")));
 }
 
 /** The bot level menu. The levels and the default come from the server, so the menu starts on
  * what /bot seats. */
 function botLevelMenu() {
-  const botLevel = h("select", { "aria-label": "bot level", class: "bot-level" });
+  const botLevel = h("select", { "aria-label": t("page.room.bot_level"), class: "bot-level" });
   botLevels().then(({ levels, default: level }) => {
-    fill(botLevel, levels.map((l) => h("option", { value: l, selected: l === level }, `${l} bot`)));
-  }).catch(() => fill(botLevel, h("option", { value: "" }, "bot")));
+    fill(botLevel, levels.map((l) => h("option", { value: l, selected: l === level }, t("page.room.level_bot", { level: l }))));
+  }).catch(() => fill(botLevel, h("option", { value: "" }, t("page.board.bot"))));
   return botLevel;
 }
 
@@ -127,33 +128,33 @@ function roomLayout(els) {
   return h("div", { class: "room" },
     h("section", { class: "play-area" },
       h("div", { class: "room-head" },
-        h("a", { href: "#/", class: "back" }, "← lobby"), els.title, els.ratedTag, els.link,
+        h("a", { href: "#/", class: "back" }, t("page.rules.back")), els.title, els.ratedTag, els.link,
         els.rulesLink, soundToggle()),
       els.statusLine, els.hint, els.resultBox, els.boardHost, els.replayBar,
       els.reviewBox),
     h("aside", { class: "side" },
-      h("section", { class: "card" }, h("h2", {}, "Seats"), els.seatsBox, els.adminBox,
+      h("section", { class: "card" }, h("h2", {}, t("page.room.seats")), els.seatsBox, els.adminBox,
         els.optionsBox),
-      h("section", { class: "card" }, h("h2", {}, "Moves"), els.movesList),
-      h("section", { class: "card chat" }, h("h2", {}, "Chat"), els.chatLog, els.chatForm)));
+      h("section", { class: "card" }, h("h2", {}, t("page.room.moves")), els.movesList),
+      h("section", { class: "card chat" }, h("h2", {}, t("page.room.chat")), els.chatLog, els.chatForm)));
 }
 
 // --- the connection ----------------------------------------------------------------------------
 function send(room, message) {
   if (room.conn.send(message)) return true;
-  room.ctx.toast("not connected: your message was not sent (reconnecting…)", "error");
+  room.ctx.toast(t("page.room.not_sent"), "error");
   return false;
 }
 
 function onStatus(room, kind, detail) {
   const { link, statusLine } = room.els;
   link.className = `conn ${kind}`;
-  link.textContent = { connecting: "connecting…", open: "online", closed: "offline",
-    gone: "no such room" }[kind] || kind;
+  link.textContent = ["connecting", "open", "closed", "gone"].includes(kind)
+    ? t(`page.room.link.${kind}`) : kind;
   if (detail) link.title = detail;
   if (kind === "closed") addLine(room, "info", detail);
   if (kind === "gone") {
-    statusLine.textContent = "There is no such room.";
+    statusLine.textContent = t("page.room.no_such_room");
   }
 }
 
@@ -166,7 +167,7 @@ function onMessage(room, msg) {
     case "review": if (room.review) room.review.pushed(msg); break;
     case "welcome":
       if (msg.you === null && room.nickname) {
-        addLine(room, "info", "you are watching (the server does not know your nickname)");
+        addLine(room, "info", t("page.room.watching_unknown"));
       }
       break;
     default: break;
@@ -217,10 +218,10 @@ function withEarlierMoves(room, msg) {
 /** Everything beside the board that a state changes. */
 function drawState(room, msg) {
   const { title, rulesLink, ratedTag } = room.els;
-  title.textContent = `${msg.title} · room ${msg.room}`;
+  title.textContent = t("page.room.title", { game: msg.title, room: msg.room });
   rulesLink.href = `#/rules/${msg.game}`;
   document.title = msg.status === "finished"
-    ? `Game over: ${resultWords(msg)} · ${msg.title} · gamehall` : turnTitle(msg);
+    ? t("page.room.tab_over", { result: resultWords(msg), game: msg.title }) : turnTitle(msg);
   room.clocks.set(msg.clock);
   drawSeats(room);
   drawAdmin(room);
@@ -229,8 +230,8 @@ function drawState(room, msg) {
   drawStatus(room);
   drawResult(room);
   signalTurn(msg.seat !== null && msg.status === "playing" && msg.to_move === msg.seat);
-  ratedTag.textContent = msg.rated ? "rated" : "casual";
-  ratedTag.title = msg.rated ? "this game changes the players' ratings" : "this game is not rated";
+  ratedTag.textContent = msg.rated ? t("page.lobby.rated") : t("page.lobby.casual");
+  ratedTag.title = msg.rated ? t("page.room.rated_title") : t("page.room.casual_title");
 }
 
 /** What the address asked for, done on the first state: a replay (#/room/…/replay), or a seat
@@ -299,7 +300,7 @@ function submit(room, move) {
 
 /** A visitor without a nickname tried to chat or play: say so, and show them the box. */
 function askNickname(room) {
-  const text = "Pick a nickname to chat and play: type it in the box under Seats.";
+  const text = t("page.room.ask_nickname");
   addLine(room, "error", text);
   room.ctx.toast(text, "error");
   const box = room.els.seatsBox.querySelector("input[name=nickname]");
@@ -338,21 +339,21 @@ function seatItem(room, seat, item) {
   const mine = state.seat === seat.index;
   const toMove = state.to_move === seat.index && state.status === "playing";
   const who = seat.player
-    ? h("span", { class: "occupant" }, playerLink(seat.player, { botAccount: seat.bot_account }), seat.bot ? h("span", { class: "tag" }, "bot") : null)
-    : h("span", { class: "occupant free" }, "free");
+    ? h("span", { class: "occupant" }, playerLink(seat.player, { botAccount: seat.bot_account }), seat.bot ? h("span", { class: "tag" }, t("page.board.bot")) : null)
+    : h("span", { class: "occupant free" }, t("page.lobby.free"));
   item.className = `seat${mine ? " mine" : ""}${toMove ? " to-move" : ""}`;
   item.dataset.seat = String(seat.index);
   item.dataset.seatName = seat.name;
   return patch(item,
   h("span", { class: `dot ${seat.connected ? "on" : "off"}`,
-    title: seat.connected ? "connected" : "not connected" }),
-  h("span", { class: "seat-name" }, seat.name),
+    title: seat.connected ? t("page.room.connected") : t("page.room.not_connected") }),
+  h("span", { class: "seat-name" }, seatWord(seat.name)),
   who,
-  mine ? h("span", { class: "tag you" }, "you") : null,
-  toMove ? h("span", { class: "tag turn" }, "to move") : null,
-  seat.out ? h("span", { class: "tag out", title: "a bot plays this seat; it ranks last" },
-    seat.out === "time" ? "out of time" : "away: out") : null,
-  finished && seat.rematch ? h("span", { class: "tag" }, "rematch?") : null,
+  mine ? h("span", { class: "tag you" }, t("page.room.you")) : null,
+  toMove ? h("span", { class: "tag turn" }, t("page.room.to_move_tag")) : null,
+  seat.out ? h("span", { class: "tag out", title: t("page.room.out_title") },
+    seat.out === "time" ? t("page.room.out_of_time") : t("page.room.away_out")) : null,
+  finished && seat.rematch ? h("span", { class: "tag" }, t("page.room.rematch_tag")) : null,
   room.clocks.span(seat.index),
   h("span", { class: "seat-buttons" }, seatButtons(room, seat)));
 }
@@ -364,24 +365,24 @@ function seatButtons(room, seat) {
   const buttons = [];
   if (!finished && !seat.player && room.nickname) {
     buttons.push(h("button", { type: "button", "data-action": "join",
-      onclick: () => send(room, { type: "join", seat: seat.index }) }, "Sit here"));
+      onclick: () => send(room, { type: "join", seat: seat.index }) }, t("page.room.sit_here")));
   }
   if (!finished && (!seat.player || (seat.bot && state.status === "waiting")) && manager(room)) {
     buttons.push(h("button", { type: "button", "data-action": "bot",
       onclick: () => send(room, { type: "bot", seat: seat.index, level: room.els.botLevel.value }) },
-    seat.bot ? "Change bot" : "Seat bot"));
+    seat.bot ? t("page.room.change_bot") : t("page.room.seat_bot")));
   }
   if (seat.bot && state.status === "waiting" && manager(room)) {
     buttons.push(h("button", { type: "button", "data-action": "remove-bot",
-      onclick: () => send(room, { type: "leave", seat: seat.index }) }, "Remove"));
+      onclick: () => send(room, { type: "leave", seat: seat.index }) }, t("page.room.remove")));
   }
   return buttons;
 }
 
 /** For a visitor without one: choose a nickname, then the page starts again under it. */
 function nicknameForm(room) {
-  const input = h("input", { name: "nickname", placeholder: "nickname", maxlength: 20,
-    "aria-label": "nickname" });
+  const input = h("input", { name: "nickname", placeholder: t("page.lobby.nickname"), maxlength: 20,
+    "aria-label": t("page.lobby.nickname") });
   return h("form", { class: "row", onsubmit: async (ev) => {
     ev.preventDefault();
     try {
@@ -392,7 +393,7 @@ function nicknameForm(room) {
     } catch (err) {
       room.ctx.toast(err.message, "error");
     }
-  } }, input, h("button", { type: "submit", class: "primary" }, "Play under this name"));
+  } }, input, h("button", { type: "submit", class: "primary" }, t("page.room.play_under_name")));
 }
 
 function drawAdmin(room) {
@@ -411,45 +412,45 @@ function drawAdmin(room) {
   }
   if (st === "waiting" && manager(room) && !fixed) {
     buttons.push(h("button", { type: "button", "data-action": "rated",
-      title: "rated games change the players' ratings",
+      title: t("page.room.rated_button_title"),
       onclick: () => send(room, { type: "rated", value: !room.state.rated }) },
-    state.rated ? "Make casual" : "Make rated"));
+    state.rated ? t("page.room.make_casual") : t("page.room.make_rated")));
   }
   if (st === "waiting" && manager(room)) {
     buttons.push(h("button", { type: "button", class: "primary", "data-action": "start",
-      onclick: () => send(room, { type: "start" }) }, "Start"));
+      onclick: () => send(room, { type: "start" }) }, t("page.room.start")));
   }
   if (st !== "finished" && seated && !state.seats[state.seat].challenged) {
     buttons.push(h("button", { type: "button", "data-action": "leave",
       onclick: () => {
         // No empty seat in a running game: the server counts leaving as resigning.
-        if (st !== "playing" || confirm("Leaving a running game resigns it. Leave?")) {
+        if (st !== "playing" || confirm(t("page.room.leave_confirm"))) {
           send(room, { type: "leave" });
         }
-      } }, "Leave seat"));
+      } }, t("page.room.leave_seat")));
   }
   if (takeOver) {
     buttons.push(h("button", { type: "button", class: "primary", "data-action": "claim",
-      onclick: () => send(room, { type: "claim" }) }, "Claim the game"));
+      onclick: () => send(room, { type: "claim" }) }, t("page.room.claim")));
   }
   if (takeOver && !state.seats[away.seat].challenged) {
     buttons.push(h("button", { type: "button", "data-action": "take-over",
       onclick: () => send(room, { type: "bot", seat: away.seat, level: botLevel.value }) },
-    `Give ${away.player}'s seat to a bot`));
+    t("page.room.take_over", { player: away.player })));
   }
   if (st === "playing" && seated) {
     buttons.push(h("button", { type: "button", class: "danger", "data-action": "resign",
       onclick: () => {
-        if (confirm("Give up this game?")) send(room, { type: "resign" });
-      } }, "Resign"));
+        if (confirm(t("page.room.resign_confirm"))) send(room, { type: "resign" });
+      } }, t("page.room.resign")));
   }
   buttons.push(h("button", { type: "button", "data-action": "who",
-    onclick: () => send(room, { type: "who" }) }, "Who is here"));
+    onclick: () => send(room, { type: "who" }) }, t("page.room.who")));
   buttons.push(h("button", { type: "button", "data-action": "help",
-    onclick: () => send(room, { type: "help" }) }, "Commands"));
+    onclick: () => send(room, { type: "help" }) }, t("page.room.commands")));
   if (st !== "waiting" && state.moves.length) {
     buttons.push(h("button", { type: "button", "data-action": "replay",
-      onclick: () => startReplay(room) }, st === "finished" ? "Replay" : "Replay so far"));
+      onclick: () => startReplay(room) }, st === "finished" ? t("page.lobby.replay") : t("page.room.replay_so_far")));
   }
   patch(room.els.adminBox, buttons);  // kept where unchanged: a press as a state arrives still clicks
 }
@@ -466,12 +467,12 @@ async function drawOptions(room) {
   const { optionsBox } = room.els;
   if (room.state.status !== "waiting" || !manager(room) || agreedInChallenge(room.state)) {
     const shown = entries.map(([k, v]) => optionWords(spec.find((o) => o.name === k), k, v));
-    shown.unshift(control ? `clock ${control}` : "untimed");
+    shown.unshift(control ? t("page.lobby.clock_line", { control }) : t("page.lobby.untimed"));
     fill(optionsBox, h("p", { class: "small muted", "data-testid": "room-options" },
       shown.join(" · ")));
     return;
   }
-  fill(optionsBox, h("details", {}, h("summary", {}, "Options"), clockRow(room, control),
+  fill(optionsBox, h("details", {}, h("summary", {}, t("page.room.options")), clockRow(room, control),
     spec.map((opt) => optionRow(room, opt))));
 }
 
@@ -481,7 +482,7 @@ function clockRow(room, control) {
   clockInput.addEventListener("change", () => {
     send(room, { type: "clock", control: clockInput.value.trim() || null });
   });
-  return h("div", { class: "option" }, h("label", { for: "opt-clock" }, "clock"),
+  return h("div", { class: "option" }, h("label", { for: "opt-clock" }, t("page.lobby.clock")),
     clockBox, h("span", { class: "doc" }, clockDoc()));
 }
 
@@ -501,7 +502,7 @@ function drawStatus(room) {
   const { state, replay } = room;
   const { statusLine } = room.els;
   if (replay) {
-    statusLine.textContent = `Replay: after move ${replay.step} of ${replay.total}`;
+    statusLine.textContent = t("page.room.replay_status", { step: replay.step, total: replay.total });
     return;
   }
   const st = state.status;
@@ -510,26 +511,17 @@ function drawStatus(room) {
   } else if (st === "playing") {
     playingStatus(room);
   } else {
-    statusLine.textContent = "Game over.";
+    statusLine.textContent = t("page.room.game_over");
   }
   statusLine.classList.toggle("your-turn", st === "playing" && state.to_move === state.seat);
 }
 
 /** Before the start: whom the table waits for, and what this visitor may do about it. */
 function waitingWords(room) {
-  const free = room.state.seats.filter((x) => !x.player).map((x) => x.name);
-  if (!room.nickname) {
-    return free.length
-      ? `Waiting for players (${free.join(", ")}): pick a nickname below to sit down.`
-      : "Every seat is taken: the players will start the game. You are watching.";
-  } else if (!manager(room)) {
-    return free.length
-      ? `Waiting for players (${free.join(", ")}): sit down to play.`
-      : "Every seat is taken: waiting for the players to start. You are watching.";
-  }
-  return free.length
-    ? `Waiting for players (${free.join(", ")}): sit down, seat a bot, then Start.`
-    : "Every seat is taken: press Start (or type /start).";
+  const free = room.state.seats.filter((x) => !x.player).map((x) => seatWord(x.name));
+  const who = !room.nickname ? "visitor" : (manager(room) ? "manager" : "player");
+  return free.length ? t(`page.room.waiting.${who}`, { seats: free.join(", ") })
+    : t(`page.room.full.${who}`);
 }
 
 /** During the game: whose move it is, or who is away (and when they may be claimed). */
@@ -539,18 +531,18 @@ function playingStatus(room) {
   const away = state.absent;
   const mySeat = state.seat !== null ? state.seats[state.seat] : null;
   if (mySeat && mySeat.out) {
-    statusLine.textContent = "You are out of this game: a bot plays your seat.";
+    statusLine.textContent = t("page.room.you_are_out");
   } else if (away && away.seat !== state.seat) {
     statusLine.textContent = away.claim_in_ms > 0
-      ? `${away.player} is away; if they are not back in ${Math.ceil(away.claim_in_ms / 1000)} s, you may claim the game.`
-      : `${away.player} has been away too long: claim the game or give the seat to a bot.`;
+      ? t("page.room.away", { player: away.player, seconds: Math.ceil(away.claim_in_ms / 1000) })
+      : t("page.room.away_too_long", { player: away.player });
   } else if (state.to_move === null || state.to_move === undefined) {
-    statusLine.textContent = "Chance is drawing…";
+    statusLine.textContent = t("page.room.chance_drawing");
   } else if (state.to_move === state.seat) {
-    statusLine.textContent = `Your move (${seatName(state, state.seat)}).`;
+    statusLine.textContent = t("page.room.your_move", { seat: seatWord(seatName(state, state.seat)) });
   } else {
     const seat = state.seats[state.to_move];
-    fill(statusLine, `${seat.name} to move`,
+    fill(statusLine, t("page.room.seat_to_move", { seat: seatWord(seat.name) }),
       seat.player ? [" (", playerLink(seat.player, { botAccount: seat.bot_account }), ")"] : "", ".");
   }
 }
@@ -572,11 +564,11 @@ function drawResult(room) {
   state.outcome ? h("p", { class: "small outcome", "data-testid": "outcome" },
     outcomeWords(state)) : null,
     changes.length ? h("div", { class: "rating-changes", "data-testid": "rating-changes" },
-      h("span", { class: "small muted" }, "Ratings:"), h("ul", {}, changes)) : null,
+      h("span", { class: "small muted" }, t("page.room.ratings")), h("ul", {}, changes)) : null,
     rematchBox(room),
     h("p", {}, h("button", { type: "button", "data-action": "review", disabled: !!room.review,
-      title: "the bots go through the game: winning chances, mistakes, better moves",
-      onclick: () => startReview(room) }, "Review")));
+      title: t("page.room.review_title"),
+      onclick: () => startReview(room) }, t("page.archive.review"))));
 }
 
 /** After the end: ask for a rematch, see who asked, or follow the link to it. */
@@ -584,18 +576,18 @@ function rematchBox(room) {
   const { state } = room;
   if (state.rematch) {
     return h("p", {}, h("a", { class: "button primary", href: `#/room/${state.rematch}`,
-      "data-action": "to-rematch" }, "Go to the rematch"));
+      "data-action": "to-rematch" }, t("page.room.to_rematch")));
   }
   const mine = state.seat !== null ? state.seats[state.seat] : null;
   if (!mine || mine.bot) {
-    return state.rematch_of ? h("p", { class: "small muted" }, "This game is a rematch.") : null;
+    return state.rematch_of ? h("p", { class: "small muted" }, t("page.room.is_rematch")) : null;
   }
   const waiting = state.seats.filter((x) => x.player && !x.bot && !x.rematch).map((x) => x.player);
   return h("p", {}, h("button", { type: "button", class: "primary", "data-action": "rematch",
     disabled: mine.rematch, onclick: () => send(room, { type: "rematch" }) },
-  mine.rematch ? "Rematch asked" : "Rematch"),
+  mine.rematch ? t("page.room.rematch_asked") : t("page.room.rematch")),
   mine.rematch && waiting.length
-    ? h("span", { class: "small muted" }, ` waiting for ${waiting.join(", ")}`) : null);
+    ? h("span", { class: "small muted" }, ` ${t("page.room.rematch_waiting", { players: waiting.join(", ") })}`) : null);
 }
 
 // --- chat ----------------------------------------------------------------------------------

@@ -1,42 +1,61 @@
 // The end of a game and the players in words, for people: names rather than seat labels, never
 // raw returns. Shared by the room and the lobby.
 
+import { t } from "./i18n.js";
+
+/** The seats' names the games give (identifiers the server sends in states), in the page's
+ * language; another name stays as it is. */
+const SEAT_WORDS = ["first", "second", "humans", "beasts", "north", "south", "red", "blue",
+  "yellow", "orange"];
+
+/** A seat's name (`first`, `north`, a Hau La colour …) as the page's reader says it. */
+export function seatWord(name) {
+  return SEAT_WORDS.includes(name) ? t(`page.seat.${name}`) : name;
+}
+
+/** Names as one phrase: "ann and bea". */
+function both(names) {
+  return names.join(` ${t("page.words.and")} `);
+}
+
 /** The end of a game in words, for the page's reader: "You won 12 to 11", "You lost",
  * "bea won 12 to 11", "Draw" — names, never seat labels or raw returns. The score is the game's
  * own (`scores` in the state: points, pearls), the winner's first, when the rules ended it. */
 export function resultWords(st) {
   const result = st.result || [];
-  if (!result.length) return "The game is over.";
+  if (!result.length) return t("page.words.over");
   const best = Math.max(...result);
   const winners = result.map((r, i) => (r === best ? i : -1)).filter((i) => i >= 0);
   const name = (i) => personName(st.seats, i);
   const shown = (x) => String(Number.isInteger(x) ? x : Math.round(x * 100) / 100);
   const score = (first) => {
     // a resignation or a clock decides against the score: then the score would mislead
-    if (!st.scores || st.scores.length !== result.length) return "";
-    if (st.ended_by && st.ended_by !== "rules") return "";
+    if (!st.scores || st.scores.length !== result.length) return "none";
+    if (st.ended_by && st.ended_by !== "rules") return "none";
     const order = [first, ...st.scores.map((_, i) => i).filter((i) => i !== first)];
-    return ` ${order.map((i) => shown(st.scores[i])).join(" to ")}`;
+    return order.map((i) => shown(st.scores[i])).join(` ${t("page.words.to")} `);
   };
   const me = st.seat;
-  if (winners.length === result.length) return `Draw${score(me ?? 0)}`;
+  if (winners.length === result.length) return t("page.words.draw", { score: score(me ?? 0) });
   if (me !== null && me !== undefined && st.seats[me]) {
-    if (!winners.includes(me)) return `You lost${score(me)}`;
-    return winners.length === 1 ? `You won${score(me)}`
-      : `You won, with ${winners.filter((i) => i !== me).map(name).join(" and ")}`;
+    if (!winners.includes(me)) return t("page.words.you_lost", { score: score(me) });
+    return winners.length === 1 ? t("page.words.you_won", { score: score(me) })
+      : t("page.words.you_won_with", { names: both(winners.filter((i) => i !== me).map(name)) });
   }
-  if (winners.length === 1) return `${name(winners[0])} won${score(winners[0])}`;
-  return `${winners.map(name).join(" and ")} won`;
+  if (winners.length === 1) {
+    return t("page.words.won", { name: name(winners[0]), score: score(winners[0]) });
+  }
+  return t("page.words.won_many", { names: both(winners.map(name)) });
 }
 
 /** Who seat `i` is for people: the player's name where one sits (with the seat's name when
  * another seat has the same player: two "random bot"s), else the seat's name. */
 export function personName(seats, i) {
   const seat = seats[i];
-  if (!seat) return `seat ${i + 1}`;
+  if (!seat) return t("page.words.seat", { n: i + 1 });
   if (!seat.player) return seat.name;
   const shared = seats.some((x, k) => k !== i && x.player === seat.player);
-  return shared ? `${seat.player} (${seat.name})` : seat.player;
+  return shared ? `${seat.player} (${seatWord(seat.name)})` : seat.player;
 }
 
 /** The game's sentence on how it ended, with the players' names where it names a seat as
