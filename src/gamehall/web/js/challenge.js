@@ -11,6 +11,8 @@ import { h, fill } from "./dom.js";
 import { api, games } from "./api.js";
 import { clockDoc, clockField, optionField, optionWords, readOptions } from "./lobby.js";
 import { playerLink } from "./links.js";
+import { say, t } from "./i18n.js";
+import { seatWord } from "./words.js";
 
 const POLL_MS = 1500;
 
@@ -53,40 +55,40 @@ async function drawChallenge(box, data, ctx, alive) {
     [list, mine] = await Promise.all([games(), api("/api/challenge")]);
   } catch (err) {
     box.hidden = false;
-    fill(box, h("p", { class: "error" }, err.message));
+    fill(box, h("p", { class: "error" }, say(err)));
     return;
   }
   if (!alive()) return;
   box.hidden = false;
   const playable = data.bot_account ? list.filter((g) => data.bot_games.includes(g.name)) : list;
   if (!playable.length) {
-    fill(box, h("h2", {}, "Challenge"), h("p", { class: "muted" },
-      `${data.nickname} plays no game this hall has.`));
+    fill(box, h("h2", {}, t("page.challenge.title")), h("p", { class: "muted" },
+      t("page.challenge.no_game", { player: data.nickname })));
     return;
   }
   const open = mine.out.find((c) => c.dest.name.toLowerCase() === data.nickname.toLowerCase());
   const form = challengeForm(data, playable, ctx, (made) => waitAnswer(box, made, ctx, alive, list));
   form.hidden = true;
-  fill(box, h("div", { class: "row spread" }, h("h2", {}, "Challenge"),
+  fill(box, h("div", { class: "row spread" }, h("h2", {}, t("page.challenge.title")),
     h("button", { type: "button", class: "primary", "data-action": "challenge",
-      onclick: () => { form.hidden = false; } }, `Challenge ${data.nickname}`)),
+      onclick: () => { form.hidden = false; } }, t("page.challenge.button", { player: data.nickname }))),
   h("p", { class: "small muted" }, data.bot_account
-    ? `${data.nickname} is a program: it plays ${playable.map((g) => g.title).join(", ")}.`
-    : `${data.nickname} is a person: your bot account may challenge them.`),
+    ? t("page.challenge.program", { player: data.nickname, games: playable.map((g) => g.title).join(", ") })
+    : t("page.challenge.person", { player: data.nickname })),
   form);
   if (open) waitAnswer(box, open, ctx, alive, list);
 }
 
 /** The challenge's form: the game (its options follow it), clock, rated, the seat. */
 function challengeForm(data, list, ctx, sent) {
-  const select = h("select", { name: "game", "aria-label": "game" },
+  const select = h("select", { name: "game", "aria-label": t("page.lobby.game") },
     list.map((g) => h("option", { value: g.name }, g.title)));
   const optionsBox = h("div", { class: "options" });
-  const seat = h("select", { name: "seat", "aria-label": "your seat" });
+  const seat = h("select", { name: "seat", "aria-label": t("page.challenge.your_seat") });
   const game = () => list.find((g) => g.name === select.value);
-  const drawSeats = () => fill(seat, h("option", { value: "" }, "seat drawn at random"),
+  const drawSeats = () => fill(seat, h("option", { value: "" }, t("page.challenge.random_seat")),
     seatsOf(game(), readOptions(optionsBox, game())).map((name, i) =>
-      h("option", { value: String(i) }, `you play ${name}`)));
+      h("option", { value: String(i) }, t("page.challenge.you_play", { seat: seatWord(name) }))));
   const drawOptions = () => {
     fill(optionsBox, game().options.map(optionField));
     drawSeats();
@@ -95,9 +97,9 @@ function challengeForm(data, list, ctx, sent) {
   optionsBox.addEventListener("change", drawSeats);
   if (list.length) drawOptions();
   const clockBox = clockField("");
-  const rated = h("select", { name: "rated", "aria-label": "rated or casual" },
-    h("option", { value: "" }, "rated if both have an account"),
-    h("option", { value: "true" }, "rated"), h("option", { value: "false" }, "casual"));
+  const rated = h("select", { name: "rated", "aria-label": t("page.lobby.rated_or_casual") },
+    h("option", { value: "" }, t("page.challenge.rated_if_both")),
+    h("option", { value: "true" }, t("page.lobby.rated")), h("option", { value: "false" }, t("page.lobby.casual")));
   return h("form", { class: "create-form challenge-form", onsubmit: async (ev) => {
     ev.preventDefault();
     const body = { game: game().name, options: readOptions(optionsBox, game()),
@@ -108,12 +110,12 @@ function challengeForm(data, list, ctx, sent) {
       sent(await api(`/api/challenge/${encodeURIComponent(data.nickname)}`,
         { method: "POST", body }));
     } catch (err) {
-      ctx.toast(err.message, "error");
+      ctx.toast(say(err), "error");
     }
   } },
-  h("div", { class: "row" }, h("label", {}, "Game ", select), rated, seat,
-    h("button", { type: "submit", class: "primary", "data-action": "send-challenge" }, "Send")),
-  h("div", { class: "option" }, h("label", { for: "opt-clock" }, "clock"), clockBox,
+  h("div", { class: "row" }, h("label", {}, t("page.lobby.game_label"), select), rated, seat,
+    h("button", { type: "submit", class: "primary", "data-action": "send-challenge" }, t("page.room.send"))),
+  h("div", { class: "option" }, h("label", { for: "opt-clock" }, t("page.lobby.clock")), clockBox,
     h("span", { class: "doc" }, clockDoc())),
   optionsBox);
 }
@@ -132,15 +134,15 @@ function seatsOf(game, options) {
  * (`list`: the games of /api/games). */
 function waitAnswer(box, made, ctx, alive, list) {
   const line = h("p", { "data-testid": "challenge-status" },
-    `Challenge sent to ${made.dest.name}: waiting for an answer…`);
+    t("page.challenge.sent", { player: made.dest.name }));
   const cancel = h("button", { type: "button", "data-action": "cancel-challenge",
     onclick: async () => {
       try {
         await api(`/api/challenge/${encodeURIComponent(made.id)}/cancel`, { method: "POST" });
       } catch (err) {
-        ctx.toast(err.message, "error");
+        ctx.toast(say(err), "error");
       }
-    } }, "Cancel");
+    } }, t("page.challenge.cancel"));
   const pending = h("div", { class: "pending-challenge", "data-challenge": made.id },
     line, h("p", { class: "small muted" }, challengeWords(made, list)), cancel);
   box.querySelector(".challenge-form")?.setAttribute("hidden", "");
@@ -162,9 +164,9 @@ function waitAnswer(box, made, ctx, alive, list) {
       cancel.remove();
       pending.dataset.status = now.status;
       line.textContent = now.status === "declined"
-        ? `${made.dest.name} declined: ${now.reason_text || now.reason}`
-        : (now.reason === "expired" ? `Nobody answered: ${now.reason_text}`
-          : "The challenge was canceled.");
+        ? t("page.challenge.declined", { player: made.dest.name, reason: now.reason_text || now.reason })
+        : (now.reason === "expired" ? t("page.challenge.expired", { reason: now.reason_text })
+          : t("page.challenge.canceled"));
     }
   };
   setTimeout(poll, POLL_MS);
@@ -177,8 +179,8 @@ function challengeWords(c, list) {
   const spec = (k) => game?.options.find((o) => o.name === k) || null;
   const parts = [game ? game.title : c.game,
     ...Object.entries(c.options || {}).map(([k, v]) => optionWords(spec(k), k, v)),
-    c.clock ? `clock ${c.clock}` : "untimed"];
-  if (c.rated !== null && c.rated !== undefined) parts.push(c.rated ? "rated" : "casual");
+    c.clock ? t("page.lobby.clock_line", { control: c.clock }) : t("page.lobby.untimed")];
+  if (c.rated !== null && c.rated !== undefined) parts.push(t(c.rated ? "page.lobby.rated" : "page.lobby.casual"));
   return parts.join(" · ");
 }
 
@@ -216,7 +218,7 @@ function drawIncoming(bar, mine, list) {
   bar.dataset.ids = ids;
   bar.hidden = !mine.in.length;
   fill(bar, mine.in.map((c) => {
-    const reason = h("select", { name: "decline-reason", "aria-label": "reason to decline" },
+    const reason = h("select", { name: "decline-reason", "aria-label": t("page.challenge.reason") },
       mine.reasons.map((r) => h("option", { value: r.reason }, r.text)));
     const answer = (how, body) => async () => {
       try {
@@ -225,16 +227,16 @@ function drawIncoming(bar, mine, list) {
         item.remove();
         if (done.room) location.hash = `#/room/${done.room}`;
       } catch (err) {
-        item.replaceChildren(err.message);
+        item.replaceChildren(say(err));
       }
     };
     const item = h("div", { class: "card row", "data-challenge": c.id },
       playerLink(c.challenger.name, { botAccount: c.challenger.bot_account }),
-      ` challenges you: ${challengeWords(c, list)} `,
+      ` ${t("page.challenge.challenges_you", { terms: challengeWords(c, list) })} `,
       h("button", { type: "button", class: "primary", "data-action": "accept-challenge",
-        onclick: answer("accept") }, "Accept"),
+        onclick: answer("accept") }, t("page.challenge.accept")),
       h("button", { type: "button", "data-action": "decline-challenge",
-        onclick: () => answer("decline", { reason: reason.value })() }, "Decline"), reason);
+        onclick: () => answer("decline", { reason: reason.value })() }, t("page.challenge.decline")), reason);
     return item;
   }));
 }

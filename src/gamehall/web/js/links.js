@@ -3,6 +3,7 @@
 // "BOT" tag before the name, as lichess does.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** A nickname as a link to its profile (bots too: `mcts:hard bot`); `attrs.botAccount` marks a
  * bot account's name with the BOT tag (inside the link, so the two never part). */
@@ -16,8 +17,8 @@ export function playerLink(nickname, attrs = {}) {
 
 /** The BOT tag itself (a profile's heading shows it beside the name). */
 export function botTag() {
-  return h("span", { class: "tag bot-tag", title: "a bot account: a program playing through "
-    + "the bot API", "data-testid": "bot-tag" }, "BOT");
+  return h("span", { class: "tag bot-tag", title: t("page.links.bot_title"),
+    "data-testid": "bot-tag" }, "BOT");
 }
 
 /** A seat's player in a board's caption, " (name)" with the name linked to its profile as

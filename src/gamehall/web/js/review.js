@@ -9,6 +9,8 @@
 
 import { h, s, fill, fmt, points } from "./dom.js";
 import { api } from "./api.js";
+import { say, t } from "./i18n.js";
+import { seatWord } from "./words.js";
 
 /** Between looks at a running review; the room's WebSocket tells its progress as it goes. */
 const POLL_MS = 2000;
@@ -37,22 +39,23 @@ export class ReviewPanel {
   async open(level = null) {
     this.host.hidden = false;
     clearTimeout(this.timer);
-    fill(this.host, h("p", { class: "muted" }, "Asking for a review…"));
+    fill(this.host, h("p", { class: "muted" }, t("page.review.asking")));
     try {
       this.show(await api(this.url(), { method: "POST", body: level ? { level } : {} }));
     } catch (err) {
-      fill(this.host, h("p", { class: "error", "data-testid": "review-error" }, err.message),
+      fill(this.host, h("p", { class: "error", "data-testid": "review-error" }, say(err)),
         this.levels());
     }
   }
 
   /** A review at another level: the bots' levels in this game, each its own review. */
   levels() {
-    const pick = h("select", { "aria-label": "review level", "data-testid": "review-level" },
-      ["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: this.job && this.job.level === l }, l)));
-    return h("p", { class: "small" }, "Review at ", pick, " ",
+    const pick = h("select", { "aria-label": t("page.review.level"), "data-testid": "review-level" },
+      ["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: this.job && this.job.level === l },
+        t("page.review.level_word", { level: l }))));
+    return h("p", { class: "small" }, t("page.review.at"), " ", pick, " ",
       h("button", { type: "button", "data-action": "review-level",
-        onclick: () => this.open(pick.value) }, "Go"));
+        onclick: () => this.open(pick.value) }, t("page.review.go")));
   }
 
   url() {
@@ -65,8 +68,8 @@ export class ReviewPanel {
     if (job.status === "done") this.drawReview(job);
     else if (job.status === "failed") {
       fill(this.host, h("p", { class: "error", "data-testid": "review-error" },
-        `The review failed: ${job.error || "unknown error"}`),
-      h("button", { type: "button", onclick: () => this.open(this.job.level) }, "Try again"));
+        t("page.review.failed", { error: job.error || t("page.review.unknown_error") })),
+      h("button", { type: "button", onclick: () => this.open(this.job.level) }, t("page.review.try_again")));
     } else {
       this.drawProgress(job);
       clearTimeout(this.timer);
@@ -91,9 +94,9 @@ export class ReviewPanel {
   }
 
   drawProgress(job) {
-    const words = job.status === "queued" ? "Waiting for a review worker…"
-      : `Reviewing: ${job.done} of ${job.total || "?"} moves`;
-    fill(this.host, h("h2", {}, "Review"),
+    const words = job.status === "queued" ? t("page.review.queued")
+      : t("page.review.progress", { done: job.done, total: job.total || "?" });
+    fill(this.host, h("h2", {}, t("page.archive.review")),
       h("progress", { max: job.total || 1, value: job.done, "data-testid": "review-progress" }),
       h("p", { class: "small muted", "data-testid": "review-status" }, words));
   }
@@ -102,8 +105,8 @@ export class ReviewPanel {
     const review = job.review;
     const seats = this.hooks.seats();
     fill(this.host,
-      h("h2", {}, "Review ", h("span", { class: "small muted" },
-        `(${review.simulations} simulations a position)`)),
+      h("h2", {}, t("page.archive.review"), " ", h("span", { class: "small muted" },
+        t("page.review.simulations", { n: review.simulations }))),
       accuracyTable(review, seats),
       this.graph(review, seats),
       legend(review),
@@ -121,7 +124,7 @@ export class ReviewPanel {
     const y = (v) => HEIGHT - PAD - v * (HEIGHT - 2 * PAD);
     const svg = s("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "review-graph",
       "data-testid": "review-graph", "data-axis": view.axis, role: "img",
-      "aria-label": `each seat's ${view.label} over the game${view.axis === "rank" ? " (1 at the top)" : ""}` });
+      "aria-label": t("page.review.graph_label", { axis: view.axis }) });
     svg.append(s("line", { x1: PAD, x2: WIDTH - PAD, y1: y(0.5), y2: y(0.5), class: "mid" }),
       s("text", { x: PAD + 2, y: PAD + 10, class: "axis", "data-end": "top" }, view.top),
       s("text", { x: PAD + 2, y: HEIGHT - PAD - 2, class: "axis", "data-end": "bottom" }, view.bottom),
@@ -139,7 +142,7 @@ export class ReviewPanel {
     view.values.forEach((_, i) => svg.append(s("rect", {
       x: fmt(x(i) - w / 2), y: 0, width: fmt(w), height: HEIGHT, class: "hit",
       "data-step": i, onclick: () => this.hooks.jump(i, null) },
-    s("title", {}, `after move ${i}`))));
+    s("title", {}, t("page.review.after_move", { n: i })))));
     this.cursor = s("line", { y1: 0, y2: HEIGHT, class: "cursor", x1: -10, x2: -10 });
     this.x = x;
     svg.append(this.cursor);
@@ -149,22 +152,23 @@ export class ReviewPanel {
   /** The marked moves, worst marks and all, in the order played. */
   markList(review, seats) {
     const marked = review.steps.filter((st) => st.mark);
-    if (!marked.length) return h("p", { class: "muted", "data-testid": "review-marks" }, "No move marked.");
+    if (!marked.length) return h("p", { class: "muted", "data-testid": "review-marks" }, t("page.review.no_marks"));
     return h("ol", { class: "review-marks", "data-testid": "review-marks" }, marked.map((st) => h("li", {},
       h("button", { type: "button", class: `link mark ${st.mark}`, "data-index": st.index,
-        title: `${st.mark}: show the position before it and the bot's move`,
+        title: t("page.review.mark_title", { mark: st.mark }),
         onclick: () => this.pick(st, seats) },
       `${st.turn}. ${seatName(seats, st.seat)} ${st.move}${SYMBOLS[st.mark]}`),
-      st.best ? h("span", { class: "small muted" }, ` better: ${st.best}`) : null)));
+      st.best ? h("span", { class: "small muted" }, ` ${t("page.review.better", { move: st.best })}`) : null)));
   }
 
   /** A marked move: the position before it with the better move lit, and in words. */
   pick(st, seats) {
     const chance = (v) => `${Math.round(100 * v[st.seat])}%`;
-    const rank = st.rank ? `, expected rank ${st.rank[0].toFixed(1)} → ${st.rank[1].toFixed(1)}` : "";
-    fill(this.picked, `Before ${st.turn}. ${seatName(seats, st.seat)} ${st.move}${SYMBOLS[st.mark]} `,
-      `(winning chance ${chance(st.before)} → ${chance(st.after)}${rank}): the bots prefer `,
-      h("strong", {}, st.best), ".");
+    const rank = st.rank ? t("page.review.picked_rank", { before: st.rank[0].toFixed(1),
+      after: st.rank[1].toFixed(1) }) : "";
+    fill(this.picked, t("page.review.picked", { move: `${st.turn}. ${seatName(seats, st.seat)} `
+      + `${st.move}${SYMBOLS[st.mark]}`, before: chance(st.before), after: chance(st.after), rank }),
+    " ", h("strong", {}, st.best), ".");
     this.picked.hidden = false;
     this.hooks.jump(st.index, st.best_parts || { move: st.best });
   }
@@ -185,13 +189,14 @@ export class ReviewPanel {
 
 function seatName(seats, seat) {
   const one = seats[seat];
-  return one ? (one.player ? `${one.name} (${one.player})` : one.name) : `seat ${seat}`;
+  if (!one) return t("page.words.seat", { n: seat + 1 });
+  return one.player ? `${seatWord(one.name)} (${one.player})` : seatWord(one.name);
 }
 
 /** Each player's accuracy and marks. */
 function accuracyTable(review, seats) {
   return h("table", { class: "review-accuracy", "data-testid": "review-accuracy" },
-    h("tr", {}, h("th", {}, "player"), h("th", {}, "accuracy"),
+    h("tr", {}, h("th", {}, t("page.archive.player")), h("th", {}, t("page.review.accuracy")),
       Object.values(SYMBOLS).map((sym) => h("th", {}, sym))),
     seats.map((_, i) => h("tr", { "data-seat": i },
       h("td", {}, h("span", { class: "swatch", style: `background:${COLOURS[i % 4]}` }), " ",
@@ -205,17 +210,15 @@ function accuracyTable(review, seats) {
  * `ranks`: 1 first, n last), rank 1 at the top and rank n at the bottom. */
 function plotted(review) {
   if (!review.ranks) {
-    return { axis: "chance", label: "winning chance", top: "100%", bottom: "0%",
+    return { axis: "chance", label: t("page.review.chance"), top: "100%", bottom: "0%",
       values: review.steps.map((st) => st.before).concat([review.final]) };
   }
   const n = review.seats.length;
-  return { axis: "rank", label: "expected rank", top: "1", bottom: String(n),
+  return { axis: "rank", label: t("page.review.rank"), top: "1", bottom: String(n),
     values: review.ranks.map((r) => r.map((v) => (n - v) / (n - 1))) };
 }
 
 function legend(review) {
-  const what = review.ranks ? "each seat's expected rank (1: first, at the top)"
-    : "each seat's winning chance";
-  return h("p", { class: "small muted" }, `The lines are ${what} after each move, as the bots see it; `
-    + "marks are drops in winning chance; click the graph to see that position.");
+  return h("p", { class: "small muted" },
+    t("page.review.legend", { axis: review.ranks ? "rank" : "chance" }));
 }

@@ -23,7 +23,7 @@ import { clearTurn, signalTurn, soundToggle } from "./attention.js";
 import { outcomeWords, resultWords, seatWord } from "./words.js";
 import { drawMoves, seatName } from "./moves.js";
 import { HintBox } from "./hint.js";
-import { t } from "./i18n.js";
+import { say, t } from "./i18n.js";
 
 
 export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false, autoReview = false) {
@@ -391,7 +391,7 @@ function nicknameForm(room) {
       room.conn.close();
       location.reload();
     } catch (err) {
-      room.ctx.toast(err.message, "error");
+      room.ctx.toast(say(err), "error");
     }
   } }, input, h("button", { type: "submit", class: "primary" }, t("page.room.play_under_name")));
 }

@@ -4,11 +4,9 @@
 
 import { h, fill } from "./dom.js";
 import { api, games } from "./api.js";
+import { say, t } from "./i18n.js";
 
-const SCOPES = [
-  ["bot:play", "play as a bot: streams, moves, chat, challenges"],
-  ["read", "read only: the streams and the challenges"],
-];
+const SCOPES = [["bot:play", "page.tokens.scope_play"], ["read", "page.tokens.scope_read"]];
 
 /** The account's cards for programs (an account with a password only): API tokens, and the
  * bot account. `data` is the profile (GET /api/players/{nickname}). */
@@ -19,13 +17,11 @@ export function programCards(data, ctx) {
 
 /** API tokens: the list (never the tokens themselves), a form for a new one, revoking. */
 function tokensCard(ctx) {
-  const list = h("div", { "data-testid": "token-list" }, h("p", { class: "muted" }, "Loading…"));
+  const list = h("div", { "data-testid": "token-list" }, h("p", { class: "muted" }, t("page.loading")));
   const shown = h("div", { class: "new-token", "data-testid": "new-token", hidden: true });
   const card = h("section", { class: "card", "data-testid": "api-tokens" },
-    h("h2", {}, "API tokens"),
-    h("p", { class: "small muted" }, "A program (a bot, a research agent) plays through the "
-      + "bot API with an API token of your account, sent as Authorization: Bearer TOKEN. "
-      + "Revoking one stops it at once."),
+    h("h2", {}, t("page.tokens.title")),
+    h("p", { class: "small muted" }, t("page.tokens.about")),
     list, tokenForm(ctx, shown, () => drawTokens(list, ctx)), shown);
   drawTokens(list, ctx);
   return card;
@@ -36,39 +32,39 @@ async function drawTokens(list, ctx) {
   try {
     data = await api("/api/account/tokens");
   } catch (err) {
-    fill(list, h("p", { class: "error" }, err.message));
+    fill(list, h("p", { class: "error" }, say(err)));
     return;
   }
   if (!data.tokens.length) {
-    fill(list, h("p", { class: "muted" }, "No API tokens yet."));
+    fill(list, h("p", { class: "muted" }, t("page.tokens.none")));
     return;
   }
-  const revoke = (t) => async () => {
+  const revoke = (token) => async () => {
     try {
-      await api(`/api/account/tokens/${encodeURIComponent(t.id)}`, { method: "DELETE" });
-      ctx.toast(`token "${t.description || t.id}" revoked`);
+      await api(`/api/account/tokens/${encodeURIComponent(token.id)}`, { method: "DELETE" });
+      ctx.toast(t("page.tokens.revoked", { token: token.description || token.id }));
       drawTokens(list, ctx);
     } catch (err) {
-      ctx.toast(err.message, "error");
+      ctx.toast(say(err), "error");
     }
   };
   fill(list, h("table", { class: "ratings tokens" },
-    h("thead", {}, h("tr", {}, h("th", {}, "Description"), h("th", {}, "Scopes"),
-      h("th", {}, "Created"), h("th", {}, "Last used"), h("th", {}, ""))),
-    h("tbody", {}, data.tokens.map((t) => h("tr", { "data-token-id": t.id },
-      h("td", {}, t.description || h("span", { class: "muted" }, "(no description)")),
-      h("td", {}, t.scopes.join(", ")),
-      h("td", { class: "small" }, moment(t.created_at)),
-      h("td", { class: "small" }, moment(t.last_used_at)),
+    h("thead", {}, h("tr", {}, h("th", {}, t("page.tokens.description")), h("th", {}, t("page.tokens.scopes")),
+      h("th", {}, t("page.tokens.created")), h("th", {}, t("page.tokens.last_used")), h("th", {}, ""))),
+    h("tbody", {}, data.tokens.map((token) => h("tr", { "data-token-id": token.id },
+      h("td", {}, token.description || h("span", { class: "muted" }, t("page.tokens.no_description"))),
+      h("td", {}, token.scopes.join(", ")),
+      h("td", { class: "small" }, moment(token.created_at)),
+      h("td", { class: "small" }, moment(token.last_used_at)),
       h("td", {}, h("button", { type: "button", "data-action": "revoke-token",
-        onclick: revoke(t) }, "Revoke")))))));
+        onclick: revoke(token) }, t("page.tokens.revoke"))))))));
 }
 
 /** A new token: description and scopes; the token comes back once and is shown in `shown`. */
 function tokenForm(ctx, shown, redraw) {
   const description = h("input", { name: "token-description", maxlength: 100,
-    placeholder: "what it is for (my engine)", "aria-label": "token description" });
-  const boxes = SCOPES.map(([scope, doc]) => h("label", { class: "small", title: doc },
+    placeholder: t("page.tokens.placeholder"), "aria-label": t("page.tokens.description_label") });
+  const boxes = SCOPES.map(([scope, doc]) => h("label", { class: "small", title: t(doc) },
     h("input", { type: "checkbox", name: "scope", value: scope, checked: scope === "bot:play" }),
     ` ${scope}`));
   return h("form", { class: "row", "data-testid": "token-form", onsubmit: async (ev) => {
@@ -82,37 +78,37 @@ function tokenForm(ctx, shown, redraw) {
       showOnce(shown, made.token);
       redraw();
     } catch (err) {
-      ctx.toast(err.message, "error");
+      ctx.toast(say(err), "error");
     }
-  } }, description, boxes, h("button", { type: "submit", class: "primary" }, "Create token"));
+  } }, description, boxes, h("button", { type: "submit", class: "primary" }, t("page.tokens.create")));
 }
 
 /** The new token, shown this once, with a copy button (the server keeps only its hash). */
 function showOnce(box, token) {
   const field = h("input", { type: "text", readonly: true, value: token, size: 40,
-    name: "new-token", "aria-label": "the new token", onfocus: () => field.select() });
+    name: "new-token", "aria-label": t("page.tokens.new_label"), onfocus: () => field.select() });
   const copy = async () => {
     field.select();
     try {
       await navigator.clipboard.writeText(token);
-      copied.textContent = " copied";
+      copied.textContent = ` ${t("page.tokens.copied")}`;
     } catch (_) {
-      copied.textContent = " selected: press Ctrl+C";
+      copied.textContent = ` ${t("page.tokens.selected")}`;
     }
   };
   const copied = h("span", { class: "small muted" });
   box.hidden = false;
-  fill(box, h("p", { class: "small" }, h("strong", {}, "Copy this token now: "),
-    "it is shown only once. Give it to your program; anyone holding it plays as you."),
+  fill(box, h("p", { class: "small" }, h("strong", {}, t("page.tokens.copy_now")), " ",
+    t("page.tokens.shown_once")),
   h("div", { class: "row" }, field,
-    h("button", { type: "button", "data-action": "copy-token", onclick: copy }, "Copy"), copied));
+    h("button", { type: "button", "data-action": "copy-token", onclick: copy }, t("page.tokens.copy")), copied));
 }
 
 /** The bot account: its games (editable), or (for an account that never played) the step
  * that makes it one, for good. */
 function botCard(data, ctx) {
   const box = h("section", { class: "card", "data-testid": "bot-account" },
-    h("h2", {}, "Bot account"), h("p", { class: "muted" }, "Loading…"));
+    h("h2", {}, t("page.tokens.bot_account")), h("p", { class: "muted" }, t("page.loading")));
   drawBot(box, data, ctx);
   return box;
 }
@@ -123,7 +119,7 @@ async function drawBot(box, data, ctx) {
   try {
     [all, mine] = await Promise.all([games(), api("/api/bot/account")]);
   } catch (err) {
-    fill(box, h("h2", {}, "Bot account"), h("p", { class: "error" }, err.message));
+    fill(box, h("h2", {}, t("page.tokens.bot_account")), h("p", { class: "error" }, say(err)));
     return;
   }
   const picks = h("div", { class: "row game-picks" }, all.map((g) => h("label", {},
@@ -131,16 +127,14 @@ async function drawBot(box, data, ctx) {
       checked: !mine.bot_account || mine.games.includes(g.name) }), ` ${g.title}`)));
   const chosen = () => [...picks.querySelectorAll("input:checked")].map((i) => i.value);
   if (mine.bot_account) {
-    fill(box, h("h2", {}, "Bot account"),
-      h("p", { class: "small" }, "This is a bot account: it plays through the bot API and is "
-        + "challenged from its profile. The games it accepts challenges for:"),
+    fill(box, h("h2", {}, t("page.tokens.bot_account")),
+      h("p", { class: "small" }, t("page.tokens.is_bot")),
       picks, h("button", { type: "button", class: "primary", "data-action": "save-bot-games",
-        onclick: () => saveGames(chosen(), ctx) }, "Save games"));
+        onclick: () => saveGames(chosen(), ctx) }, t("page.tokens.save_games")));
     return;
   }
-  fill(box, h("h2", {}, "Bot account"), data.recent.length
-    ? h("p", { class: "small muted" }, "This account has played, so it cannot become a bot "
-      + "account: make a fresh account for your program.")
+  fill(box, h("h2", {}, t("page.tokens.bot_account")), data.recent.length
+    ? h("p", { class: "small muted" }, t("page.tokens.has_played"))
     : upgradeForm(picks, chosen, ctx));
 }
 
@@ -149,32 +143,30 @@ function upgradeForm(picks, chosen, ctx) {
   const sure = h("input", { type: "checkbox", name: "bot-for-good",
     onchange: () => { go.disabled = !sure.checked; } });
   const go = h("button", { type: "submit", class: "danger", disabled: true,
-    "data-action": "make-bot" }, "Make this a bot account");
+    "data-action": "make-bot" }, t("page.tokens.make_bot"));
   return h("form", { class: "bot-upgrade", onsubmit: async (ev) => {
     ev.preventDefault();
     try {
       await api("/api/bot/account/upgrade", { method: "POST", body: { games: chosen() } });
-      ctx.toast("this is a bot account now: create an API token for your program");
+      ctx.toast(t("page.tokens.made_bot"));
       ctx.refresh();
     } catch (err) {
-      ctx.toast(err.message, "error");
+      ctx.toast(say(err), "error");
     }
   } },
-  h("p", { class: "small warning" }, h("strong", {}, "For good: "), "a bot account never sits "
-    + "at a table from the lobby again and can never be made a person's account again. It "
-    + "plays only through the bot API, when challenged (or challenging), and is marked BOT "
-    + "wherever its name appears. Only an account that has never played can become one."),
-  h("p", { class: "small" }, "The games it plays:"), picks,
-  h("label", { class: "small" }, sure, " I understand: this account becomes a bot for good"),
+  h("p", { class: "small warning" }, h("strong", {}, t("page.tokens.for_good")), " ",
+    t("page.tokens.warning")),
+  h("p", { class: "small" }, t("page.tokens.games_it_plays")), picks,
+  h("label", { class: "small" }, sure, ` ${t("page.tokens.understand")}`),
   h("div", { class: "row" }, go));
 }
 
 async function saveGames(names, ctx) {
   try {
     const done = await api("/api/bot/account", { method: "PUT", body: { games: names } });
-    ctx.toast(`it plays ${done.games.join(", ")}`);
+    ctx.toast(t("page.tokens.plays", { games: done.games.join(", ") }));
   } catch (err) {
-    ctx.toast(err.message, "error");
+    ctx.toast(say(err), "error");
   }
 }
 
