@@ -6,6 +6,8 @@
 
 import { h, s, fill, svgRoot, fmt, keyed } from "../dom.js";
 import { playerLink, playerName } from "../links.js";
+import { t } from "../i18n.js";
+import { seatWord } from "../words.js";
 
 const SQ = 64;
 const PAD = 4;
@@ -26,6 +28,11 @@ export const TILES = {
 const SIDES = ["humans", "beasts", "green", "tree"];
 const RIFLE = { "^": [0, -1], ">": [1, 0], v: [0, 1], "<": [-1, 0] };
 const RIFLE_WORDS = { "^": "up", ">": "right", v: "down", "<": "left" };
+
+/** A tile's name (`bear`, …) in the page's language: the German game's Bär, Fuchs, … */
+function tileWord(name) {
+  return t(`page.halali.tile.${name}`);
+}
 
 /** The tiles' pictures, from the game's package (the file the server's SVG drawing reads too):
  * {size, pictures: kind -> [[element, attributes], ...]}; null if they could not be had. */
@@ -87,8 +94,8 @@ function drawTile(g, { square, tok }) {
   const info = TILES[tok[0]];
   const rifle = tok[0] === "H" ? RIFLE[tok[1]] : null;
   g.classList.add(info.side);
-  g.append(s("title", {}, `${info.name}${rifle ? `, rifle pointing ${RIFLE_WORDS[tok[1]]}` : ""}`
-    + ` (${info.points} points)`));
+  g.append(s("title", {}, t("page.halali.tile_title", { tile: tileWord(info.name),
+    rifle: rifle ? RIFLE_WORDS[tok[1]] : "none", points: info.points })));
   const art = picture(info.name, PAD + 7, PAD + 5, SQ - 2 * PAD - 14);
   if (art) {
     g.append(s("circle", { cx: SQ / 2, cy: SQ / 2 - 2, r: SQ / 2 - PAD - 5, class: "medallion" }), art);
@@ -97,7 +104,7 @@ function drawTile(g, { square, tok }) {
   }
   // the name below the picture (above it when a rifle points down, where its arrowhead is)
   const nameY = rifle && rifle[1] > 0 ? PAD + 8 : SQ - PAD - 2.5;
-  g.append(s("text", { x: SQ / 2, y: nameY, class: "name" }, info.name),
+  g.append(s("text", { x: SQ / 2, y: nameY, class: "name" }, tileWord(info.name)),
     s("text", { x: SQ - PAD - 3, y: PAD + 8, class: "points", "text-anchor": "end" }, String(info.points)));
   if (rifle) {
     // an arrowhead on the edge of the tile the rifle points to
@@ -139,7 +146,8 @@ function exitShape(edge) {
 /** What stays: squares, coordinates, exits; layers for the tiles and the marks. */
 function skeleton() {
   const width = 2 * OFF + 7 * SQ;
-  const svg = svgRoot(width, width, { "data-game": "halali", role: "img", "aria-label": "Halali! board" });
+  const svg = svgRoot(width, width, { "data-game": "halali", role: "img",
+    "aria-label": t("page.halali.board") });
   const squares = s("g", { class: "squares" });
   for (let r = 7; r >= 1; r--) {
     for (const f of FILES) {
@@ -189,8 +197,9 @@ export function createBoard(ui) {
     const sideRow = (side) => {
       const seatIndex = v.seats ? v.seats[side] : null;
       const seat = current.seats[seatIndex];
-      return h("tr", { "data-side": side, title: seat && seat.player ? `${side}: ${playerName(seat)}` : side },
-        h("th", {}, side, seat && seat.player ? h("div", { class: "small muted" },
+      const word = seatWord(side);
+      return h("tr", { "data-side": side, title: seat && seat.player ? `${word}: ${playerName(seat)}` : word },
+        h("th", {}, word, seat && seat.player ? h("div", { class: "small muted" },
           playerLink(seat.player, { botAccount: seat.bot_account })) : null),
         h("td", { "data-score": side }, String(v.scores?.[side] ?? 0)),
         h("td", {}, String(v.tiles_taken?.[side] ?? 0)));
@@ -200,23 +209,24 @@ export function createBoard(ui) {
     let hint = null;
     if (ui.mine) {
       const ways = [];
-      if (flips.length) ways.push("click a face-down tile to flip it");
-      if (moves) ways.push("drag a tile (or click it, then its target) to move or capture");
-      if (exits) ways.push("drag one of yours onto a lit Halali! exit");
+      if (flips.length) ways.push(t("page.halali.way_flip"));
+      if (moves) ways.push(t("page.halali.way_move"));
+      if (exits) ways.push(t("page.halali.way_exit"));
       hint = ways.length ? `${ways.join("; ")}.` : null;
       if (hint) hint = hint[0].toUpperCase() + hint.slice(1);
     }
     return [
-      v.side ? h("p", {}, `You play the ${v.side}.`) : null,
+      v.side ? h("p", {}, t("page.halali.you_play", { side: v.side })) : null,
       h("table", { class: "scores" },
-        h("tr", {}, h("th", {}, "side"), h("th", {}, "points"), h("th", {}, "tiles")),
+        h("tr", {}, h("th", {}, t("page.haugaz.side")), h("th", {}, t("page.halali.points")),
+          h("th", {}, t("page.halali.tiles"))),
         sideRow("humans"), sideRow("beasts")),
       h("p", { class: "small", "data-testid": "end-phase" }, v.phase === "end" || (left !== null && left !== undefined)
-        ? `End phase: ${left} turn${left === 1 ? "" : "s"} left in all.`
-        : `${faceDown} tile${faceDown === 1 ? "" : "s"} face down; the end phase starts when the last one is turned.`),
-      v.options?.match ? h("p", { class: "small" }, `Match: game ${v.match_game} of 2`) : null,
+        ? t("page.halali.end_phase", { n: left })
+        : t("page.halali.face_down", { n: faceDown })),
+      v.options?.match ? h("p", { class: "small" }, t("page.halali.match", { n: v.match_game })) : null,
       takenList("captured", v.captured), takenList("exited", v.exited),
-      ui.buttons({ pass: "Pass" }),
+      ui.buttons({ pass: t("page.boards.pass") }),
       hint ? h("p", { class: "hint" }, hint) : null,
     ];
   }
@@ -261,6 +271,6 @@ export function createBoard(ui) {
 function takenList(what, bySide) {
   if (!bySide) return null;
   const parts = Object.entries(bySide).filter(([, l]) => l.length)
-    .map(([side, l]) => `${side}: ${l.map((t) => TILES[t[0]]?.name || t).join(", ")}`);
-  return parts.length ? h("p", { class: "small" }, `${what} — ${parts.join("; ")}`) : null;
+    .map(([side, l]) => `${seatWord(side)}: ${l.map((tok) => (TILES[tok[0]] ? tileWord(TILES[tok[0]].name) : tok)).join(", ")}`);
+  return parts.length ? h("p", { class: "small" }, `${t(`page.halali.${what}`)} — ${parts.join("; ")}`) : null;
 }

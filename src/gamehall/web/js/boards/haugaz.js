@@ -5,6 +5,8 @@
 
 import { h, s, fill, svgRoot, fmt, keyed } from "../dom.js";
 import { seatPlayer } from "../links.js";
+import { t } from "../i18n.js";
+import { seatWord } from "../words.js";
 
 const SP = 52;       // spacing between points
 const M = 52;        // margin around the grid
@@ -30,7 +32,7 @@ export function geometry(size) {
 function skeleton(size) {
   const geo = geometry(size);
   const svg = svgRoot(geo.width, geo.height, { "data-game": "haugaz", role: "img",
-    "aria-label": "Haugaz board" });
+    "aria-label": t("page.haugaz.board") });
   svg.append(s("defs", {}, s("marker", { id: "haugaz-arrow", viewBox: "0 0 10 10", refX: 8, refY: 5,
     markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" },
   s("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: "#e0457b" }))));
@@ -130,25 +132,26 @@ export function createBoard(ui) {
       const colour = colourOf(seat.index);
       return h("li", {}, colour ? h("span", { class: "swatch",
         style: `background:${colour === "black" ? "#222" : "#fafafa"}` }) : null,
-      ` ${seat.name}`, seatPlayer(seat), colour ? ` plays ${colour}` : " — side not chosen yet");
+      ` ${seatWord(seat.name)}`, seatPlayer(seat),
+      ` ${colour ? t("page.haugaz.plays", { colour }) : t("page.haugaz.no_side")}`);
     });
-    const heights = ["black", "white"].map((c) => h("tr", {}, h("th", {}, c),
+    const heights = ["black", "white"].map((c) => h("tr", {}, h("th", {}, t(`page.haugaz.colour.${c}`)),
       h("td", { "data-heights": c }, (v.heights?.[c] || []).join(" ") || "—")));
     let hint = null;
     if (mine) {
       const cake = [...o.places.values()].find((e) => e.kind === "cake");
-      if (cake) hint = `Click a point to place the ${cake.colour} cake stack.`;
-      else if (o.places.size) hint = "Click an empty point to place a piece; then move a stack.";
-      else if (o.moves.size) hint = "Drag one of your marked stacks to its target (or click it, then the target).";
-      else if (o.words.some((e) => e.kind === "side")) hint = "Choose your side.";
+      if (cake) hint = t("page.haugaz.hint_cake", { colour: cake.colour });
+      else if (o.places.size) hint = t("page.haugaz.hint_place");
+      else if (o.moves.size) hint = t("page.haugaz.hint_move");
+      else if (o.words.some((e) => e.kind === "side")) hint = t("page.haugaz.hint_side");
     }
     return [
       h("ul", { class: "legend" }, rows),
-      h("table", { class: "scores" }, h("tr", {}, h("th", {}, "side"), h("th", {}, "stack heights")),
+      h("table", { class: "scores" }, h("tr", {}, h("th", {}, t("page.haugaz.side")), h("th", {}, t("page.haugaz.heights"))),
         heights),
-      v.phase !== "play" ? h("p", { class: "small" }, `Setup: ${phaseText(v.phase)}`) : null,
-      v.passes ? h("p", { class: "small" }, "The last turn was a pass.") : null,
-      ui.buttons({ side: (e) => `Play ${e.colour}`, pass: "Pass" }),
+      v.phase !== "play" ? h("p", { class: "small" }, t("page.haugaz.setup", { phase: phaseText(v.phase) })) : null,
+      v.passes ? h("p", { class: "small" }, t("page.haugaz.passed")) : null,
+      ui.buttons({ side: (e) => t("page.haugaz.play_side", { colour: e.colour }), pass: t("page.boards.pass") }),
       hint ? h("p", { class: "hint" }, hint) : null,
     ];
   }
@@ -189,9 +192,5 @@ export function createBoard(ui) {
 }
 
 function phaseText(phase) {
-  return {
-    cake_black: "first places the black cake stack",
-    cake_white: "first places the white cake stack",
-    choose: "second chooses a side",
-  }[phase] || phase;
+  return ["cake_black", "cake_white", "choose"].includes(phase) ? t(`page.haugaz.phase.${phase}`) : phase;
 }

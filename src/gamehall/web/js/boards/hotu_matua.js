@@ -8,6 +8,8 @@
 
 import { h, s, fill, svgRoot, points, fmt, keyed } from "../dom.js";
 import { seatPlayer } from "../links.js";
+import { t } from "../i18n.js";
+import { seatWord } from "../words.js";
 
 const PAD = 14;
 export const SIDE_COLOURS = { north: "#c0392b", south: "#138a7d" };
@@ -84,7 +86,7 @@ function lineKey(a, b) {
 function skeleton(board, landscape) {
   const geo = geometry(board, landscape);
   const svg = svgRoot(geo.width, geo.height, { "data-game": "hotu_matua", role: "img",
-    "aria-label": "Hotu Matua map" });
+    "aria-label": t("page.hotu.map") });
   const startOf = new Map();
   for (const [side, ids] of Object.entries(board.start || {})) ids.forEach((id) => startOf.set(id, side));
   const fieldsLayer = s("g", { class: "fields" });
@@ -173,30 +175,31 @@ export function createBoard(ui) {
     const owned = v.pearls_owned || {};
     const rows = current.seats.map((seat) => h("li", {},
       h("span", { class: "swatch", style: `background:${SIDE_COLOURS[seat.name] || "#888"}` }),
-      ` ${seat.name}`, seatPlayer(seat), ": ",
-      h("strong", { "data-pearls": seat.name }, String(owned[seat.name] ?? 0)), " pearl",
-      (owned[seat.name] ?? 0) === 1 ? "" : "s"));
+      ` ${seatWord(seat.name)}`, seatPlayer(seat), ": ",
+      h("strong", { "data-pearls": seat.name }, String(owned[seat.name] ?? 0)), " ",
+      t("page.hotu.pearls", { n: owned[seat.name] ?? 0 })));
     let hint = null;
     if (mine) {
       const ship = ui.selected !== null ? [...ui.offer.moves.get(ui.selected).values()][0].piece : null;
       hint = ship
-        ? `Click a lit field for ${ship}, or another ship.`
-        : "Click one of your lit ships, then a field it can reach; End turn when done.";
+        ? t("page.hotu.hint_field", { ship })
+        : t("page.hotu.hint_ship");
     }
     return [
       h("ul", { class: "legend" }, rows),
       h("p", { class: "small", "data-testid": "turn-line" }, over
-        ? `Game over after ${v.turn} turn${v.turn === 1 ? "" : "s"}.`
-        : `Turn ${v.turn + 1} of ${v.turn_limit}${v.to_move ? ` · ${v.to_move} to play` : ""}`),
-      dice.length ? h("div", {}, h("div", { class: "small" }, "Dice rolled:"),
+        ? t("page.hotu.over", { n: v.turn })
+        : t("page.hotu.turn", { n: v.turn + 1, limit: v.turn_limit })
+          + (v.to_move ? ` · ${t("page.hotu.to_play", { seat: seatWord(v.to_move) })}` : "")),
+      dice.length ? h("div", {}, h("div", { class: "small" }, t("page.hotu.dice")),
         h("div", { class: "dice", "data-testid": "dice" }, dice.map((d) =>
           h("span", { class: `die${d.used ? " used" : ""}`, "data-die": d.value,
-            title: d.used ? "used" : "not used yet" }, String(d.value))))) : null,
+            title: d.used ? t("page.hotu.used") : t("page.hotu.unused") }, String(d.value))))) : null,
       !over && v.dice && v.dice.passing_on ? h("p", { class: "small" },
-        `Unused dice now would give the opponent ${v.dice.passing_on} more.`) : null,
-      ui.buttons({ end: "End turn" }),
+        t("page.hotu.passing_on", { n: v.dice.passing_on })) : null,
+      ui.buttons({ end: t("page.hotu.end_turn") }),
       hint ? h("p", { class: "hint" }, hint) : null,
-      h("p", { class: "small muted" }, v.board?.name ? `Board: ${v.board.name}` : ""),
+      h("p", { class: "small muted" }, v.board?.name ? t("page.hotu.board", { name: v.board.name }) : ""),
     ];
   }
 

@@ -5,6 +5,8 @@
 
 import { h, s, fill, svgRoot, points, fmt } from "../dom.js";
 import { seatPlayer } from "../links.js";
+import { t } from "../i18n.js";
+import { seatWord } from "../words.js";
 
 const R = 20;                       // hex radius (centre to corner)
 const W = Math.sqrt(3) * R;         // hex width
@@ -43,7 +45,7 @@ function hexPoints(x, y, r) {
 function skeleton(view) {
   const geo = layout(view.row_lengths);
   const svg = svgRoot(geo.width, geo.height, { "data-game": "hula", role: "img",
-    "aria-label": "Hula board" });
+    "aria-label": t("page.hula.board") });
   const cells = new Map();
   const cellsLayer = s("g", { class: "cells" });
   for (const c of geo.cells) {
@@ -143,18 +145,18 @@ export function createBoard(ui) {
         const colour = view.colours ? view.colours[seatName] : seatName;
         const seat = state.seats.find((x) => x.name === seatName);
         return h("li", {}, h("span", { class: "swatch", style: `background:${STONE_COLOURS[colour]}` }),
-          ` ${seatName}`, seatPlayer(seat), ` plays the ${colour} colour`
-          + `${view.you === seatName ? " — you" : ""}`);
+          ` ${seatWord(seatName)}`, seatPlayer(seat),
+          ` ${t("page.hula.plays", { colour, you: view.you === seatName ? "yes" : "no" })}`);
       });
       return [
         h("ul", { class: "legend" }, legend,
           h("li", {}, h("span", { class: "swatch", style: `background:${STONE_COLOURS.neutral}` }),
-            " neutral stone")),
-        view.last_move ? h("p", { class: "small" }, `Last move: ${view.last_move}`) : null,
-        ui.buttons({ swap: "Swap (take over the first stone)" }),
-        mine ? h("p", { class: "hint" }, "Click an empty cell to place a stone.") : null,
+            ` ${t("page.hula.neutral")}`)),
+        view.last_move ? h("p", { class: "small" }, t("page.boards.last_move", { move: view.last_move })) : null,
+        ui.buttons({ swap: t("page.hula.swap") }),
+        mine ? h("p", { class: "hint" }, t("page.hula.hint")) : null,
         view.loop && view.loop.length
-          ? h("p", { class: "small" }, `Winning loop: ${view.loop.length} stones`) : null,
+          ? h("p", { class: "small" }, t("page.hula.loop", { n: view.loop.length })) : null,
       ];
     },
   };

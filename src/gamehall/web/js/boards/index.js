@@ -4,6 +4,7 @@
 // choose from as buttons, a box to type one, the view as text. The board contract is shell.js's.
 
 import { h, fill } from "../dom.js";
+import { t } from "../i18n.js";
 
 /** The `createBoard` of the module at `url` (null: the generic board). */
 export async function loadBoard(url) {
@@ -21,13 +22,13 @@ export async function loadBoard(url) {
 /** Any game: every legal move as a button, a box to type one, the view as JSON. */
 export function genericBoard(ui) {
   const moves = h("div", { class: "move-buttons" });
-  const input = h("input", { placeholder: "type a move", "aria-label": "move" });
+  const input = h("input", { placeholder: t("page.boards.type_move"), "aria-label": t("page.boards.move") });
   const pre = h("pre", { class: "view-json" });
   const form = h("form", { class: "row", onsubmit: (ev) => {
     ev.preventDefault();
     if (input.value.trim()) ui.submit(input.value.trim());
     input.value = "";
-  } }, input, h("button", { type: "submit" }, "Play"));
+  } }, input, h("button", { type: "submit" }, t("page.boards.play")));
   fill(ui.main, h("div", { class: "generic-board" }, moves, form, pre));
   return {
     gestures: false,
