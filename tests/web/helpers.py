@@ -32,7 +32,7 @@ def create_room(page: Page, game: str, **options: Any) -> str:
             field.select_option(str(value))
         else:
             field.fill(str(value))
-    page.click("text=Create room")
+    page.click(".create-form button[type=submit]")  # "Create room" in any language
     page.wait_for_url("**/#/room/*")
     expect(page.locator(".seat.mine")).to_have_count(1)
     return page.url.rsplit("/", 1)[-1]

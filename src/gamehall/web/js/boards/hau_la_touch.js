@@ -7,6 +7,8 @@
 // The server's touch check after the move is what counts (the rules say a move is announced
 // first and judged after); when a ghost in the view carries `touches`, that flag is used.
 
+import { t } from "../i18n.js";
+
 const EXCLUSION = 0.8;   // the default model's exclusion radius, for a view without one
 
 function sub(a, b) { return [a[0] - b[0], a[1] - b[1], a[2] - b[2]]; }
@@ -90,21 +92,21 @@ export function touches(view, ghost) {
   const pts = ghost.points || [];
   for (const piece of view.pieces) {
     const jointsHere = joints.filter((j) => j.piece === piece.number).map((j) => j.position);
-    if (piecesTouch(pts, piece.points, 2 * r, jointsHere, exclusion)) found.push(`the piece touches piece ${piece.number}`);
+    if (piecesTouch(pts, piece.points, 2 * r, jointsHere, exclusion)) found.push(t("page.hau_la.touch.piece_piece", { n: piece.number }));
   }
   for (const tag of view.tags) {
     if (!tag.position || used.includes(tag.hole)) continue;  // a tag in a used hole comes out
-    if (polylineNearPoint(pts, tag.position, r + tagR)) found.push(`the piece touches the ${tag.colour} tag`);
+    if (polylineNearPoint(pts, tag.position, r + tagR)) found.push(t("page.hau_la.touch.piece_tag", { colour: tag.colour }));
   }
   if (ghost.tagPosition) {
     const p = ghost.tagPosition;
     for (const piece of view.pieces) {
-      if (polylineNearPoint(piece.points, p, r + tagR)) found.push(`your tag touches piece ${piece.number}`);
+      if (polylineNearPoint(piece.points, p, r + tagR)) found.push(t("page.hau_la.touch.tag_piece", { n: piece.number }));
     }
     for (const tag of view.tags) {
       if (!tag.position || used.includes(tag.hole)) continue;
       const d = Math.hypot(p[0] - tag.position[0], p[1] - tag.position[1], p[2] - tag.position[2]);
-      if (d < 2 * tagR) found.push(`your tag touches the ${tag.colour} tag`);
+      if (d < 2 * tagR) found.push(t("page.hau_la.touch.tag_tag", { colour: tag.colour }));
     }
   }
   return found;
