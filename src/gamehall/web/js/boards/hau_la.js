@@ -11,12 +11,14 @@ import { OrbitControls } from "../../vendor/OrbitControls.js";
 import { h, fill } from "../dom.js";
 import { seatPlayer } from "../links.js";
 import { touches } from "./hau_la_touch.js";
+import { t } from "../i18n.js";
+import { seatWord } from "../words.js";
 
 const TAG_COLOURS = { red: 0xd33a2c, blue: 0x2f62d0, yellow: 0xf2c200, orange: 0xf07a12 };
 const KIND_COLOURS = { BJ: 0xe9d7ad, SJ: 0xcdb8e8, BE: 0xa9dcc8, SE: 0xf3bea4 };
-const KIND_NAMES = { BJ: "big joint", SJ: "small joint", BE: "big end", SE: "small end" };
-
-const FACES = { u: "upper", d: "lower" };
+const KINDS = ["BJ", "SJ", "BE", "SE"];
+const kindName = (kind) => (KINDS.includes(kind) ? t(`page.hau_la.kind.${kind}`) : kind);
+const faceName = (face) => (["u", "d"].includes(face) ? t(`page.hau_la.face.${face}`) : face);
 
 /** A placement's steps (one turn's entries of the state's `moves`, by their parts) as the move
  * list writes them, one entry per step: "big joint", "in g5", "and 3b", "(upper, lower faces)",
@@ -24,15 +26,15 @@ const FACES = { u: "upper", d: "lower" };
 export function moveWords(moves) {
   let holes = 0;
   return moves.map((m) => {
-    const name = KIND_NAMES[m.piece] || m.piece;
-    const faces = String(m.sides || "").split("").map((x) => FACES[x] || x);
+    const name = kindName(m.piece);
+    const faces = String(m.sides || "").split("").map(faceName);
     switch (m.kind) {
       case "piece": return name;
-      case "take": return `takes a ${name}`;
-      case "hole": return `${holes++ ? "and" : "in"} ${m.cell}`;
-      case "rotation": return `turned ${m.degrees}°`;
-      case "sides": return `(${faces.join(", ")} face${faces.length > 1 ? "s" : ""})`;
-      case "tag": return `· tag in ${m.cell} (${FACES[m.face] || m.face})`;
+      case "take": return t("page.hau_la.words.take", { piece: name });
+      case "hole": return t("page.hau_la.words.hole", { first: holes++ ? "no" : "yes", cell: m.cell });
+      case "rotation": return t("page.hau_la.words.turned", { degrees: m.degrees });
+      case "sides": return t("page.hau_la.words.sides", { faces: faces.join(", "), n: faces.length });
+      case "tag": return t("page.hau_la.words.tag", { cell: m.cell, face: faceName(m.face) });
       default: return String(m.move);
     }
   });
@@ -61,8 +63,8 @@ export function ghostFor(pending, entry) {
 /** A step's choice as a button says it. */
 function choiceLabel(entry) {
   if (entry.kind === "tag") return `${entry.cell} ${entry.face}`;
-  if (entry.kind === "take") return `take ${KIND_NAMES[entry.piece] || entry.piece}`;
-  if (entry.kind === "piece") return KIND_NAMES[entry.piece] || entry.piece;
+  if (entry.kind === "take") return t("page.hau_la.take", { piece: kindName(entry.piece) });
+  if (entry.kind === "piece") return kindName(entry.piece);
   return entry.move;
 }
 
@@ -417,12 +419,11 @@ export function createBoard(ui) {
 /** The 3D view in `viewBox`, or null (and a word on choosing holes by name) without WebGL. */
 function mountScene(viewBox, onPick) {
   if (!webglAvailable()) {
-    fill(viewBox, h("p", { class: "error" }, "The 3D view needs WebGL, which this browser does not "
-      + "offer: choose holes by name below."));
+    fill(viewBox, h("p", { class: "error" }, t("page.hau_la.no_webgl")));
     return null;
   }
   const scene = new Scene3D(viewBox, onPick);
-  viewBox.append(h("div", { class: "overlay" }, "drag to turn · wheel to zoom"));
+  viewBox.append(h("div", { class: "overlay" }, t("page.hau_la.overlay")));
   return scene;
 }
 
@@ -502,13 +503,13 @@ function draw(board) {
   board.warning = null;
   if (ghost) {
     board.warning = ghost.touches !== undefined
-      ? (ghost.touches ? ["this preview touches the building"] : [])
+      ? (ghost.touches ? [t("page.hau_la.touch.building")] : [])
       : touches(view, { points: ghost.points, tagPosition });
   }
   if (!scene) return;
   scene.setBuilding(view);
   scene.setPickables(spots(board, view, ghost), board.chosen ? board.chosen.move : null);
-  const pieceTouches = !!board.warning && board.warning.some((w) => !w.startsWith("your tag"));
+  const pieceTouches = !!board.warning && board.warning.some((w) => !w.startsWith(t("page.hau_la.touch.your_tag")));
   scene.setGhost(ghost, { touching: pieceTouches, tagPosition, tagColour: mover });
   scene.render();
 }
@@ -540,25 +541,25 @@ function panel(board) {
   const heights = view.heights || {};
   const ranking = (view.ranking || []).map((name) => h("li", { "data-rank": name },
     h("span", { class: "swatch", style: `background:#${(TAG_COLOURS[name] || 0x888888).toString(16).padStart(6, "0")}` }),
-    ` ${name}`, playerOf(ui, name), ": ",
-    heights[name] === null || heights[name] === undefined ? "no tag up" : `height ${heights[name].toFixed(2)}`));
+    ` ${seatWord(name)}`, playerOf(ui, name), ": ", heights[name] === null || heights[name] === undefined
+      ? t("page.hau_la.no_tag") : t("page.hau_la.height", { height: heights[name].toFixed(2) })));
   const hands = Object.entries(view.hands || {}).map(([name, hand]) => h("li", {},
-    `${name}: ${["BJ", "SJ", "BE", "SE"].filter((k) => hand[k]).map((k) => `${hand[k]}×${k}`).join(" ") || "nothing"}`
-    + `${hand.first_turn ? ` (+${hand.first_turn} first turn)` : ""}`));
+    `${seatWord(name)}: ${KINDS.filter((k) => hand[k]).map((k) => `${hand[k]}×${k}`).join(" ") || t("page.hau_la.nothing")}`
+    + `${hand.first_turn ? ` ${t("page.hau_la.first_turn", { n: hand.first_turn })}` : ""}`));
   const parts = [
-    h("div", {}, h("strong", {}, "Ranking"), h("ol", { class: "ranking", "data-testid": "ranking" }, ranking)),
+    h("div", {}, h("strong", {}, t("page.hau_la.ranking")), h("ol", { class: "ranking", "data-testid": "ranking" }, ranking)),
     tagOwners(ui, view),
-    h("div", { class: "small" }, `Round ${view.round} · bonus stock ${view.stock} · `
-      + `${view.pieces.length} pieces in the building`),
-    h("details", {}, h("summary", { class: "small" }, "Pieces in hand"), h("ul", { class: "small" }, hands)),
+    h("div", { class: "small" }, t("page.hau_la.round", { round: view.round, stock: view.stock,
+      n: view.pieces.length })),
+    h("details", {}, h("summary", { class: "small" }, t("page.hau_la.hands")), h("ul", { class: "small" }, hands)),
   ];
   if (view.phase !== "over" && view.to_move) {
-    parts.push(h("p", { class: "small" }, view.to_move, playerOf(ui, view.to_move),
+    parts.push(h("p", { class: "small" }, seatWord(view.to_move), playerOf(ui, view.to_move),
       `: ${view.expecting || ""}`));
   }
   if (ui.mine) parts.push(stepControls(board, pending));
   if (view.events && view.events.length) {
-    parts.push(h("details", {}, h("summary", { class: "small" }, "What happened"),
+    parts.push(h("details", {}, h("summary", { class: "small" }, t("page.hau_la.events")),
       h("ul", { class: "small" }, view.events.slice(-6).map((e) => h("li", {}, e)))));
   }
   return parts;
@@ -569,39 +570,38 @@ function panel(board) {
 function stepControls(board, pending) {
   const { ui, o, chosen, warning } = board;
   const box = h("div", { class: "step-box", "data-step": pending.step || "" });
-  const chosenSoFar = [pending.kind && KIND_NAMES[pending.kind], pending.first && `from ${pending.first}`,
-    pending.second && `to ${pending.second}`, pending.rotation !== null && pending.rotation !== undefined
-      ? `turned ${pending.rotation}°` : null, pending.sides && `sides ${pending.sides}`].filter(Boolean);
-  if (chosenSoFar.length) box.append(h("p", { class: "small" }, `Chosen: ${chosenSoFar.join(", ")}`));
+  const chosenSoFar = [pending.kind && kindName(pending.kind), pending.first && t("page.hau_la.from", { cell: pending.first }),
+    pending.second && t("page.hau_la.to", { cell: pending.second }), pending.rotation !== null && pending.rotation !== undefined
+      ? t("page.hau_la.words.turned", { degrees: pending.rotation }) : null,
+    pending.sides && t("page.hau_la.sides", { sides: pending.sides })].filter(Boolean);
+  if (chosenSoFar.length) box.append(h("p", { class: "small" }, t("page.hau_la.chosen", { list: chosenSoFar.join(", ") })));
   if (o.kinds.length || o.extras.length) {
-    box.append(h("p", { class: "hint" }, o.extras.length ? "Take your first-turn piece:" : "Choose a piece:"),
+    box.append(h("p", { class: "hint" }, t(o.extras.length ? "page.hau_la.take_first" : "page.hau_la.choose_piece")),
       h("div", { class: "choices" }, [...o.kinds, ...o.extras].map((e) => h("button", {
         type: "button", "data-move": e.move, onclick: () => ui.submit(e),
       }, choiceLabel(e)))));
   }
   if (o.holes.length) {
     box.append(h("p", { class: "hint" }, pending.step === "second"
-      ? "Click the hole for the other plug (lit in the 3D view)."
-      : "Click a lit hole in the 3D view for the plug."),
-    h("details", {}, h("summary", { class: "small" }, "or choose by name"),
+      ? t("page.hau_la.hint_second") : t("page.hau_la.hint_first")),
+    h("details", {}, h("summary", { class: "small" }, t("page.hau_la.by_name")),
       h("div", { class: "choices" }, o.holes.map((e) => h("button", { type: "button", "data-hole": e.cell,
         onclick: () => ui.submit(e) }, e.cell)))));
   }
   if (o.choices.length) {
     box.append(h("p", { class: "hint" }, pending.step === "rotation"
-      ? "Choose the rotation (previewed in the view), then confirm."
-      : "Choose the plug side(s) (u: upper face, d: lower face), then confirm."),
+      ? t("page.hau_la.hint_rotation") : t("page.hau_la.hint_sides")),
     previewButtons(board, o.choices));
   }
   if (o.tags.length) {
-    box.append(h("p", { class: "hint" }, "Click a ghost tag in the 3D view (or below), then confirm."),
+    box.append(h("p", { class: "hint" }, t("page.hau_la.hint_tag")),
       previewButtons(board, o.tags));
   }
   if (warning) box.append(warningLine(warning));
   if (chosen) {
     const entry = chosen;
     box.append(h("button", { type: "button", class: "primary", "data-action": "confirm",
-      onclick: () => { board.chosen = null; ui.submit(entry); } }, `Confirm ${entry.move}`));
+      onclick: () => { board.chosen = null; ui.submit(entry); } }, t("page.hau_la.confirm", { move: entry.move })));
   }
   return box;
 }
@@ -619,9 +619,8 @@ function previewButtons(board, entries) {
 function warningLine(warning) {
   return warning.length
     ? h("p", { class: "touch-warning", "data-testid": "touch-warning" },
-      `Careful: ${warning.join("; ")}. A touching placement is taken back and the piece `
-      + "goes to another player.")
-    : h("p", { class: "no-touch", "data-testid": "no-touch" }, "This preview touches nothing.");
+      t("page.hau_la.careful", { warning: warning.join("; ") }))
+    : h("p", { class: "no-touch", "data-testid": "no-touch" }, t("page.hau_la.touches_nothing"));
 }
 
 /** Which tags each player owns, where someone owns more than one (a 2-player game: red
@@ -633,12 +632,12 @@ function tagOwners(ui, view) {
     owned.get(tag.owner).push(tag.colour);
   }
   if (![...owned.values()].some((colours) => colours.length > 1)) return null;
-  const swatch = (c) => h("span", { class: "swatch", title: c,
+  const swatch = (c) => h("span", { class: "swatch", title: seatWord(c),
     style: `background:#${(TAG_COLOURS[c] || 0x888888).toString(16).padStart(6, "0")}` });
   return h("ul", { class: "legend small", "data-testid": "tag-owners" }, [...owned].map(([owner, colours]) =>
-    h("li", { "data-owner": owner }, colours.map(swatch), ` ${owner}`,
-      playerOf(ui, owner), " owns the "
-      + `${colours.slice(0, -1).join(", ")} and ${colours[colours.length - 1]} tags`)));
+    h("li", { "data-owner": owner }, colours.map(swatch), ` ${seatWord(owner)}`,
+      playerOf(ui, owner), ` ${t("page.hau_la.owns", { colours: colours.slice(0, -1).map(seatWord).join(", "),
+        last: seatWord(colours[colours.length - 1]) })}`)));
 }
 
 /** " (the player)" sitting at the seat named `seatName`, as a profile link; or nothing. */
