@@ -46,7 +46,8 @@ _PAGE_TEXT = """(excluded) => {
     .filter(Boolean);
   let text = [document.title, document.body.innerText, ...attrs].join("\\n");
   const st = window.gamehall && window.gamehall.room.state;
-  const said = st ? [st.outcome, st.view && st.view.expecting, ...((st.view && st.view.events) || []),
+  const view = (st && st.view) || {};
+  const said = st ? [st.outcome, view.expecting, ...(view.events || []),
     ...st.seats.map((seat) => seat.player)] : [];
   for (const cut of [...skip.map((el) => el.innerText), ...said]) {
     if (typeof cut === "string" && cut) text = text.split(cut).join("\\n");
