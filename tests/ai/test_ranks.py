@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from gamehall import cli
 from gamehall.ai.ranks import ahead, expected_ranks
 from gamehall.ai.review import Review, review_record
-from gamehall import cli
 from gamehall.cli import app
 from gamehall.core import CHANCE, GameRecord, load_game
 

@@ -4,13 +4,16 @@
 // piece (buttons), holes (click them in the 3D view; the free ones that may be chosen glow),
 // side or rotation (buttons, each previewed as a ghost), tag hole (click a ghost tag); a chosen
 // side, rotation or tag is previewed and confirmed, with a warning when the preview touches.
-// Heights and the ranking are listed beside the view.
+// Heights and the ranking are listed beside the view. A state's hint (a review's better move,
+// the Hint button's move) is lit in the view and the panel (hau_la_hint.js).
 
 import * as THREE from "../../vendor/three.module.js";
 import { OrbitControls } from "../../vendor/OrbitControls.js";
 import { h, fill } from "../dom.js";
 import { seatPlayer } from "../links.js";
 import { touches } from "./hau_la_touch.js";
+import { HINT_COLOUR, stepHint, hintGhost, hintPlace, markHint, hintLine, lightHintPanel }
+  from "./hau_la_hint.js";
 import { t } from "../i18n.js";
 import { seatWord } from "../words.js";
 
@@ -292,17 +295,18 @@ class Scene3D {
     }
   }
 
-  /** A translucent ghost of the previewed piece (red when it touches) and its tag. */
-  setGhost(ghost, { touching, tagPosition, tagColour } = {}) {
-    if (this.ghost) {
-      this.scene.remove(this.ghost);
-      disposeTree(this.ghost);
+  /** A translucent ghost of the previewed piece (red when it touches) and its tag; in `slot`
+   * "hintGhost" the hinted choice's ghost (in `colour`), drawn beside the player's preview. */
+  setGhost(ghost, { touching, tagPosition, tagColour, colour } = {}, slot = "ghost") {
+    if (this[slot]) {
+      this.scene.remove(this[slot]);
+      disposeTree(this[slot]);
     }
-    this.ghost = null;
+    this[slot] = null;
     if (!ghost) return;
     const group = new THREE.Group();
-    const mat = new THREE.MeshLambertMaterial({ color: touching ? 0xe53935 : 0x4caf50, transparent: true,
-      opacity: 0.55, depthWrite: false });
+    const mat = new THREE.MeshLambertMaterial({ color: colour ?? (touching ? 0xe53935 : 0x4caf50),
+      transparent: true, opacity: 0.55, depthWrite: false });
     group.add(tube(ghost.points, 0.35, mat));
     for (const hole of ghost.holes || []) group.add(holeMarker(hole.position, hole.axis, 0x335533));
     if (tagPosition) {
@@ -311,7 +315,7 @@ class Scene3D {
       ball.position.copy(vec(tagPosition));
       group.add(ball);
     }
-    this.ghost = group;
+    this[slot] = group;
     this.scene.add(group);
   }
 
@@ -366,6 +370,7 @@ class Scene3D {
     this.clear(this.building);
     this.clear(this.overlay);
     this.setGhost(null);
+    this.setGhost(null, {}, "hintGhost");
     this.renderer.dispose();
   }
 }
@@ -392,6 +397,8 @@ export function createBoard(ui) {
     chosen: null,           // a previewed choice (side/rotation or tag, an entry) awaiting confirmation
     o: classify([]),        // the current step's legal entries, by what the player does with them
     warning: null,          // what the preview touches ([]: nothing; null: no preview)
+    hint: null,             // the state's hinted step (hau_la_hint.js), or null
+    shown: { spot: null, ghost: null },  // what the 3D view lights for it
   };
   board.scene = mountScene(viewBox, (key) => pick(board, key));
   return {
@@ -400,6 +407,7 @@ export function createBoard(ui) {
     words: moveWords,
     draw: () => draw(board),
     panel: () => panel(board),
+    mark: () => lightHintPanel(ui.panel, board.hint),
     /** A piece the other players placed drops onto the building. */
     animate() {
       const { scene } = board;
@@ -436,6 +444,11 @@ function boardTools(board) {
       if (!scene) return null;
       const spot = scene.pickables.find((x) => x.key === key);
       return spot ? scene.screen(spot.position) : null;
+    },
+    /** What the 3D view lights for the state's hint (the spot's key, the ghost's choice), for
+     * tests; null without WebGL. */
+    hintShown() {
+      return board.scene ? board.shown : null;
     },
     /** The camera's position and the point it looks at, for tests. */
     camera() {
@@ -506,11 +519,19 @@ function draw(board) {
       ? (ghost.touches ? [t("page.hau_la.touch.building")] : [])
       : touches(view, { points: ghost.points, tagPosition });
   }
+  const hint = board.hint = stepHint(ui.state);
+  const hinted = hintGhost(view.pending, hint, { preview: ghost, chosen: board.chosen, ghostFor });
+  board.shown = { spot: null, ghost: null };
   if (!scene) return;
   scene.setBuilding(view);
-  scene.setPickables(spots(board, view, ghost), board.chosen ? board.chosen.move : null);
+  const marked = markHint(spots(board, view, ghost), hint,
+    hintPlace(hint, view, ghost || hinted, findHole));
+  scene.setPickables(marked, board.chosen ? board.chosen.move : null);
   const pieceTouches = !!board.warning && board.warning.some((w) => !w.startsWith(t("page.hau_la.touch.your_tag")));
   scene.setGhost(ghost, { touching: pieceTouches, tagPosition, tagColour: mover });
+  scene.setGhost(hinted, { colour: HINT_COLOUR }, "hintGhost");
+  board.shown = { spot: marked.some((x) => x.hinted) ? hint.move : null,
+    ghost: hinted ? hinted.choice : null };
   scene.render();
 }
 
@@ -557,6 +578,10 @@ function panel(board) {
     parts.push(h("p", { class: "small" }, seatWord(view.to_move), playerOf(ui, view.to_move),
       `: ${view.expecting || ""}`));
   }
+  if (board.hint) {
+    parts.push(hintLine(board.hint, moveWords([board.hint])[0],
+      !!(board.shown.spot || board.shown.ghost)));
+  }
   if (ui.mine) parts.push(stepControls(board, pending));
   if (view.events && view.events.length) {
     parts.push(h("details", {}, h("summary", { class: "small" }, t("page.hau_la.events")),
@@ -584,7 +609,8 @@ function stepControls(board, pending) {
   if (o.holes.length) {
     box.append(h("p", { class: "hint" }, pending.step === "second"
       ? t("page.hau_la.hint_second") : t("page.hau_la.hint_first")),
-    h("details", {}, h("summary", { class: "small" }, t("page.hau_la.by_name")),
+    h("details", { open: !board.scene && board.hint?.kind === "hole" },
+      h("summary", { class: "small" }, t("page.hau_la.by_name")),
       h("div", { class: "choices" }, o.holes.map((e) => h("button", { type: "button", "data-hole": e.cell,
         onclick: () => ui.submit(e) }, e.cell)))));
   }
