@@ -8,6 +8,7 @@
 // connection or a restarted server without any stream to keep alive.
 
 import { h, fill } from "./dom.js";
+import { say } from "./i18n.js";
 import { api, games } from "./api.js";
 import { clockDoc, clockField, optionField, optionWords, readOptions } from "./lobby.js";
 import { playerLink } from "./links.js";
@@ -53,7 +54,7 @@ async function drawChallenge(box, data, ctx, alive) {
     [list, mine] = await Promise.all([games(), api("/api/challenge")]);
   } catch (err) {
     box.hidden = false;
-    fill(box, h("p", { class: "error" }, err.message));
+    fill(box, h("p", { class: "error" }, say(err)));
     return;
   }
   if (!alive()) return;
@@ -108,7 +109,7 @@ function challengeForm(data, list, ctx, sent) {
       sent(await api(`/api/challenge/${encodeURIComponent(data.nickname)}`,
         { method: "POST", body }));
     } catch (err) {
-      ctx.toast(err.message, "error");
+      ctx.toast(say(err), "error");
     }
   } },
   h("div", { class: "row" }, h("label", {}, "Game ", select), rated, seat,
@@ -138,7 +139,7 @@ function waitAnswer(box, made, ctx, alive, list) {
       try {
         await api(`/api/challenge/${encodeURIComponent(made.id)}/cancel`, { method: "POST" });
       } catch (err) {
-        ctx.toast(err.message, "error");
+        ctx.toast(say(err), "error");
       }
     } }, "Cancel");
   const pending = h("div", { class: "pending-challenge", "data-challenge": made.id },
@@ -162,8 +163,8 @@ function waitAnswer(box, made, ctx, alive, list) {
       cancel.remove();
       pending.dataset.status = now.status;
       line.textContent = now.status === "declined"
-        ? `${made.dest.name} declined: ${now.reason_text || now.reason}`
-        : (now.reason === "expired" ? `Nobody answered: ${now.reason_text}`
+        ? `${made.dest.name} declined: ${say(now, "reason_text") || now.reason}`
+        : (now.reason === "expired" ? `Nobody answered: ${say(now, "reason_text")}`
           : "The challenge was canceled.");
     }
   };
@@ -217,7 +218,7 @@ function drawIncoming(bar, mine, list) {
   bar.hidden = !mine.in.length;
   fill(bar, mine.in.map((c) => {
     const reason = h("select", { name: "decline-reason", "aria-label": "reason to decline" },
-      mine.reasons.map((r) => h("option", { value: r.reason }, r.text)));
+      mine.reasons.map((r) => h("option", { value: r.reason }, say(r, "text"))));
     const answer = (how, body) => async () => {
       try {
         const done = await api(`/api/challenge/${encodeURIComponent(c.id)}/${how}`,
@@ -225,7 +226,7 @@ function drawIncoming(bar, mine, list) {
         item.remove();
         if (done.room) location.hash = `#/room/${done.room}`;
       } catch (err) {
-        item.replaceChildren(err.message);
+        item.replaceChildren(say(err));
       }
     };
     const item = h("div", { class: "card row", "data-challenge": c.id },

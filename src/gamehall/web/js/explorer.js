@@ -5,6 +5,7 @@
 // (/api/games), the notation, whose side the figures are for.
 
 import { h, fill } from "./dom.js";
+import { say } from "./i18n.js";
 import { api, games } from "./api.js";
 import { optionField } from "./lobby.js";
 
@@ -63,7 +64,7 @@ async function load(view) {
   try {
     node = await api(`/api/games/${encodeURIComponent(view.game)}/explorer?${query}`);
   } catch (err) {
-    if (seq === view.seq) fill(view.body, h("p", { class: "error" }, err.message));
+    if (seq === view.seq) fill(view.body, h("p", { class: "error" }, say(err)));
     return;
   }
   if (seq === view.seq) fill(view.body, crumbs(view, node), table(view, node));

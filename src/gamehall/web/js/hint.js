@@ -7,6 +7,7 @@
 // was thought out for (its `version`): a new position puts it away.
 
 import { h, fill } from "./dom.js";
+import { say } from "./i18n.js";
 import { api } from "./api.js";
 
 export class HintBox {
@@ -50,7 +51,7 @@ export class HintBox {
       const hint = (answer.replies || []).find((m) => m.type === "hint") || null;
       this.hint = hint && this.state && hint.version === this.state.version ? hint : null;
     } catch (err) {
-      this.toast(err.message, "error");
+      this.toast(say(err), "error");
     } finally {
       this.asking = false;
       this.draw();

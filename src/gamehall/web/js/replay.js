@@ -3,6 +3,7 @@
 // are kept, so stepping back costs nothing.
 
 import { h, fill } from "./dom.js";
+import { say } from "./i18n.js";
 import { api } from "./api.js";
 
 export class Replay {
@@ -51,7 +52,7 @@ export class Replay {
       try {
         data = await api(`/api/rooms/${encodeURIComponent(this.roomId)}/replay/${step}`);
       } catch (err) {
-        this.hooks.error(`replay: ${err.message}`);
+        this.hooks.error(`replay: ${say(err)}`);
         return;
       }
       this.cache.set(step, data);

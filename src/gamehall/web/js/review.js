@@ -8,6 +8,7 @@
 // shell's `hint`, the same for every game).
 
 import { h, s, fill, fmt, points } from "./dom.js";
+import { say } from "./i18n.js";
 import { api } from "./api.js";
 
 /** Between looks at a running review; the room's WebSocket tells its progress as it goes. */
@@ -41,7 +42,7 @@ export class ReviewPanel {
     try {
       this.show(await api(this.url(), { method: "POST", body: level ? { level } : {} }));
     } catch (err) {
-      fill(this.host, h("p", { class: "error", "data-testid": "review-error" }, err.message),
+      fill(this.host, h("p", { class: "error", "data-testid": "review-error" }, say(err)),
         this.levels());
     }
   }

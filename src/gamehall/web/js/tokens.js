@@ -3,6 +3,7 @@
 // plays). The routes are the bot API's (docs/bot-api.md); the page uses its browser's token.
 
 import { h, fill } from "./dom.js";
+import { say } from "./i18n.js";
 import { api, games } from "./api.js";
 
 const SCOPES = [
@@ -36,7 +37,7 @@ async function drawTokens(list, ctx) {
   try {
     data = await api("/api/account/tokens");
   } catch (err) {
-    fill(list, h("p", { class: "error" }, err.message));
+    fill(list, h("p", { class: "error" }, say(err)));
     return;
   }
   if (!data.tokens.length) {
@@ -49,7 +50,7 @@ async function drawTokens(list, ctx) {
       ctx.toast(`token "${t.description || t.id}" revoked`);
       drawTokens(list, ctx);
     } catch (err) {
-      ctx.toast(err.message, "error");
+      ctx.toast(say(err), "error");
     }
   };
   fill(list, h("table", { class: "ratings tokens" },
@@ -82,7 +83,7 @@ function tokenForm(ctx, shown, redraw) {
       showOnce(shown, made.token);
       redraw();
     } catch (err) {
-      ctx.toast(err.message, "error");
+      ctx.toast(say(err), "error");
     }
   } }, description, boxes, h("button", { type: "submit", class: "primary" }, "Create token"));
 }
@@ -123,7 +124,7 @@ async function drawBot(box, data, ctx) {
   try {
     [all, mine] = await Promise.all([games(), api("/api/bot/account")]);
   } catch (err) {
-    fill(box, h("h2", {}, "Bot account"), h("p", { class: "error" }, err.message));
+    fill(box, h("h2", {}, "Bot account"), h("p", { class: "error" }, say(err)));
     return;
   }
   const picks = h("div", { class: "row game-picks" }, all.map((g) => h("label", {},
@@ -157,7 +158,7 @@ function upgradeForm(picks, chosen, ctx) {
       ctx.toast("this is a bot account now: create an API token for your program");
       ctx.refresh();
     } catch (err) {
-      ctx.toast(err.message, "error");
+      ctx.toast(say(err), "error");
     }
   } },
   h("p", { class: "small warning" }, h("strong", {}, "For good: "), "a bot account never sits "
@@ -174,7 +175,7 @@ async function saveGames(names, ctx) {
     const done = await api("/api/bot/account", { method: "PUT", body: { games: names } });
     ctx.toast(`it plays ${done.games.join(", ")}`);
   } catch (err) {
-    ctx.toast(err.message, "error");
+    ctx.toast(say(err), "error");
   }
 }
 
