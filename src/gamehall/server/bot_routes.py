@@ -403,6 +403,10 @@ def _stream_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoor,
                         yield _line({"type": "chatLine", "room": "player",
                                      "username": message.get("from"),
                                      "text": message.get("text")})
+                    elif message.get("type") == "info":  # the hall's notice, with key/args
+                        yield _line({"type": "chatLine", "room": "player", "username": "server",
+                                     **{k: message[k] for k in ("text", "key", "args")
+                                        if k in message}})
                     continue
                 if kind not in ("state", "sync"):
                     continue
