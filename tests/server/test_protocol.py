@@ -69,7 +69,7 @@ def test_chat_commands_read_like_the_classic_boards() -> None:
         with pytest.raises(ProtocolError) as info:
             parse_command(bad)
         assert info.value.code == expected, bad
-    assert all(c in help_text() for c in ("/join", "/leave", "/start", "/bot", "/option",
+    assert all(c in help_text().text for c in ("/join", "/leave", "/start", "/bot", "/option",
                                           "/spectate", "/resign", "/who", "/help", "/clock",
                                           "/claim", "/rematch"))
 

@@ -64,3 +64,33 @@ def test_the_picker_switches_and_an_account_keeps_its_choice(pages: Pages) -> No
     expect(other.get_by_test_id("me")).to_have_text(nickname)
     expect(other.get_by_test_id("language")).to_have_value("en")
     expect(other.locator("header.top")).to_contain_text("Leaderboards")
+
+
+def test_a_german_page_says_the_servers_refusals_and_notices_in_german(pages: Pages) -> None:
+    """The server sends each sentence's key and args; a German page says them in German: a
+    refused move, a refused action, an unknown command, a command's answer and the hall's
+    notice of a seat taken."""
+    page = pages.new(locale="de-DE")
+    nickname = _enter(page, "Die Halle betreten")
+    page.select_option("select[name=game]", "halali")
+    page.get_by_role("button", name="Raum eröffnen").click()
+    page.wait_for_url("**/#/room/*")
+    expect(page.locator(".seat.mine")).to_have_count(1)
+    log = page.locator(".chat-log")
+    expect(log.locator(".line.info").first).to_contain_text(f"{nickname} sitzt als")
+    page.evaluate("window.gamehall.room.conn.send({type: 'move', move: 'a1', version: 0})")
+    expect(log.locator(".line.error").last).to_have_text(
+        "die Partie hat noch nicht begonnen (/start)")
+    expect(page.locator(".toast.error").last).to_have_text(
+        "die Partie hat noch nicht begonnen (/start)")
+    page.fill("input[name=chat]", "/start")
+    page.press("input[name=chat]", "Enter")
+    expect(log.locator(".line.error").last).to_contain_text("es fehlt noch ein Spieler als")
+    page.fill("input[name=chat]", "/frobnicate")
+    page.press("input[name=chat]", "Enter")
+    expect(log.locator(".line.error").last).to_have_text(
+        "es gibt keinen Befehl /frobnicate (siehe /help)")
+    page.fill("input[name=chat]", "/rated")
+    page.press("input[name=chat]", "Enter")
+    expect(log.locator(".line.info").last).to_contain_text("diese Partie wird locker")
+    expect(log).not_to_contain_text("the game has not started")

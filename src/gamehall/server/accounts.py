@@ -23,7 +23,8 @@ from typing import Protocol
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from gamehall.server.errors import RoomError
+from gamehall.core.messages import msg
+from gamehall.server.errors import RoomError, Said
 
 MIN_PASSWORD = 8
 MAX_PASSWORD = 200
@@ -36,8 +37,8 @@ sign-out reaches every node at once (revocations.py); this bounds what a node th
 class RateLimited(RoomError):
     """Refused for now; `retry_after` seconds tell when to try again."""
 
-    def __init__(self, retry_after: float, message: str) -> None:
-        super().__init__("rate_limited", message)
+    def __init__(self, retry_after: float, said: Said) -> None:
+        super().__init__("rate_limited", said)
         self.retry_after = retry_after
 
 
@@ -133,10 +134,9 @@ class Passwords:
     @staticmethod
     def check_new(password: str) -> None:
         if len(password) < MIN_PASSWORD:
-            raise RoomError("weak_password",
-                            f"a password has at least {MIN_PASSWORD} characters")
+            raise RoomError("weak_password", msg("error.password.short", least=MIN_PASSWORD))
         if len(password) > MAX_PASSWORD:
-            raise RoomError("weak_password", f"a password has at most {MAX_PASSWORD} characters")
+            raise RoomError("weak_password", msg("error.password.long", most=MAX_PASSWORD))
 
     async def hash(self, password: str) -> str:
         async with self._slots:
@@ -308,9 +308,8 @@ class Accounts:
     @staticmethod
     def _check_account(player: Player) -> None:
         if not player.account:
-            raise RoomError("no_password",
-                            f"{player.nickname} has no password: signed out, nobody could ever "
-                            "sign in as it again. Set a password first")
+            raise RoomError("no_password", msg("error.account.sign_out_guest",
+                                               nickname=player.nickname))
 
     # --- passwords -----------------------------------------------------------------------------
     async def set_password(self, player: Player, token: str, password: str,
@@ -320,13 +319,12 @@ class Accounts:
         self.passwords.check_new(password)
         row = await self.store.account(player.nickname)
         if row is None or row.id != player.id:
-            raise RoomError("not_identified", "that token no longer names a player")
+            raise RoomError("not_identified", msg("error.account.token_gone"))
         if row.password_hash is not None:
             if old_password is None:
-                raise RoomError("bad_login", "to change the password, give the old one too "
-                                             "(old_password)")
+                raise RoomError("bad_login", msg("error.password.old_missing"))
             if not await self.passwords.verify(row.password_hash, old_password):
-                raise RoomError("bad_login", "the old password is wrong")
+                raise RoomError("bad_login", msg("error.password.old_wrong"))
         hashed = await self.passwords.hash(password)
         await self.store.set_password(player.id, hashed)
         keep = token_hash(token)
@@ -346,14 +344,14 @@ class Accounts:
         if self.limiter is not None:
             wait = await self.limiter.sign_in_blocked(key, address)
             if wait is not None:
-                raise RateLimited(wait, "too many failed sign-ins: try again in "
-                                        f"{max(1, round(wait))} s")
+                raise RateLimited(wait, msg("error.sign_in.too_many",
+                                            seconds=max(1, round(wait))))
         row = await self.store.account(nickname.strip()) if len(key) <= 40 else None
         hashed = row.password_hash if row is not None and row.bot is None else None
         if row is None or not await self.passwords.verify(hashed, password):
             if self.limiter is not None:
                 await self.limiter.sign_in_failed(key, address)
-            raise RoomError("bad_login", "wrong nickname or password")
+            raise RoomError("bad_login", msg("error.sign_in.wrong"))
         assert hashed is not None
         if self.passwords.needs_rehash(hashed):
             await self.store.set_password(row.id, await self.passwords.hash(password))

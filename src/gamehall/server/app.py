@@ -26,6 +26,7 @@ from redis.exceptions import RedisError
 from gamehall import __version__
 from gamehall.core import GamehallError, load_game
 from gamehall.core.game import Game
+from gamehall.core.messages import msg
 from gamehall.core.registry import game_class, list_games
 from gamehall.server import bot_routes, explorer, howto, language_routes, review_routes
 from gamehall.server import protocol as proto
@@ -35,7 +36,7 @@ from gamehall.server.clocks import wall_time
 from gamehall.server.cluster import Cluster
 from gamehall.server.door import COOKIE, Door, address_of, token_of, visitor_key
 from gamehall.server.door import check_rate as _check_rate
-from gamehall.server.errors import RoomError
+from gamehall.server.errors import RoomError, Said
 from gamehall.server.guards import (
     BodyLimit,
     keep_tokens_out_of_access_log,
@@ -51,6 +52,7 @@ from gamehall.server.replay import ReplayCache, game_record, replay_step
 from gamehall.server.reviews import STATUS as review_status
 from gamehall.server.reviews import Reviews
 from gamehall.server.revocations import Revocations
+from gamehall.server.sentences import reason_of
 from gamehall.server.settings import Settings
 from gamehall.server.storage import SqlStorage, Storage, UnknownPlayer
 from gamehall.server.websocket import mount_websocket
@@ -213,8 +215,10 @@ def _seats_for(game: Game) -> dict[str, dict[str, list[str]]]:
     return out
 
 
-def _error(code: str, message: str) -> JSONResponse:
-    return JSONResponse(proto.error(code, message), status_code=_STATUS.get(code, 409))
+def _error(code: str, said: Said) -> JSONResponse:
+    """An HTTP refusal: the same body as a WebSocket ``error`` (code, English message, and the
+    sentence's key and args), with the code's status."""
+    return JSONResponse(proto.error(code, said), status_code=_STATUS.get(code, 409))
 
 
 def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
@@ -222,7 +226,7 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
 
     @app.exception_handler(RoomError)
     async def room_error(_r: Request, exc: RoomError) -> JSONResponse:
-        resp = _error(exc.code, exc.message)
+        resp = _error(exc.code, exc.said)
         if isinstance(exc, RateLimited):
             resp.headers["Retry-After"] = str(max(1, round(exc.retry_after)))
         return resp
@@ -230,23 +234,23 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
     @app.exception_handler(RedisError)
     async def redis_error(_r: Request, exc: RedisError) -> JSONResponse:
         log.warning("Redis failed during a request: %s", exc)
-        return _error("room_unavailable", "the hall's message service is not answering; try "
-                                          "again in a moment")
+        return _error("room_unavailable", msg("error.room.redis_down"))
 
     @app.exception_handler(ProtocolError)
     async def protocol_error(_r: Request, exc: ProtocolError) -> JSONResponse:
-        return _error(exc.code, exc.message)
+        return _error(exc.code, exc.said)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_r: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(p) for p in first.get("loc", ()))
-        return _error(proto.BAD_MESSAGE, f"{where}: {first.get('msg', 'invalid request')}")
+        return _error(proto.BAD_MESSAGE, msg("error.request.invalid", where=where,
+                                             reason=str(first.get("msg", "invalid request"))))
 
     async def who(request: Request, required: bool = True) -> Player | None:
         player = await hall.identify(token_of(request))
         if player is None and required:
-            raise ProtocolError(proto.NOT_IDENTIFIED, "choose a nickname first (POST /api/session)")
+            raise ProtocolError(proto.NOT_IDENTIFIED, msg("error.not_identified"))
         return player
 
     @app.get("/api/health", summary="Liveness and load: rooms, connections, storage commits; "
@@ -299,7 +303,7 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
             except GamehallError:
                 pictures = None
         if pictures is None:
-            raise ProtocolError("unknown_game", f"no game called {name!r} has pictures")
+            raise ProtocolError("unknown_game", msg("error.game.no_pictures", game=name[:40]))
         return pictures
 
     @app.post("/api/session", summary="Pick a nickname; returns a token (also set as a cookie)")
@@ -373,7 +377,7 @@ async def _caller(hall: Hall, request: Request) -> tuple[Player, str]:
     token = token_of(request)
     player = await hall.identify(token)
     if player is None or token is None:
-        raise ProtocolError(proto.NOT_IDENTIFIED, "choose a nickname or sign in first")
+        raise ProtocolError(proto.NOT_IDENTIFIED, msg("error.not_identified.account"))
     return player, token
 
 
@@ -424,7 +428,7 @@ def _player_routes(app: FastAPI, hall: Hall, reviews: Reviews) -> None:
         found = await hall.storage.profile(nickname[:40], recent) if len(nickname) <= 40 \
             else None
         if found is None:
-            raise RoomError("unknown_player", f"nobody is called {nickname[:40]!r}")
+            raise RoomError("unknown_player", msg("error.player.unknown", nickname=nickname[:40]))
         games = await hall.bot_store.games_of_name(found["nickname"])
         found["bot_account"], found["bot_games"] = games is not None, games or []
         await review_routes.with_accuracy(reviews, found["recent"])
@@ -452,7 +456,8 @@ def _player_routes(app: FastAPI, hall: Hall, reviews: Reviews) -> None:
         try:
             games, cursor = await hall.storage.finished_games(game, player, before, limit)
         except UnknownPlayer:
-            raise RoomError("unknown_player", f"nobody is called {player!r}") from None
+            raise RoomError("unknown_player", msg("error.player.unknown",
+                                                  nickname=str(player))) from None
         for g in games:
             if g["game"] not in titles:
                 titles[g["game"]] = _game_title(g["game"], strict=False)
@@ -467,5 +472,6 @@ def _game_title(name: str, strict: bool = True) -> str:
         return game_class(name).title
     except GamehallError as exc:
         if strict:
-            raise RoomError("bad_game", str(exc)) from None
+            raise RoomError("bad_game", msg("error.game.unknown", reason=reason_of(exc))) \
+                from None
         return name

@@ -18,8 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from gamehall.core import Game, GamehallError, Option, OptionValue, game_class, list_games
+from gamehall.core.messages import msg
 from gamehall.core.options import is_file_data
 from gamehall.server.errors import RoomError
+from gamehall.server.sentences import joined, reason_of
 
 MAX_BOARD_BYTES = 64 * 1024
 """Default cap on a board's JSON sent by a client (the shipped Hotu Matua board has 10 KB)."""
@@ -112,15 +114,16 @@ class Boards:
             name = key.strip() if isinstance(key, str) else ""
             option = spec.get(name)
             if option is None:
-                known = ", ".join(spec) or "none"
-                raise RoomError("bad_option", f"{game.title} has no option {str(key)[:40]!r} "
-                                              f"(options: {known})")
+                known = joined(list(spec)) if spec else msg("list.none")
+                raise RoomError("bad_option", msg("error.option.unknown", game=game.title,
+                                                  option=str(key)[:40], known=known))
             if not isinstance(raw, _VALUE_TYPES):
-                raise RoomError("bad_option", f"option {name} is a number, text or true/false")
+                raise RoomError("bad_option", msg("error.option.type", option=name))
             try:
                 value = option.parse(raw)
             except GamehallError as exc:
-                raise RoomError("bad_option", str(exc)[:300]) from None
+                raise RoomError("bad_option", msg("error.option.bad",
+                                                  reason=reason_of(exc, 300))) from None
             out[name] = self._file_value(game, option, value) if option.reads_files else value
         return out
 
@@ -129,8 +132,8 @@ class Boards:
         if is_file_data(value):
             size = len(str(value).encode("utf-8", "surrogatepass"))
             if size > self.max_bytes:
-                raise RoomError("bad_option", f"option {option.name}: a board's JSON is limited "
-                                              f"to {self.max_bytes} bytes (this one has {size})")
+                raise RoomError("bad_option", msg("error.option.board_size", option=option.name,
+                                                  most=self.max_bytes, size=size))
             return value
         boards = self.offered.get((game.name, option.name), {})
         key = str(value).strip().lower()
@@ -139,9 +142,8 @@ class Boards:
         if key in boards:
             return boards[key].value
         names = ", ".join([DEFAULT_NAME, *boards])
-        raise RoomError("bad_option", f"option {option.name}: name a board this server offers "
-                                      f"({names}) or send the board's JSON itself; the hall "
-                                      "never opens a file a client names")
+        raise RoomError("bad_option", msg("error.option.board_name", option=option.name,
+                                          boards=names))
 
 
 def _file_games() -> list[type[Game]]:

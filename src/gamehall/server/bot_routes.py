@@ -21,6 +21,7 @@ from fastapi import Body, FastAPI, Query, Request, WebSocket
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
+from gamehall.core.messages import msg
 from gamehall.core.registry import list_games
 from gamehall.server import protocol as proto
 from gamehall.server.accounts import Player, RateLimited, new_token, stamp, token_hash
@@ -28,7 +29,13 @@ from gamehall.server.bot_store import SCOPES
 from gamehall.server.errors import RoomError
 from gamehall.server.guards import rules
 from gamehall.server.hall import Hall
-from gamehall.server.hall_botapi import DECLINE_REASONS, game_line, player_channel, reason_text
+from gamehall.server.hall_botapi import (
+    DECLINE_REASONS,
+    game_line,
+    player_channel,
+    reason_said,
+    reason_text,
+)
 from gamehall.server.limiter import Limiter
 from gamehall.server.protocol import ProtocolError
 from gamehall.server.pubsub import Event, Subscription
@@ -98,14 +105,13 @@ class BotDoor:
     async def check(self, key: str) -> None:
         if not await self.limiter.allow(self.rules, {"token": key}):
             wait = await self.limiter.blocked(self.rules, {"token": key}) or 1.0
-            raise RateLimited(wait, f"too many requests for this token: try again in "
-                                    f"{max(1, round(wait))} s")
+            raise RateLimited(wait, msg("error.rate.token", seconds=max(1, round(wait))))
 
     def check_streams(self, key: str) -> None:
         """Refuse a stream past the cap before its answer starts (a 429, not a cut stream)."""
         if self.streams[key] >= self.max_streams:
-            refusal = RateLimited(STREAM_RETRY, f"this token holds {self.max_streams} streams "
-                                                "open already: close one first")
+            refusal = RateLimited(STREAM_RETRY, msg("error.rate.streams",
+                                                    count=self.max_streams))
             refusal.code = "too_many_streams"
             raise refusal
 
@@ -152,30 +158,27 @@ def install(app: FastAPI, hall: Hall, settings: Settings,
         token = token_of(request)
         player = await hall.identify(token)
         if player is None or token is None:
-            raise ProtocolError(proto.NOT_IDENTIFIED, "send a token (Authorization: Bearer …)")
+            raise ProtocolError(proto.NOT_IDENTIFIED, msg("error.token.missing"))
         if not hall.bot_store.available:
-            raise RoomError("storage_error", "this hall's storage has no bot API")
+            raise RoomError("storage_error", msg("error.bot_api.unavailable"))
         key = token_hash(token)
         scopes = await hall.bot_store.token_scopes(key)
         have = set(scopes or ())
         if need == "bot:play" and "bot:play" not in have:
-            raise RoomError("missing_scope", "this needs an API token with the bot:play scope "
-                                             "(POST /api/account/tokens)")
+            raise RoomError("missing_scope", msg("error.token.needs_bot_play"))
         if need == "act" and scopes is not None and "bot:play" not in have:
-            raise RoomError("missing_scope", "this token lacks the bot:play scope")
+            raise RoomError("missing_scope", msg("error.token.lacks", scope="bot:play"))
         if need == "read" and scopes is not None and not have & {"read", "bot:play"}:
-            raise RoomError("missing_scope", "this token lacks the read scope")
+            raise RoomError("missing_scope", msg("error.token.lacks", scope="read"))
         if need == "session" and scopes is not None:
-            raise RoomError("missing_scope", "API tokens are managed with a signed-in "
-                                             "browser's token, not with an API token")
+            raise RoomError("missing_scope", msg("error.token.session_only"))
         await door.check(key)
         return Caller(player, key, scopes)
 
     async def bot(request: Request) -> Caller:
         who = await caller(request, "bot:play")
         if not await hall.is_bot_account(who.player.id):
-            raise RoomError("not_bot", f"{who.player.nickname} is not a bot account (POST "
-                                       "/api/bot/account/upgrade)")
+            raise RoomError("not_bot", msg("error.bot_api.not_bot", nickname=who.player.nickname))
         return who
 
     _token_routes(app, hall, settings, door, caller, bot)
@@ -194,17 +197,17 @@ def _token_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoor,
     async def create_token(body: TokenIn, request: Request) -> dict[str, Any]:
         who = await caller(request, "session")
         if not who.player.account:
-            raise RoomError("no_password", "set a password first: API tokens belong to accounts")
+            raise RoomError("no_password", msg("error.token.guest"))
         bad = [s for s in body.scopes if s not in SCOPES]
         if bad or not body.scopes:
-            raise RoomError("bad_scope", f"scopes are some of {', '.join(SCOPES)}")
+            raise RoomError("bad_scope", msg("error.token.scopes", scopes=", ".join(SCOPES)))
         token = new_token()
         made = await hall.bot_store.add_token(
             who.player.id, token_hash(token), body.description.strip(),
             sorted(set(body.scopes)), stamp(hall.clock()), settings.max_api_tokens)
         if made is None:
-            raise RoomError("too_many_tokens", f"an account holds at most "
-                                               f"{settings.max_api_tokens} API tokens")
+            raise RoomError("too_many_tokens", msg("error.token.too_many",
+                                                   most=settings.max_api_tokens))
         return {**made.to_json(), "token": token}
 
     @app.get("/api/account/tokens", summary="Your API tokens (never the tokens themselves)")
@@ -218,7 +221,7 @@ def _token_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoor,
         who = await caller(request, "session")
         key = await hall.bot_store.revoke_token(who.player.id, token_id[:16])
         if key is None:
-            raise RoomError("no_such_token", "you have no API token with that id")
+            raise RoomError("no_such_token", msg("error.token.unknown"))
         await hall.accounts.forget_token(key)
         return {"id": token_id, "revoked": True}
 
@@ -247,8 +250,7 @@ def _account_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoor,
     async def set_games(body: GamesIn, request: Request) -> dict[str, Any]:
         who = await caller(request, "act")  # the bot, or its owner's browser (account page)
         if not await hall.is_bot_account(who.player.id):
-            raise RoomError("not_bot", f"{who.player.nickname} is not a bot account (POST "
-                                       "/api/bot/account/upgrade)")
+            raise RoomError("not_bot", msg("error.bot_api.not_bot", nickname=who.player.nickname))
         games = await hall.set_bot_games(who.player, body.games or list_games())
         return {"nickname": who.player.nickname, "bot_account": True, "games": games}
 
@@ -263,7 +265,7 @@ def _challenge_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoo
         pending = await hall.bot_store.pending(who.player.id)
         return {"in": [c.to_json() for c in pending if c.dest_id == who.player.id],
                 "out": [c.to_json() for c in pending if c.challenger_id == who.player.id],
-                "reasons": [{"reason": r, "text": reason_text(r)} for r in DECLINE_REASONS]}
+                "reasons": [_reason(r) for r in DECLINE_REASONS]}
 
     @app.get("/api/challenge/{cid}", summary="One challenge you made or received, settled or "
                                              "not: its status, room, reason")
@@ -271,10 +273,10 @@ def _challenge_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoo
         who = await caller(request, "read")
         found = await hall.bot_store.challenge(cid)
         if found is None:
-            raise RoomError("unknown_challenge", f"no challenge {cid[:16]!r}")
+            raise RoomError("unknown_challenge", msg("error.challenge.unknown", id=cid[:16]))
         if who.player.id not in (found.challenger_id, found.dest_id):
-            raise RoomError("not_your_challenge", "that challenge is between other players")
-        return {**found.to_json(), "reason_text": reason_text(found.reason)}
+            raise RoomError("not_your_challenge", msg("error.challenge.others"))
+        return {**found.to_json(), **reason_text(found.reason)}
 
     @app.post("/api/challenge/{nickname}", status_code=201,
               summary="Challenge a bot account (or, as a bot, a person) to a game")
@@ -358,7 +360,7 @@ def _stream_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoor,
         who = await caller(request, "read")
         room = await hall.get_room(room_id)
         if room.seat_of(who.player.id) is None:
-            raise RoomError("not_seated", "you do not play in that room")
+            raise RoomError("not_seated", msg("error.bot_api.not_in_room"))
         door.check_streams(who.key)
         player = who.player
 
@@ -401,6 +403,10 @@ def _stream_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoor,
                         yield _line({"type": "chatLine", "room": "player",
                                      "username": message.get("from"),
                                      "text": message.get("text")})
+                    elif message.get("type") == "info":  # the hall's notice, with key/args
+                        yield _line({"type": "chatLine", "room": "player", "username": "server",
+                                     **{k: message[k] for k in ("text", "key", "args")
+                                        if k in message}})
                     continue
                 if kind not in ("state", "sync"):
                     continue
@@ -433,7 +439,7 @@ def _action_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoor,
         who = await bot(request)
         room = await hall.get_room(room_id)
         if room.seat_of(who.player.id) is None:
-            raise RoomError("not_seated", "you do not play in that room")
+            raise RoomError("not_seated", msg("error.bot_api.not_in_room"))
         replies = await hall.execute(room, who.player, proto.parse_request(message))
         return {"ok": True, "replies": [r for r in replies if r.get("type") != "sync"]}
 
@@ -454,3 +460,11 @@ def _action_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoor,
     @app.post("/api/bot/game/{room_id}/chat", summary="Say something in the game's chat")
     async def chat(room_id: str, body: ChatIn, request: Request) -> dict[str, Any]:
         return await act(request, room_id, {"type": "chat", "text": body.text})
+
+
+def _reason(reason: str) -> dict[str, Any]:
+    """A decline reason as the challenge list offers it: its code, its English text, and the
+    text's key and args (for a client's own language)."""
+    said = reason_said(reason)
+    assert said is not None
+    return {"reason": reason, "text": said.text, **said.to_json()}

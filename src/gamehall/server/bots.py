@@ -27,7 +27,9 @@ from typing import Any
 from gamehall.ai import bot_kinds, make_bot, parse_level, parse_uct
 from gamehall.ai.levels import max_hard_simulations
 from gamehall.core import GamehallError, State
+from gamehall.core.messages import msg
 from gamehall.server.errors import RoomError
+from gamehall.server.sentences import reason_of
 
 log = logging.getLogger("gamehall.server")
 
@@ -69,12 +71,13 @@ def bot_spec(level: str | None, limits: BotLimits | None = None) -> str:
     word = (level or default_level()).strip().lower()
     if word in LEVELS:
         if not has_mcts:
-            raise RoomError("bad_bot", "only the random bot is installed here (/bot random)")
+            raise RoomError("bad_bot", msg("error.bot.random_only"))
         word = f"mcts:{word}"
     try:
         make_bot(word, 0)
     except GamehallError as exc:
-        raise RoomError("bad_bot", f"{exc}; levels: random, {', '.join(LEVELS)}") from None
+        raise RoomError("bad_bot", msg("error.bot.bad", reason=reason_of(exc),
+                                       levels=", ".join(LEVELS))) from None
     kind, _, budget = word.partition(":")
     if kind == "mcts":
         check_budget(budget or None, limits or BotLimits())
@@ -90,11 +93,9 @@ def check_budget(level: str | None, limits: BotLimits) -> None:
     """RoomError ``bad_bot`` when an MCTS level asks for more than the limits allow."""
     budget = parse_level(level)
     if budget.seconds is not None and budget.seconds > limits.max_seconds:
-        raise RoomError("bad_bot", f"a bot may think at most {limits.max_seconds:g} seconds a "
-                                   "move here")
+        raise RoomError("bad_bot", msg("error.bot.seconds", most=limits.max_seconds))
     if budget.simulations is not None and budget.simulations > limits.max_simulations:
-        raise RoomError("bad_bot", f"a bot may run at most {limits.max_simulations} simulations"
-                                   " a move here")
+        raise RoomError("bad_bot", msg("error.bot.simulations", most=limits.max_simulations))
 
 
 def is_bot_word(word: str) -> bool:

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from gamehall.core.messages import Message, msg
+
 MAX_MINUTES = Decimal(180)
 """Longest starting time of a ``M+S`` control."""
 MAX_INCREMENT = 180
@@ -38,7 +40,11 @@ _DAYS = re.compile(r"^(\d{1,2})\s*d$", re.ASCII)
 
 
 class ClockError(ValueError):
-    """A time control that cannot be used; the message is for people."""
+    """A time control that cannot be used; `said` is the sentence for people."""
+
+    def __init__(self, said: Message) -> None:
+        super().__init__(said.text)
+        self.said = said
 
 
 @dataclass(frozen=True)
@@ -65,7 +71,7 @@ def parse_control(text: str | None) -> TimeControl | None:
     if text is None:
         return None
     if not isinstance(text, str):
-        raise ClockError("a clock is text such as \"5+3\" or \"2d\", or null for none")
+        raise ClockError(msg("error.clock.not_text"))
     t = text.strip().lower()
     if t in _UNTIMED:
         return None
@@ -74,23 +80,21 @@ def parse_control(text: str | None) -> TimeControl | None:
         try:
             minutes = Decimal(m.group(1))
         except InvalidOperation:  # pragma: no cover - the pattern admits only decimals
-            raise ClockError(f"{text!r} is not a time control") from None
+            raise ClockError(msg("error.clock.unknown", text=text[:40])) from None
         inc = int(m.group(2))
         if not 0 < minutes <= MAX_MINUTES:
-            raise ClockError(f"the starting time is more than 0 and at most {MAX_MINUTES} "
-                             "minutes")
+            raise ClockError(msg("error.clock.base", most=int(MAX_MINUTES)))
         if inc > MAX_INCREMENT:
-            raise ClockError(f"the increment is at most {MAX_INCREMENT} seconds")
+            raise ClockError(msg("error.clock.increment", most=MAX_INCREMENT))
         shown = format(minutes.normalize(), "f")
         return TimeControl(f"{shown}+{inc}", int(minutes * 60_000), inc * 1000)
     m = _DAYS.match(t)
     if m:
         days = int(m.group(1))
         if not 1 <= days <= MAX_DAYS:
-            raise ClockError(f"a correspondence clock is 1 to {MAX_DAYS} days per turn")
+            raise ClockError(msg("error.clock.days", most=MAX_DAYS))
         return TimeControl(f"{days}d", days * 86_400_000, 0, per_turn=True)
-    raise ClockError(f"{text[:40]!r} is not a time control: write minutes+seconds such as "
-                     "\"5+3\" or \"0.5+0\", days per turn such as \"2d\", or \"off\"")
+    raise ClockError(msg("error.clock.unreadable", text=text[:40]))
 
 
 def _ms(seconds: float) -> int:

@@ -43,8 +43,9 @@ from typing import Any, Protocol
 
 from redis.exceptions import RedisError
 
+from gamehall.core import messages
 from gamehall.server.cluster_presence import PresenceAcrossNodes
-from gamehall.server.errors import RoomError
+from gamehall.server.errors import RoomError, said_from, said_json
 from gamehall.server.leases import Leases, Renewer
 from gamehall.server.protocol import ProtocolError, Request, TypedSeat
 from gamehall.server.redis_pubsub import RedisPubSub
@@ -312,10 +313,9 @@ class Cluster(PresenceAcrossNodes):
         try:
             fence = await self.leases.acquire(room_id, 0)
         except (RedisError, OSError):
-            raise RoomError("room_unavailable", "the hall's message service is not answering; "
-                                                "try again in a moment") from None
+            raise RoomError("room_unavailable", messages.msg("error.room.redis_down")) from None
         if fence is None:
-            raise RoomError("storage_error", "that room name is taken; try again")
+            raise RoomError("storage_error", messages.msg("error.room.name_taken"))
         self.owned[room_id] = fence
         self._note("acquired")
         return fence
@@ -546,8 +546,8 @@ class Cluster(PresenceAcrossNodes):
                     break
                 except TimeoutError:
                     if holder in self.gone or time.monotonic() > limit:
-                        raise RoomError("room_unavailable", "the server holding this room did "
-                                        "not answer; look at the room and try again") from None
+                        raise RoomError("room_unavailable",
+                                        messages.msg("error.room.owner_silent")) from None
         finally:
             self._calls.pop(call_id, None)
             if watching:
@@ -555,12 +555,13 @@ class Cluster(PresenceAcrossNodes):
         if reply.get("moved"):
             raise NotOwner(room_id)
         if reply.get("lost"):
-            raise RoomError("room_unavailable", "the connection to this room's server broke; "
-                                                "look at the room and try again")
+            raise RoomError("room_unavailable", messages.msg("error.room.owner_lost"))
         error = reply.get("error")
         if error:
-            kind, code, text, ref = error
-            raise ProtocolError(code, text, ref) if kind == "protocol" else RoomError(code, text)
+            kind, code, text, ref, *said = error  # said: an older node's reply has none
+            sentence = said_from(said[0] if said else {}, text)
+            raise ProtocolError(code, sentence, ref) if kind == "protocol" \
+                else RoomError(code, sentence)
         return list(reply.get("replies") or [])
 
     def _answers_lost(self) -> None:
@@ -604,12 +605,13 @@ class Cluster(PresenceAcrossNodes):
         except NotOwner:
             reply["moved"] = True
         except ProtocolError as exc:
-            reply["error"] = ["protocol", exc.code, exc.message, exc.ref]
+            reply["error"] = ["protocol", exc.code, exc.message, exc.ref, said_json(exc.said)]
         except RoomError as exc:
-            reply["error"] = ["room", exc.code, exc.message, None]
+            reply["error"] = ["room", exc.code, exc.message, None, said_json(exc.said)]
         except Exception:
             log.exception("forwarded request failed")
-            reply["error"] = ["room", "server_error", "the server failed on that; sorry", None]
+            failed = messages.msg("error.server")
+            reply["error"] = ["room", "server_error", failed.text, None, failed.to_json()]
         with contextlib.suppress(RedisError, OSError):
             await self.pubsub.send(str(msg["from"]), reply)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fastapi import Request, WebSocket
 
+from gamehall.core.messages import msg
 from gamehall.server.accounts import RateLimited
 from gamehall.server.guards import (
     ConnectionCounts,
@@ -58,4 +59,4 @@ def token_of(request: Request | WebSocket) -> str | None:
 def check_rate(wait: float | None) -> None:
     """Refuse an HTTP request over a rate limit: 429 with Retry-After."""
     if wait is not None:
-        raise RateLimited(wait, f"too many requests: try again in {max(1, round(wait))} s")
+        raise RateLimited(wait, msg("error.rate.requests", seconds=max(1, round(wait))))

@@ -26,10 +26,12 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Query, Request
 
 from gamehall.core import Game, GamehallError, State, game_class
+from gamehall.core.messages import msg
 from gamehall.server.boards import Boards
 from gamehall.server.door import Door, address_of, visitor_key
 from gamehall.server.errors import RoomError
 from gamehall.server.ratings import outcome_word
+from gamehall.server.sentences import reason_of
 from gamehall.server.storage import Storage
 
 TTL = 60.0
@@ -100,9 +102,9 @@ def parse_moves(text: str, most: int) -> tuple[int, ...]:
     """``3,17,20`` as actions; ``bad_moves`` / ``too_deep`` otherwise."""
     words = [w.strip() for w in text.split(",")] if text.strip() else []
     if len(words) > most:
-        raise RoomError("too_deep", f"the explorer goes {most} actions deep at most")
+        raise RoomError("too_deep", msg("error.explorer.too_deep", most=most))
     if not all(w.isdigit() and len(w) <= 9 for w in words):
-        raise RoomError("bad_moves", "moves are action numbers separated by commas, e.g. 3,17")
+        raise RoomError("bad_moves", msg("error.explorer.moves"))
     return tuple(int(w) for w in words)
 
 
@@ -113,7 +115,8 @@ def replay(game: Game, prefix: tuple[int, ...]) -> tuple[State, list[dict[str, A
     steps = []
     for i, action in enumerate(prefix):
         if state.is_terminal() or not state.is_legal(action):
-            raise RoomError("bad_moves", f"action {action} (step {i + 1}) is not legal there")
+            raise RoomError("bad_moves", msg("error.explorer.illegal", action=action,
+                                             step=i + 1))
         seat = state.current_player()
         steps.append({"action": action, "move": state.action_to_string(action),
                       "seat": seat if seat >= 0 else None})
@@ -188,10 +191,10 @@ class Explorer:
         try:
             cls = game_class(name)
         except GamehallError:
-            raise RoomError("unknown_game", f"no game called {name[:40]!r}") from None
+            raise RoomError("unknown_game", msg("error.game.none", game=name[:40])) from None
         game = self._game(cls, options)
         if players not in PLAYERS:
-            raise RoomError("bad_players", "players is people (games with a person) or all")
+            raise RoomError("bad_players", msg("error.explorer.players"))
         prefix = parse_moves(moves, self.depth)
         state, steps = replay(game, prefix)
         corpus = await self._corpus(cls)
@@ -211,11 +214,12 @@ class Explorer:
         except (ValueError, RecursionError):
             given = None
         if not isinstance(given, dict):
-            raise RoomError("bad_option", "options is a JSON object, e.g. {\"size\": 6}")
+            raise RoomError("bad_option", msg("error.explorer.options"))
         try:
             return cls(**self.boards.check(cls, given))
         except GamehallError as exc:
-            raise RoomError("bad_option", str(exc)[:300]) from None
+            raise RoomError("bad_option", msg("error.option.bad",
+                                              reason=reason_of(exc, 300))) from None
 
     async def _corpus(self, cls: type[Game]) -> Corpus:
         """The game's games, read again once older than the TTL (one reading at a time)."""

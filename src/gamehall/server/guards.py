@@ -28,6 +28,8 @@ from typing import Any
 
 from limits import parse_many
 
+from gamehall.core.messages import Message as Sentence
+from gamehall.core.messages import msg
 from gamehall.server.limiter import Limiter, Rule
 
 Scope = MutableMapping[str, Any]
@@ -82,8 +84,9 @@ class BodyLimit:
         await self.app(scope, limited, watch)
 
     async def _refuse(self, send: Send) -> None:
-        body = json.dumps({"type": "error", "code": "too_large",
-                           "message": f"request bodies are limited to {self.max_bytes} bytes"})
+        said = msg("error.request.too_large", limit=self.max_bytes)
+        body = json.dumps({"type": "error", "code": "too_large", "message": said.text,
+                           **said.to_json()})
         await send({"type": "http.response.start", "status": 413,
                     "headers": [(b"content-type", b"application/json"),
                                 (b"content-length", str(len(body)).encode()),
@@ -213,22 +216,22 @@ class ConnectionCounts:
         self._visitors: Counter[str] = Counter()
         self._addresses: Counter[str] = Counter()
 
-    def open(self, visitor: str, address: str) -> str | None:
+    def open(self, visitor: str, address: str) -> Sentence | None:
         """Count a new connection, or say why it may not open (nothing counted then)."""
         if self._addresses[address] >= self.per_address:
-            return f"at most {self.per_address} connections from one address"
+            return msg("error.connections.address", most=self.per_address)
         if self._visitors[visitor] >= self.per_visitor:
-            return f"at most {self.per_visitor} connections per visitor (close a tab)"
+            return msg("error.connections.visitor", most=self.per_visitor)
         self._visitors[visitor] += 1
         self._addresses[address] += 1
         return None
 
-    def move(self, old: str, new: str) -> str | None:
+    def move(self, old: str, new: str) -> Sentence | None:
         """A connection's visitor changes (it identified itself): count it for `new`."""
         if old == new:
             return None
         if self._visitors[new] >= self.per_visitor:
-            return f"at most {self.per_visitor} connections per visitor (close a tab)"
+            return msg("error.connections.visitor", most=self.per_visitor)
         self._visitors[new] += 1
         self._drop(self._visitors, old)
         return None

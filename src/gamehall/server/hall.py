@@ -25,6 +25,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from gamehall.core import GamehallError, game_class
+from gamehall.core.messages import msg
 from gamehall.server.accounts import Player, token_hash
 from gamehall.server.clocks import ClockError, parse_control
 from gamehall.server.collector import collect_young
@@ -36,6 +37,7 @@ from gamehall.server.hall_following import Following
 from gamehall.server.hall_presence import RoomPresence
 from gamehall.server.hall_writes import WritePath
 from gamehall.server.rooms import PLAYING, WAITING, Move, Room
+from gamehall.server.sentences import reason_of
 from gamehall.server.settings import Settings
 from gamehall.server.storage import NicknameTaken
 from gamehall.server.timers import Presence
@@ -198,15 +200,14 @@ class Hall(RoomPresence, WritePath, BotTurns, Following, BotApi):
         """A new visitor: (player, token). The token is shown once; only its hash is stored."""
         nickname = nickname.strip()
         if not NICKNAME.fullmatch(nickname):
-            raise RoomError("bad_nickname", "a nickname is 1 to 20 ASCII letters, digits, '_' or "
-                                            "'-', starting with a letter or digit")
+            raise RoomError("bad_nickname", msg("error.nickname.form"))
         if nickname.lower() in ("chance", "server") or nickname.lower().endswith("bot"):
-            raise RoomError("bad_nickname", f"{nickname!r} is reserved")
+            raise RoomError("bad_nickname", msg("error.nickname.reserved", nickname=nickname))
         try:
             return await self.accounts.new_guest(nickname)
         except NicknameTaken:
-            raise RoomError("nickname_taken", f"the nickname {nickname} is taken (if it is "
-                                              "yours, sign in)") from None
+            raise RoomError("nickname_taken", msg("error.nickname.taken",
+                                                  nickname=nickname)) from None
 
     async def identify(self, token: str | None) -> Player | None:
         return await self.accounts.identify(token)
@@ -234,8 +235,7 @@ class Hall(RoomPresence, WritePath, BotTurns, Following, BotApi):
         async with self._one_at_a_time(player.id):
             waiting = await self.storage.count_waiting(player.nickname)
             if waiting >= self.settings.max_waiting_rooms:
-                raise RoomError("too_many_rooms", f"you already have {waiting} rooms waiting "
-                                                  "for players; start or use one of them")
+                raise RoomError("too_many_rooms", msg("error.room.too_many", count=waiting))
             return await self._new_room(player, game, options, rated, clock)
 
     @contextlib.asynccontextmanager
@@ -266,18 +266,20 @@ class Hall(RoomPresence, WritePath, BotTurns, Following, BotApi):
         try:
             cls = game_class(game)
         except GamehallError as exc:
-            raise RoomError("bad_game", str(exc)) from None
+            raise RoomError("bad_game", msg("error.game.unknown", reason=reason_of(exc))) \
+                from None
         checked = self.boards.check(cls, options)
         try:
             control = parse_control(clock)
         except ClockError as exc:
-            raise RoomError("bad_clock", str(exc)) from None
+            raise RoomError("bad_clock", exc.said) from None
         try:
             return Room(id=secrets.token_urlsafe(6), game_name=cls.name, options=checked,
                         created_by=created_by, seed=secrets.randbits(63), rated=rated,
                         time_control=control)
         except GamehallError as exc:
-            raise RoomError("bad_option", str(exc)) from None
+            raise RoomError("bad_option", msg("error.option.bad", reason=reason_of(exc))) \
+                from None
 
     async def _store_new_room(self, room: Room, moves: list[Move] | None = None) -> None:
         """Store a room nobody has seen yet (with the moves of its start, if it started), then

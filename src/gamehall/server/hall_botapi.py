@@ -13,41 +13,37 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from gamehall.core import GamehallError, game_class
+from gamehall.core.messages import Message, msg
 from gamehall.server.accounts import Player, stamp
 from gamehall.server.bot_store import BotStore, Challenge
 from gamehall.server.errors import RoomError
 from gamehall.server.hall_core import SYSTEM_RANDOM, HallCore
 from gamehall.server.rooms import FINISHED, PLAYING, Move, Room
+from gamehall.server.sentences import joined, reason_of
 
 DECLINE_REASONS = ("generic", "later", "tooFast", "tooSlow", "timeControl", "rated", "casual",
                    "standard", "variant", "noBot", "onlyBot")
 """Why a challenge is declined: lichess's fixed list (a client shows its own words for each)."""
 
-DECLINE_TEXT = {
-    "generic": "I'm not accepting challenges at the moment.",
-    "later": "This is not the right time for me, please ask again later.",
-    "tooFast": "This time control is too fast for me, please challenge again with a slower "
-               "game.",
-    "tooSlow": "This time control is too slow for me, please challenge again with a faster "
-               "game.",
-    "timeControl": "I'm not accepting challenges with this time control.",
-    "rated": "Please send me a rated challenge instead.",
-    "casual": "Please send me a casual challenge instead.",
-    "standard": "I'm not accepting variant challenges right now.",
-    "variant": "This game or these options are not what I play.",
-    "noBot": "I'm not accepting challenges from bots.",
-    "onlyBot": "I'm only accepting challenges from bots.",
-}
-
-
 EXPIRED = "expired"
 """The reason of a challenge the hall canceled because nobody answered it in time."""
-EXPIRED_TEXT = "Nobody answered this challenge in time."
 
 
-def reason_text(reason: str | None) -> str | None:
-    """The sentence of a declined or expired challenge's reason (None for none)."""
-    return EXPIRED_TEXT if reason == EXPIRED else DECLINE_TEXT.get(reason or "")
+def reason_said(reason: str | None) -> Message | None:
+    """The sentence of a declined or expired challenge's reason (None for none): the
+    catalogues' ``challenge.reason.<reason>``, lichess's words in English."""
+    if reason != EXPIRED and reason not in DECLINE_REASONS:
+        return None
+    return msg(f"challenge.reason.{reason}")
+
+
+def reason_text(reason: str | None) -> dict[str, Any]:
+    """A challenge's ``reason_text`` (English, null for none) with its ``reason_text_key`` and
+    ``reason_text_args`` beside it, the fields a client says it in its language from."""
+    said = reason_said(reason)
+    if said is None:
+        return {"reason_text": None}
+    return {"reason_text": said.text, "reason_text_key": said.key, "reason_text_args": {}}
 
 
 def player_channel(player_id: int) -> str:
@@ -88,7 +84,7 @@ class BotApi(HallCore):
 
     def _check_bot_api(self) -> None:
         if not self.bot_store.available:
-            raise RoomError("storage_error", "this hall's storage has no bot API")
+            raise RoomError("storage_error", msg("error.bot_api.unavailable"))
 
     # --- the players' channels -----------------------------------------------------------------
     async def tell_player(self, player_id: int, message: dict[str, Any]) -> None:
@@ -124,24 +120,25 @@ class BotApi(HallCore):
             try:
                 out.append(game_class(name).name)
             except GamehallError as exc:
-                raise RoomError("bad_game", str(exc)) from None
+                raise RoomError("bad_game", msg("error.game.unknown",
+                                                reason=reason_of(exc))) from None
         if not out:
-            raise RoomError("bad_game", "name at least one game the bot plays")
+            raise RoomError("bad_game", msg("error.bot_api.no_games"))
         return sorted(set(out))
 
     async def upgrade_to_bot(self, player: Player, games: list[str]) -> list[str]:
         """Make an account a bot account, for good: only before it has played or sat down."""
         self._check_bot_api()
         if not player.account:
-            raise RoomError("no_password", "only an account (a nickname with a password) can "
-                                           "become a bot account")
+            raise RoomError("no_password", msg("error.bot_api.guest"))
         checked = self._check_games(games)
         refusal = await self.bot_store.upgrade(player.id, checked, stamp(self.clock()))
         if refusal == "already_bot":
-            raise RoomError("already_bot", f"{player.nickname} is a bot account already")
+            raise RoomError("already_bot", msg("error.bot_api.already",
+                                               nickname=player.nickname))
         if refusal is not None:
-            raise RoomError("has_played", f"{player.nickname} has played or sits at a table: "
-                                          "only a fresh account can become a bot account")
+            raise RoomError("has_played", msg("error.bot_api.has_played",
+                                              nickname=player.nickname))
         return checked
 
     async def set_bot_games(self, player: Player, games: list[str]) -> list[str]:
@@ -158,22 +155,23 @@ class BotApi(HallCore):
         self._check_bot_api()
         dest = await self.storage.account(nickname[:40]) if len(nickname) <= 40 else None
         if dest is None or dest.bot is not None:
-            raise RoomError("unknown_player", f"nobody is called {nickname[:40]!r} (a server "
-                                              "bot is seated with /bot, not challenged)")
+            raise RoomError("unknown_player", msg("error.challenge.nobody",
+                                                  nickname=nickname[:40]))
         if dest.id == player.id:
-            raise RoomError("challenge_refused", "you cannot challenge yourself")
+            raise RoomError("challenge_refused", msg("error.challenge.yourself"))
         room = self._build_room(player.nickname, game, options, rated, clock)
         if seat is not None and not 0 <= seat < room.game.num_players:
-            raise RoomError("no_such_seat", f"{room.game.title} has seats 0 to "
-                                            f"{room.game.num_players - 1}")
+            raise RoomError("no_such_seat", msg("error.challenge.seat", game=room.game.title,
+                                                most=room.game.num_players - 1))
         dest_games = await self.bot_store.bot_games(dest.id)
         mine = await self.is_bot_account(player.id)
         if dest_games is None and not mine:
-            raise RoomError("challenge_refused", f"{dest.nickname} is not a bot account: "
-                                                 "invite people to a room instead")
+            raise RoomError("challenge_refused", msg("error.challenge.person",
+                                                     nickname=dest.nickname))
         if dest_games is not None and room.game_name not in dest_games:
-            raise RoomError("challenge_refused", f"{dest.nickname} plays "
-                                                 f"{', '.join(dest_games)}, not {game}")
+            raise RoomError("challenge_refused", msg("error.challenge.other_games",
+                                                     nickname=dest.nickname,
+                                                     games=joined(dest_games), game=game))
         for bot_id in (dest.id if dest_games is not None else None, player.id if mine else None):
             if bot_id is not None:
                 await self._check_open_games(bot_id)
@@ -182,8 +180,8 @@ class BotApi(HallCore):
             room.time_control.text if room.time_control else None, rated, seat,
             stamp(self.clock()), self.settings.max_challenges)
         if made is None:
-            raise RoomError("too_many_challenges", f"you have {self.settings.max_challenges} "
-                                                   "challenges waiting: cancel one first")
+            raise RoomError("too_many_challenges", msg("error.challenge.too_many",
+                                                       count=self.settings.max_challenges))
         for pid in (made.challenger_id, made.dest_id):
             await self.tell_player(pid, {"type": "challenge", "challenge": made.to_json()})
         return made
@@ -191,16 +189,16 @@ class BotApi(HallCore):
     async def _check_open_games(self, bot_id: int) -> None:
         open_now = len(await self.bot_store.open_rooms(bot_id))
         if open_now >= self.settings.max_bot_games:
-            raise RoomError("too_many_games", f"that bot has {open_now} games open, the most "
-                                              "this hall allows: try again later")
+            raise RoomError("too_many_games", msg("error.challenge.bot_busy", count=open_now))
 
     async def _pending(self, cid: str) -> Challenge:
         self._check_bot_api()
         found = await self.bot_store.challenge(cid)
         if found is None:
-            raise RoomError("unknown_challenge", f"no challenge {cid[:16]!r}")
+            raise RoomError("unknown_challenge", msg("error.challenge.unknown", id=cid[:16]))
         if found.status != "created":
-            raise RoomError("challenge_settled", f"that challenge was {found.status} already")
+            raise RoomError("challenge_settled", msg("error.challenge.settled_as",
+                                                     status=found.status))
         return found
 
     async def accept_challenge(self, player: Player, cid: str) -> Room:
@@ -208,7 +206,7 @@ class BotApi(HallCore):
         fill it), stored before anyone sees it."""
         found = await self._pending(cid)
         if found.dest_id != player.id:
-            raise RoomError("not_your_challenge", "only the challenged player accepts")
+            raise RoomError("not_your_challenge", msg("error.challenge.not_yours_accept"))
         for bot_id, is_bot in zip((found.challenger_id, found.dest_id), found.bots,
                                   strict=True):
             if is_bot:
@@ -229,7 +227,7 @@ class BotApi(HallCore):
             moves = room.resolve_chance(SYSTEM_RANDOM)
             room.settle_clock(self.clock())
         if not await self.bot_store.settle(cid, "accepted"):
-            raise RoomError("challenge_settled", "that challenge was settled meanwhile")
+            raise RoomError("challenge_settled", msg("error.challenge.settled"))
         await self._store_new_room(room, moves)
         await self.bot_store.set_room(cid, room.id)
         live = self.rooms[room.id]
@@ -245,13 +243,14 @@ class BotApi(HallCore):
     async def decline_challenge(self, player: Player, cid: str, reason: str) -> Challenge:
         found = await self._pending(cid)
         if found.dest_id != player.id:
-            raise RoomError("not_your_challenge", "only the challenged player declines")
+            raise RoomError("not_your_challenge", msg("error.challenge.not_yours_decline"))
         if reason not in DECLINE_REASONS:
-            raise RoomError("bad_reason", f"a reason is one of {', '.join(DECLINE_REASONS)}")
+            raise RoomError("bad_reason", msg("error.challenge.reasons",
+                                              reasons=", ".join(DECLINE_REASONS)))
         if not await self.bot_store.settle(cid, "declined", reason):
-            raise RoomError("challenge_settled", "that challenge was settled meanwhile")
+            raise RoomError("challenge_settled", msg("error.challenge.settled"))
         settled = {**found.to_json(), "status": "declined", "reason": reason,
-                   "reason_text": DECLINE_TEXT[reason]}
+                   **reason_text(reason)}
         for pid in (found.challenger_id, found.dest_id):
             await self.tell_player(pid, {"type": "challengeDeclined", "challenge": settled})
         return found
@@ -259,9 +258,9 @@ class BotApi(HallCore):
     async def cancel_challenge(self, player: Player, cid: str) -> Challenge:
         found = await self._pending(cid)
         if found.challenger_id != player.id:
-            raise RoomError("not_your_challenge", "only the challenger cancels")
+            raise RoomError("not_your_challenge", msg("error.challenge.not_yours_cancel"))
         if not await self.bot_store.settle(cid, "canceled"):
-            raise RoomError("challenge_settled", "that challenge was settled meanwhile")
+            raise RoomError("challenge_settled", msg("error.challenge.settled"))
         settled = {**found.to_json(), "status": "canceled"}
         for pid in (found.challenger_id, found.dest_id):
             await self.tell_player(pid, {"type": "challengeCanceled", "challenge": settled})

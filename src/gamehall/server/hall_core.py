@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import RedisError
 
+from gamehall.core.messages import Message, msg
 from gamehall.server import protocol as proto
 from gamehall.server.accounts import Accounts, Passwords, Player, SignInLimiter, TokenPolicy
 from gamehall.server.boards import Boards
@@ -55,7 +56,7 @@ class HallCore:
                                 answer: Answer | None = None) -> list[dict[str, Any]]: ...
         def _resync_event(self, room_id: str) -> Event: ...
         def _schedule_bot(self, room: Room) -> None: ...
-        def _who(self, room: Room) -> str: ...
+        def _who(self, room: Room) -> Message: ...
         def presence_changed(self, room_id: str, players: set[int]) -> None: ...
         def _follow(self, room_id: str, event: Event) -> bool: ...
         async def _announce_game(self, room: Room) -> None: ...
@@ -191,11 +192,11 @@ class HallCore:
         if room is not None:
             return room
         if len(room_id) > 32:
-            raise RoomError("unknown_room", "no such room")
+            raise RoomError("unknown_room", msg("error.room.none"))
         if self.cluster is not None:  # another node's room, as stored now (not kept)
             room = await self.storage.load_room(room_id)
             if room is None:
-                raise RoomError("unknown_room", f"no room {room_id[:32]!r}")
+                raise RoomError("unknown_room", msg("error.room.unknown", room=room_id[:32]))
             if room_id in self.rooms:
                 return self.rooms[room_id]
             with contextlib.suppress(RedisError, OSError):
@@ -206,7 +207,7 @@ class HallCore:
             if room is not None and room.id not in self.rooms:
                 await self._resume(room)
         if room is None:
-            raise RoomError("unknown_room", f"no room {room_id[:32]!r}")
+            raise RoomError("unknown_room", msg("error.room.unknown", room=room_id[:32]))
         return self.rooms[room.id]
 
     async def attach(self, room_id: str) -> Room:
@@ -251,7 +252,7 @@ class HallCore:
         finally:
             pending = self._loading.pop(room_id, [])
         if room is None:
-            raise RoomError("unknown_room", f"no room {room_id[:32]!r}")
+            raise RoomError("unknown_room", msg("error.room.unknown", room=room_id[:32]))
         if room_id not in self.rooms:
             self._install(room)
             for event in pending:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from gamehall.core.messages import msg
 from gamehall.server import protocol as proto
 from gamehall.server.accounts import Player
 from gamehall.server.cluster import Answer, PlayerRef
@@ -52,8 +53,7 @@ class Following(HallCore):
     async def serve_forwarded(self, room_id: str, player: PlayerRef, req: Request,
                               answer: Answer | None = None) -> list[dict[str, Any]]:
         if player is None:
-            raise ProtocolError(proto.NOT_IDENTIFIED,
-                                "choose a nickname first (POST /api/session)", req.ref)
+            raise ProtocolError(proto.NOT_IDENTIFIED, msg("error.not_identified"), req.ref)
         replies = await self._execute_here(room_id, Player(*player), req, answer)
         return [r for r in replies if r is not CHANGED]  # the caller learns it from the commit
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from collections import Counter
 
+from gamehall.core.messages import Arg, Message, msg
 from gamehall.server.accounts import Player
 from gamehall.server.hall_core import HallCore
 from gamehall.server.pubsub import Event
 from gamehall.server.rooms import Room
+from gamehall.server.sentences import joined, seat_arg
 
 
 class RoomPresence(HallCore):
@@ -63,27 +65,30 @@ class RoomPresence(HallCore):
             await self.cluster.set_presence(room_id, set(self._online.get(room_id, ())),
                                             self._watchers.get(room_id, Counter()))
 
-    def _who(self, room: Room) -> str:
+    def _who(self, room: Room) -> Message:
+        """The answer to ``/who``: each seat's player (and whether a person is here), then the
+        watchers."""
         online = self._online_ids(room.id)
-        parts = []
-        for i, name in enumerate(room.game.seat_names):
-            occ = room.seats[i]
+        parts: list[Arg] = []
+        for i in range(len(room.game.seat_names)):
+            occ, seat = room.seats[i], seat_arg(room.game, i)
             if occ is None:
-                parts.append(f"{name}: free")
+                parts.append(msg("info.who.free", seat=seat))
             elif occ.bot is not None:
-                parts.append(f"{name}: {occ.nickname}")
+                parts.append(msg("info.who.bot", seat=seat, player=occ.nickname))
             else:
-                state = "online" if occ.player_id in online else "away"
-                parts.append(f"{name}: {occ.nickname} ({state})")
+                parts.append(msg("info.who.person", seat=seat, player=occ.nickname,
+                                 online="yes" if occ.player_id in online else "no"))
         seated = {o.nickname for o in room.seats if o is not None}
         watchers = Counter(self._watchers.get(room.id, Counter()))
         if self.cluster is not None:
             watchers.update(self.cluster.remote_watchers(room.id))
-        names = sorted(n for n in watchers if n != "?" and n not in seated)
+        names: list[Arg] = [n for n in sorted(watchers) if n != "?" and n not in seated]
         if watchers.get("?"):
-            names.append(f"{watchers['?']} anonymous")
-        parts.append(f"watching: {', '.join(names) if names else 'nobody'}")
-        return "; ".join(parts)
+            names.append(msg("info.who.anonymous", count=watchers["?"]))
+        parts.append(msg("info.who.watching", watchers=joined(names)) if names
+                     else msg("info.who.nobody_watching"))
+        return msg("info.who", parts=joined(parts, "semicolon"))
 
     def presence_changed(self, room_id: str, players: set[int]) -> None:
         """Someone connected to or left the room on another node (or that node died)."""

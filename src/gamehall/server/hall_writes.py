@@ -10,6 +10,7 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
+from gamehall.core.messages import Message, msg
 from gamehall.server import protocol as proto
 from gamehall.server.accounts import Player, stamp
 from gamehall.server.bots import bot_spec
@@ -21,6 +22,7 @@ from gamehall.server.hints import answer_hint
 from gamehall.server.protocol import ProtocolError, Request
 from gamehall.server.pubsub import Event
 from gamehall.server.rooms import FINISHED, PLAYING, WAITING, Move, Room, now
+from gamehall.server.sentences import joined, outcome_arg, seat_arg
 from gamehall.server.storage import ChatLine, Fenced, room_row
 
 CHANGED: dict[str, Any] = {"type": "changed"}
@@ -40,11 +42,10 @@ class WritePath(HallCore):
         draft = live.draft()
         seat = draft.time_out(t)
         await self._commit(live, draft, [])
-        text = draft.outcome if draft.status == FINISHED else \
-            f"{draft.person(seat)} ran out of time: a bot plays the seat on, and it " \
-            "ranks last"
-        await self.pubsub.publish(live.id, {"event": "message",
-                                            "message": proto.info(text or "time is up")})
+        said = (msg("info.game_over", outcome=outcome_arg(draft)) if draft.outcome
+                else msg("info.time_up")) if draft.status == FINISHED else \
+            msg("info.time_out", who=draft.person(seat))
+        await self.pubsub.publish(live.id, {"event": "message", "message": proto.info(said)})
         return self.rooms.get(live.id, draft)
 
     async def execute(self, room: Room, player: Player | None,
@@ -65,28 +66,26 @@ class WritePath(HallCore):
         if req.kind == "who":
             return [proto.info(self._who(room), req.ref)]
         if req.kind == "options":
-            opts = ", ".join(f"{k}={v}" for k, v in room.game.shown_options().items()) or "none"
-            return [proto.info(f"options: {opts}", req.ref)]
+            opts = [f"{k}={v}" for k, v in room.game.shown_options().items()]
+            return [proto.info(msg("info.options", options=joined(opts)) if opts
+                               else msg("info.options_none"), req.ref)]
         if req.kind == "clocks":
             return [proto.info(self._clocks_text(room), req.ref)]
         if req.kind == "sync":
             return [{"type": "sync"}]
         if req.kind == "identify":
-            raise ProtocolError(proto.UNKNOWN_TYPE, "identify is for WebSocket connections; over "
-                                                    "HTTP the token goes in a header", req.ref)
+            raise ProtocolError(proto.UNKNOWN_TYPE, msg("error.identify_over_http"), req.ref)
         if req.kind == "rated" and "value" not in req.args:
             return [proto.info(rated_text(room), req.ref)]
         if player is None:
-            raise ProtocolError(proto.NOT_IDENTIFIED,
-                                "choose a nickname first (POST /api/session)", req.ref)
+            raise ProtocolError(proto.NOT_IDENTIFIED, msg("error.not_identified"), req.ref)
         if req.kind == "chat":
             await self._chat_line(room, player, req.args["text"])
             return []
         if req.kind == "hint":  # read only: thought out here, on any node that has the room
             return [await answer_hint(self.bots, self.limiter, self.settings, room, player, req)]
         if req.kind == "join" and await self.is_bot_account(player.id):
-            raise RoomError("bot_account", "a bot account sits at tables through challenges "
-                                           "(POST /api/challenge/{nickname})")
+            raise RoomError("bot_account", msg("error.bot_account.join"))
         if self.cluster is not None:
             return await self._execute_at_owner(room.id, player, req)
         return await self._execute_here(room.id, player, req)
@@ -149,8 +148,7 @@ class WritePath(HallCore):
             except (RedisError, OSError) as exc:
                 log.warning("cannot reach Redis for room %s: %s", room_id, exc)
             if time.monotonic() > deadline:
-                raise RoomError("room_unavailable", "this room's server is changing; try again "
-                                                    "in a moment")
+                raise RoomError("room_unavailable", msg("error.room.changing_server"))
             await asyncio.sleep(0.1)
 
     async def _was_played(self, room_id: str, player: Player, req: Request) -> bool:
@@ -167,29 +165,29 @@ class WritePath(HallCore):
         return played.seat == stored.seat_of(player.id) and played.move.lower() == typed
 
     def _change(self, room: Room, player: Player,
-                req: Request) -> tuple[str | None, list[Move]] | None:
+                req: Request) -> tuple[Message | None, list[Move]] | None:
         """Apply a state-changing request to `room` (a draft): the notice for everyone and the
         moves played, or None when there is nothing to do. Raises for a refused request."""
         a = req.args
-        names = room.game.seat_names
         if req.kind in MANAGING or (req.kind == "leave" and a.get("seat") is not None
                                     and (occ := room.seats[room.seat_index(a["seat"])])
                                     and occ.bot is not None):
             self._check_may_manage(room, player)
         moves: list[Move] = []
-        notice: str | None
+        notice: Message | None
+        who = player.nickname
         if req.kind == "move":
             seat, action = room.check_move(player.id, a["move"], a["version"])
             moves = [room.apply(seat, action), *room.resolve_chance(SYSTEM_RANDOM)]
             notice = None
         elif req.kind == "join":
             seat = room.join(player.id, player.nickname, a.get("seat"), account=player.account)
-            notice = f"{player.nickname} sits as {names[seat]}"
+            notice = msg("info.joined", player=who, seat=seat_arg(room.game, seat))
         elif req.kind in ("leave", "spectate"):
             if req.kind == "spectate" and room.seat_of(player.id) is None:
                 return None
             seat = room.leave(player.id, a.get("seat"))
-            notice = f"{player.nickname} freed the seat of {names[seat]}"
+            notice = msg("info.left", player=who, seat=seat_arg(room.game, seat))
         elif req.kind == "bot":
             spec = bot_spec(a.get("level"), self.bots.limits)
             target = self._person_for_bot(room, a.get("seat"))
@@ -200,40 +198,42 @@ class WritePath(HallCore):
                     raise RoomError("not_absent", self._not_absent(room))
                 absent = room.person(target)
                 room.hand_to_bot(player.id, target, spec, f"{spec} bot")
-                notice = f"{player.nickname} handed the absent {absent} to a {spec} bot"
+                notice = msg("info.handed_to_bot", player=who, absent=absent, level=spec)
             else:
                 seat = room.set_bot(spec, f"{spec} bot", a.get("seat"))
-                notice = f"{player.nickname} seated a {spec} bot as {names[seat]}"
+                notice = msg("info.bot_seated", player=who, level=spec,
+                             seat=seat_arg(room.game, seat))
         elif req.kind == "clock":
             control = room.set_clock(a.get("control"))
-            notice = (f"{player.nickname} set the clock to {control.text}" if control
-                      else f"{player.nickname} made the game untimed")
+            notice = (msg("info.clock_set", player=who, control=control.text) if control
+                      else msg("info.clock_off", player=who))
         elif req.kind == "claim":
             away = self._claimable(room)
             room.claim(player.id, away, self._not_absent(room) if away is None else "")
             assert away is not None
-            notice = (f"{player.nickname} claimed the game: {room.outcome}"
+            notice = (msg("info.claimed_game", player=who, outcome=outcome_arg(room))
                       if room.status == FINISHED else
-                      f"{player.nickname} claimed against the absent {room.person(away)}: a bot "
-                      "plays the seat on, and it ranks last")
+                      msg("info.claimed_seat", player=who, absent=room.person(away)))
         elif req.kind == "rematch":
-            notice = (f"{player.nickname} agreed: the rematch starts" if room.ask_rematch(player.id)
-                      else f"{player.nickname} asks for a rematch (/rematch or the Rematch "
-                           "button)")
+            notice = msg("info.rematch_starts" if room.ask_rematch(player.id)
+                         else "info.rematch_asked", player=who)
         elif req.kind == "option":
             ((key, value),) = self.boards.check(type(room.game), {a["key"]: a["value"]}).items()
-            notice = f"{player.nickname} set {key}={room.set_option(key, value)}"
+            notice = msg("info.option_set", player=who, option=key,
+                         value=str(room.set_option(key, value)))
         elif req.kind == "start":
             room.start()
             moves = room.resolve_chance(SYSTEM_RANDOM)
-            notice = f"{player.nickname} started the game"
+            notice = msg("info.started", player=who)
         elif req.kind == "resign":
-            notice = f"{player.nickname} resigned as {names[room.resign(player.id)]}"
+            notice = msg("info.resigned", player=who, seat=seat_arg(room.game,
+                                                                    room.resign(player.id)))
         elif req.kind == "rated":
             room.set_rated(a["value"])
-            notice = f"{player.nickname} made the game {'rated' if a['value'] else 'casual'}"
+            notice = msg("info.rated_set", player=who, rated=_yes(a["value"]))
         else:
-            raise ProtocolError(proto.UNKNOWN_TYPE, f"{req.kind} is not a room action", req.ref)
+            raise ProtocolError(proto.UNKNOWN_TYPE, msg("error.not_room_action", kind=req.kind),
+                                req.ref)
         return notice, moves
 
     @staticmethod
@@ -242,8 +242,7 @@ class WritePath(HallCore):
         room's creator, or anyone at all while no person sits (an all-bot table)."""
         people = [o for o in room.seats if o is not None and o.player_id is not None]
         if room.seat_of(player.id) is None and player.nickname != room.created_by and people:
-            raise RoomError("not_seated", "take a seat first (/join): only the players and the "
-                                          "room's creator set up the table")
+            raise RoomError("not_seated", msg("error.manage.not_seated"))
 
     def _person_for_bot(self, room: Room, ref: str | int | None) -> int | None:
         """In a running game, the person's seat a ``bot`` request would take: the named one, or
@@ -265,22 +264,21 @@ class WritePath(HallCore):
         away = self.absence(room)
         return away["seat"] if away is not None and away["claim_in_ms"] == 0 else None
 
-    def _not_absent(self, room: Room) -> str:
+    def _not_absent(self, room: Room) -> Message:
         away = self.absence(room)
         if away is None:
-            return "the player to move is here (or it is a bot's turn): nothing to claim"
+            return msg("error.claim.nobody_absent")
         wait = -(-away["claim_in_ms"] // 1000)
-        return f"{away['player']} may still come back: you may claim in {wait} s"
+        return msg("error.claim.wait", player=away["player"], seconds=wait)
 
-    def _clocks_text(self, room: Room) -> str:
+    def _clocks_text(self, room: Room) -> Message:
         clock = room.clock_json(self.clock())
         if clock is None:
-            return f"no clock: untimed (an absent player may be claimed against after " \
-                   f"{self.settings.absent_seconds:g} s)"
-        times = ", ".join(
-            f"{room.person(i)} {_shown(ms)}{' (running)' if clock['running'] == i else ''}"
-            for i, ms in enumerate(clock["remaining_ms"]))
-        return f"clock {clock['control']}: {times}"
+            return msg("info.clocks.none", seconds=self.settings.absent_seconds)
+        times = [msg("info.clocks.seat", who=room.person(i), time=_shown(ms),
+                     running=_yes(clock["running"] == i))
+                 for i, ms in enumerate(clock["remaining_ms"])]
+        return msg("info.clocks", control=clock["control"], times=joined(times))
 
     @staticmethod
     def _rematch_room(room: Room) -> tuple[Room, list[Move]]:
@@ -347,8 +345,7 @@ class WritePath(HallCore):
         except Exception:
             log.exception("could not store room %s; reloading it", live.id)
             await self._restore(live)
-            raise RoomError("storage_error", "the server could not save that; try again") \
-                from None
+            raise RoomError("storage_error", msg("error.storage.save")) from None
         self.metrics.commit_seconds.observe(time.perf_counter() - start)
         self.metrics.moves.inc(len(moves))
         for made in ([also[0]] if also is not None else []) + [draft]:
@@ -395,7 +392,7 @@ class WritePath(HallCore):
     async def _chat_line(self, room: Room, player: Player, text: str) -> None:
         text = " ".join(text.split())
         if not text:
-            raise ProtocolError(proto.BAD_MESSAGE, "say something")
+            raise ProtocolError(proto.BAD_MESSAGE, msg("error.chat.empty"))
         line = ChatLine(player.nickname, text, now())
         kept = self.cluster is None or room.id in self.rooms
         if kept:
@@ -417,13 +414,17 @@ def _shown(ms: int) -> str:
     return f"{secs // 60}:{secs % 60:02d}"
 
 
-def rated_text(room: Room) -> str:
+def _yes(flag: object) -> str:
+    """A yes/no argument as the catalogues' ``select`` reads it."""
+    return "yes" if flag else "no"
+
+
+def rated_text(room: Room) -> Message:
     """The answer to ``/rated``: whether the game counts, and why."""
     if room.status != WAITING:
-        return f"this game is {'rated' if room.rated else 'casual'}"
+        return msg("info.rated.is", rated=_yes(room.rated))
     if room.rated is not None:
-        return f"this game will be {'rated' if room.rated else 'casual'} (/rated on|off)"
+        return msg("info.rated.will_be", rated=_yes(room.rated))
     if room.rated_now:
-        return "this game will be rated: everyone seated has an account (/rated off for casual)"
-    return ("this game will be casual: a guest is seated (/rated on to rate it anyway; a "
-            "nickname with a password is an account)")
+        return msg("info.rated.by_accounts")
+    return msg("info.rated.by_guest")

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING, Any
 
+from gamehall.core.messages import msg
 from gamehall.server.accounts import Player, RateLimited
 from gamehall.server.bots import BotPool, bot_spec
 from gamehall.server.errors import RoomError
@@ -39,22 +40,21 @@ def hint_refusal(room: Room, seat: int | None) -> RoomError | None:
     from gamehall.server.rooms import FINISHED, PLAYING
 
     if seat is None:
-        return RoomError("not_seated", "hints are for the players, for their own seat")
+        return RoomError("not_seated", msg("error.hint.not_player"))
     if room.status == FINISHED:
-        return RoomError("game_over", "the game is over: no hints after the end")
+        return RoomError("game_over", msg("error.hint.game_over"))
     if room.status != PLAYING or room.state is None:
-        return RoomError("not_started", "the game has not started yet")
+        return RoomError("not_started", msg("error.hint.not_started"))
     if room.rated_now:
-        return RoomError("hints_rated", "no hints in a rated game")
+        return RoomError("hints_rated", msg("error.hint.rated"))
     if not any(o is not None and o.bot is not None and o.player_id is None
                for o in room.seats):
-        return RoomError("hints_no_bot", "hints are only for casual games against the hall's "
-                                         "bots")
+        return RoomError("hints_no_bot", msg("error.hint.no_bot"))
     occ = room.seats[seat]
     if occ is None or not occ.plays():
-        return RoomError("out_of_game", "a bot plays your seat: no hints for it")
+        return RoomError("out_of_game", msg("error.hint.out"))
     if room.to_move() != seat:
-        return RoomError("not_your_turn", "a hint is for your own turn")
+        return RoomError("not_your_turn", msg("error.hint.not_your_turn"))
     return None
 
 
@@ -72,7 +72,7 @@ def hint_spec(settings: Settings, bots: BotPool, asked: str | None) -> str:
             or HINT_LEVELS.index(word) > HINT_LEVELS.index(top):
         allowed = ", ".join(HINT_LEVELS[:HINT_LEVELS.index(top) + 1]) if top in HINT_LEVELS \
             else top
-        raise RoomError("bad_bot", f"hints think at one of these levels here: {allowed}")
+        raise RoomError("bad_bot", msg("error.hint.level", levels=allowed))
     return bot_spec(word, bots.limits)
 
 
@@ -89,27 +89,27 @@ async def answer_hint(bots: BotPool, limiter: Limiter, settings: Settings, room:
     seat = room.seat_of(player.id)
     wanted = req.args.get("seat")
     if seat is not None and wanted is not None and room.seat_index(wanted) != seat:
-        raise RoomError("not_your_seat", "a hint is only ever for your own seat")
+        raise RoomError("not_your_seat", msg("error.hint.not_your_seat"))
     refusal = hint_refusal(room, seat)
     if refusal is not None:
         raise refusal
     version = req.args.get("version")
     if version is not None and version != room.version:
-        raise RoomError("stale_version", f"the position has changed (version {room.version}, "
-                                         f"not {version})")
+        raise RoomError("stale_version", msg("error.hint.stale", version=room.version,
+                                             yours=version))
     spec = hint_spec(settings, bots, req.args.get("level"))
     rules = (Rule("hint", settings.hint_rate, ("player",)),)
     if not await limiter.allow(rules, {"player": str(player.id)}):
         wait = await limiter.blocked(rules, {"player": str(player.id)}) or 1.0
-        raise RateLimited(wait, f"hints are limited to {settings.hint_rate}: try again in "
-                                f"{max(1, round(wait))} s")
+        raise RateLimited(wait, msg("error.hint.rate", rate=settings.hint_rate,
+                                    seconds=max(1, round(wait))))
     assert room.state is not None and seat is not None
     state = room.state.clone()  # the room may move on while the bot thinks
     position, at = state.to_json(), room.version
     chosen = await bots.choose(spec, state, hint_seed(spec, position), f"{room.id}/hint/{seat}")
     legal = [a for a, _ in state.legal_notation()]
     if chosen is None or chosen not in legal:
-        raise RoomError("hint_failed", "the bot found no hint in time; try again")
+        raise RoomError("hint_failed", msg("error.hint.failed"))
     out: dict[str, Any] = {"type": "hint", "room": room.id, "seat": seat, "version": at,
                            "level": spec, "index": legal.index(chosen), "action": chosen,
                            "move": state.action_to_string(chosen),

@@ -13,7 +13,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from gamehall.core.messages import LANGUAGES, catalogue
+from gamehall.core.messages import LANGUAGES, catalogue, msg
 from gamehall.server import protocol as proto
 from gamehall.server.door import Door, address_of, check_rate, token_of, visitor_key
 from gamehall.server.hall import Hall, Player
@@ -37,8 +37,7 @@ def install(app: FastAPI, hall: Hall, door: Door) -> None:
     async def caller(request: Request) -> Player:
         player = await hall.identify(token_of(request))
         if player is None:
-            raise ProtocolError(proto.NOT_IDENTIFIED, "choose a nickname first (POST "
-                                                      "/api/session)")
+            raise ProtocolError(proto.NOT_IDENTIFIED, msg("error.not_identified"))
         return player
 
     @app.get("/i18n/{name}", summary="The page's catalogue of a language (en.json, de.json): "
@@ -46,9 +45,9 @@ def install(app: FastAPI, hall: Hall, door: Door) -> None:
     async def language_catalogue(name: str) -> JSONResponse:
         lang = name.removesuffix(".json")
         if not name.endswith(".json") or lang not in LANGUAGES:
-            return JSONResponse(proto.error(UNKNOWN_LANGUAGE,
-                                            f"no catalogue {name[:40]!r}; there are "
-                                            f"{', '.join(f'{x}.json' for x in LANGUAGES)}"),
+            known = ", ".join(f"{x}.json" for x in LANGUAGES)
+            return JSONResponse(proto.error(UNKNOWN_LANGUAGE, msg("error.language.catalogue",
+                                                                  name=name[:40], known=known)),
                                 status_code=404)
         return JSONResponse(catalogue(lang), headers={"Cache-Control": "no-cache"})
 

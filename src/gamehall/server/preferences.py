@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from gamehall.core.messages import LANGUAGES
+from gamehall.core.messages import LANGUAGES, msg
 from gamehall.server.accounts import stamp
 from gamehall.server.errors import RoomError
 from gamehall.server.storage.extension import SqlExtension
@@ -30,8 +30,8 @@ preferences = sa.Table(
 def checked_language(language: str) -> str:
     """`language` when the hall has a catalogue for it, else a clear 400 naming the choices."""
     if language not in LANGUAGES:
-        raise RoomError(BAD_LANGUAGE, f"no language {language[:16]!r}; the hall speaks "
-                                      f"{', '.join(LANGUAGES)}")
+        raise RoomError(BAD_LANGUAGE, msg("error.language.unknown", language=language[:16],
+                                          known=", ".join(LANGUAGES)))
     return language
 
 

@@ -15,7 +15,9 @@ from typing import Any
 
 import orjson
 
+from gamehall.core.messages import msg
 from gamehall.core.options import is_file_data
+from gamehall.server.errors import Said, said_json, text_of
 
 PROTOCOL_VERSION = 1
 
@@ -40,12 +42,14 @@ MAX_REF = 64
 
 
 class ProtocolError(Exception):
-    """A refused client message: `code` for programs, the text for people."""
+    """A refused client message: `code` for programs, the text for people (`message`, English)
+    and the sentence itself (`said`: key and arguments, for other languages)."""
 
-    def __init__(self, code: str, message: str, ref: str | int | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, said: Said, ref: str | int | None = None) -> None:
+        super().__init__(text_of(said))
         self.code = code
-        self.message = message
+        self.said = said
+        self.message = text_of(said)
         self.ref = ref
 
 
@@ -102,29 +106,29 @@ class Request:
 def parse_message(raw: str | bytes, max_bytes: int) -> Request:
     """Validate one WebSocket text frame; raise ProtocolError for anything malformed."""
     if isinstance(raw, bytes):
-        raise ProtocolError(BINARY, "send JSON as text frames, not binary ones")
+        raise ProtocolError(BINARY, msg("error.protocol.binary"))
     if len(raw) > max_bytes or len(raw.encode("utf-8", "surrogatepass")) > max_bytes:
-        raise ProtocolError(TOO_LARGE, f"messages are limited to {max_bytes} bytes")
+        raise ProtocolError(TOO_LARGE, msg("error.protocol.too_large", limit=max_bytes))
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError):
-        raise ProtocolError(BAD_JSON, "that is not valid JSON") from None
+        raise ProtocolError(BAD_JSON, msg("error.protocol.bad_json")) from None
     return parse_request(data)
 
 
 def parse_request(data: object) -> Request:
     """Validate a decoded JSON value as a request (shared by WebSocket and HTTP)."""
     if not isinstance(data, dict):
-        raise ProtocolError(BAD_MESSAGE, "a message is a JSON object with a \"type\"")
+        raise ProtocolError(BAD_MESSAGE, msg("error.protocol.not_object"))
     ref = _ref(data.get("id"))
     kind = data.get("type")
     if not isinstance(kind, str):
-        raise ProtocolError(BAD_MESSAGE, "a message needs a \"type\" (text)", ref)
+        raise ProtocolError(BAD_MESSAGE, msg("error.protocol.no_type"), ref)
     spec = REQUESTS.get(kind)
     if spec is None:
         known = ", ".join(REQUESTS)
-        raise ProtocolError(UNKNOWN_TYPE, f"unknown message type {kind[:40]!r} (types: {known})",
-                            ref)
+        raise ProtocolError(UNKNOWN_TYPE, msg("error.protocol.unknown_type", kind=kind[:40],
+                                                 known=known), ref)
     return Request(kind, check_fields(kind, spec, data, ref), ref)
 
 
@@ -135,28 +139,32 @@ def check_fields(kind: str, spec: _Fields, data: dict[str, Any],
     for name, (types, required) in spec.items():
         if name not in data or data[name] is None:
             if required:
-                raise ProtocolError(BAD_MESSAGE, f"{kind} needs a \"{name}\"", ref)
+                raise ProtocolError(BAD_MESSAGE, msg("error.protocol.field_missing", kind=kind,
+                                                      name=name), ref)
             continue
         value = data[name]
         if isinstance(value, bool) and bool not in types:
             value = None  # JSON true/false is not a number here
         if value is None or not isinstance(value, types):
-            want = " or ".join(_JSON_NAMES[t] for t in types)
-            raise ProtocolError(BAD_MESSAGE, f"\"{name}\" of {kind} must be {want}", ref)
+            want = "_".join(_JSON_NAMES[t] for t in types)
+            raise ProtocolError(BAD_MESSAGE, msg("error.protocol.field_type", name=name,
+                                                 kind=kind, want=want), ref)
         limit = MAX_TEXT if name == "text" else MAX_FIELD
         if (kind, name) == ("option", "value") and is_file_data(value):
             limit = MAX_OPTION_DATA
         if isinstance(value, str) and len(value) > limit:
-            raise ProtocolError(BAD_MESSAGE, f"\"{name}\" is limited to {limit} characters", ref)
+            raise ProtocolError(BAD_MESSAGE, msg("error.protocol.too_long", name=name,
+                                                 limit=limit), ref)
         if isinstance(value, str) and not_text(value):
-            raise ProtocolError(BAD_MESSAGE, f"\"{name}\" is not valid text", ref)
+            raise ProtocolError(BAD_MESSAGE, msg("error.protocol.not_text", name=name), ref)
         if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:
-            raise ProtocolError(BAD_MESSAGE, f"\"{name}\" is out of range", ref)
+            raise ProtocolError(BAD_MESSAGE, msg("error.protocol.out_of_range", name=name), ref)
         args[name] = value
     return args
 
 
-_JSON_NAMES = {str: "text", int: "a whole number", bool: "true or false"}
+_JSON_NAMES = {str: "text", int: "number", bool: "bool"}
+"""The JSON types by the names that error.protocol.field_type selects its words with."""
 
 
 def _ref(value: object) -> str | int | None:
@@ -167,7 +175,7 @@ def _ref(value: object) -> str | int | None:
         return value
     if isinstance(value, str) and len(value) <= MAX_REF:
         if not_text(value):
-            raise ProtocolError(BAD_MESSAGE, "\"id\" is not valid text")
+            raise ProtocolError(BAD_MESSAGE, msg("error.protocol.not_text", name="id"))
         return value
     return None
 
@@ -181,15 +189,20 @@ def not_text(value: str) -> bool:
 
 
 # --- server messages ------------------------------------------------------------------------
-def error(code: str, message: str, ref: str | int | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+def error(code: str, said: Said, ref: str | int | None = None) -> dict[str, Any]:
+    """An ``error``: the code, the English ``message`` and beside it the sentence's ``key`` and
+    ``args`` (protocol.md, "Sentences in any language"). Also the body of every HTTP error."""
+    out: dict[str, Any] = {"type": "error", "code": code, "message": text_of(said),
+                           **said_json(said)}
     if ref is not None:
         out["id"] = ref
     return out
 
 
-def info(text: str, ref: str | int | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "info", "text": text}
+def info(said: Said, ref: str | int | None = None) -> dict[str, Any]:
+    """An ``info`` line (a command's answer, the hall's notice of a change): English ``text``
+    with the sentence's ``key`` and ``args`` beside it."""
+    out: dict[str, Any] = {"type": "info", "text": text_of(said), **said_json(said)}
     if ref is not None:
         out["id"] = ref
     return out

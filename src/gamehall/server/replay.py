@@ -17,6 +17,7 @@ from collections import OrderedDict
 from typing import Any
 
 from gamehall.core import GameRecord, State
+from gamehall.core.messages import msg
 from gamehall.server.errors import RoomError
 from gamehall.server.rooms import WAITING, Room
 
@@ -52,10 +53,10 @@ class ReplayCache:
 async def replay_step(room: Room, step: int, cache: ReplayCache) -> dict[str, Any]:
     """The JSON answer for `GET /api/rooms/{id}/replay/{step}`."""
     if room.status == WAITING:
-        raise RoomError("not_started", "the game has not started yet: there is nothing to replay")
+        raise RoomError("not_started", msg("error.replay.not_started"))
     moves = list(room.moves)
     if not 0 <= step <= len(moves):
-        raise RoomError("bad_step", f"a replay step is a number from 0 to {len(moves)}")
+        raise RoomError("bad_step", msg("error.replay.step", most=len(moves)))
     live = room.state
     if step == len(moves) and live is not None:
         state = live

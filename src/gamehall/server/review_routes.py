@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from fastapi import Body, FastAPI, Query, Request
 from pydantic import BaseModel, Field
 
+from gamehall.core.messages import msg
 from gamehall.server import protocol as proto
 from gamehall.server.door import Door, address_of, check_rate, token_of, visitor_key
 from gamehall.server.hall import Hall
@@ -37,8 +38,7 @@ def install(app: FastAPI, hall: Hall, reviews: Reviews, door: Door) -> None:
                   body: Annotated[ReviewIn | None, Body()] = None) -> dict[str, Any]:
         player = await hall.identify(token_of(request))
         if player is None:
-            raise ProtocolError(proto.NOT_IDENTIFIED, "choose a nickname first (POST "
-                                                      "/api/session)")
+            raise ProtocolError(proto.NOT_IDENTIFIED, msg("error.not_identified"))
         address = address_of(request)
         check_rate(await door.rates.message_wait(visitor_key(player, address), address))
         room = await hall.get_room(room_id)

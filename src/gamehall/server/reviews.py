@@ -29,11 +29,13 @@ from typing import TYPE_CHECKING, Any
 
 from gamehall.ai.review import review_budget
 from gamehall.core import GamehallError
+from gamehall.core.messages import msg
 from gamehall.server.bots import BotPool, _Job, _Worker
 from gamehall.server.errors import RoomError
 from gamehall.server.replay import game_record
 from gamehall.server.review_store import Limits, ReviewJob, ReviewStore
 from gamehall.server.rooms import FINISHED, Room
+from gamehall.server.sentences import reason_of
 from gamehall.server.settings import Settings
 
 if TYPE_CHECKING:
@@ -45,11 +47,10 @@ Progress = Callable[[int, int], Awaitable[bool]]
 """Told (positions done, total) as a review goes; False: give the review up."""
 
 REFUSALS = {
-    "review_queue_full": "the hall is reviewing as many games as it can: try again in a few "
-                         "minutes",
-    "too_many_reviews": "you already have as many reviews waiting as you may: wait for one to "
-                        "finish",
+    "review_queue_full": "error.review.queue_full",
+    "too_many_reviews": "error.review.too_many",
 }
+"""The catalogue keys of the store's refusals, by code."""
 STATUS = {"game_in_progress": 409, "bad_level": 400, "no_review": 404,
           "reviews_unavailable": 503, "review_queue_full": 429, "too_many_reviews": 429}
 """HTTP statuses of the reviews' refusals (app.py's table takes them)."""
@@ -168,30 +169,29 @@ class Reviews:
         try:
             asked = review_budget(word, game)
         except GamehallError as exc:
-            raise RoomError("bad_level", str(exc)) from None
+            raise RoomError("bad_level", msg("error.review.bad_level",
+                                             reason=reason_of(exc))) from None
         simulations, ceiling = asked.simulations, self.settings.review_max_simulations
         if simulations > ceiling:
             if level is not None:
-                raise RoomError("bad_level", f"a review may run at most {ceiling} simulations "
-                                             "a position here")
+                raise RoomError("bad_level", msg("error.review.simulations", most=ceiling))
             simulations = ceiling  # the default level, capped: its suffixes (RAVE) kept
             word = f"{ceiling}{asked.extras().suffix()}"
         if len(word) > 32:
-            raise RoomError("bad_level", "a review level is easy, medium, hard or a number")
+            raise RoomError("bad_level", msg("error.review.level"))
         return word, simulations
 
     async def request(self, room: Room, player: Player, level: str | None) -> dict[str, Any]:
         """Ask for the review of a finished game (see the module's docstring)."""
         self._check_available()
         if room.status != FINISHED:
-            raise RoomError("game_in_progress", "a game is reviewed once it is over (a review "
-                                                "must not help a player while they play)")
+            raise RoomError("game_in_progress", msg("error.review.in_progress"))
         word, simulations = self.budget(level, room.game_name)
         now = self.hall.clock()
         got = await self.store.request(room.id, word, simulations, player.id, self.node, now,
                                        self.lease, self.limits)
         if got.refused is not None:
-            raise RoomError(got.refused, REFUSALS[got.refused])
+            raise RoomError(got.refused, msg(REFUSALS[got.refused]))
         assert got.job is not None
         if got.taken:
             self._launch(got.job)
@@ -203,7 +203,7 @@ class Reviews:
         word = self.budget(level, room.game_name)[0] if level is not None else None
         job = await self.store.get(room.id, word)
         if job is None:
-            raise RoomError("no_review", "nobody has asked for a review of this game yet")
+            raise RoomError("no_review", msg("error.review.none"))
         return job.to_json(self.hall.clock())
 
     def health(self) -> dict[str, Any]:
@@ -218,7 +218,7 @@ class Reviews:
 
     def _check_available(self) -> None:
         if not self.store.available:
-            raise RoomError("reviews_unavailable", "this hall keeps no reviews")
+            raise RoomError("reviews_unavailable", msg("error.review.unavailable"))
 
     def _launch(self, job: ReviewJob) -> None:
         old = self._tasks.pop(job.key, None)
@@ -234,7 +234,7 @@ class Reviews:
         try:
             room = await self.hall.get_room(job.room)
             if room.status != FINISHED:
-                raise RoomError("game_in_progress", "the game is not over")
+                raise RoomError("game_in_progress", msg("error.review.not_over"))
             search = review_budget(job.level, room.game_name)
 
             lost = [False]

@@ -22,13 +22,15 @@ from gamehall.core import (
     State,
     load_game,
 )
+from gamehall.core.messages import msg
 from gamehall.core.options import resolve_options
 from gamehall.server import roomjson
 from gamehall.server.clocks import Clock, ClockError, TimeControl, parse_control
-from gamehall.server.errors import RoomError
+from gamehall.server.errors import RoomError, Said
 from gamehall.server.moves import Move
 from gamehall.server.protocol import TypedSeat
 from gamehall.server.roomjson import RenderCache
+from gamehall.server.sentences import joined, reason_of, seat_arg
 
 WAITING = "waiting"
 PLAYING = "playing"
@@ -213,36 +215,37 @@ class Room:
                 return self.game.seat_index(ref)
             except GamehallError:
                 pass
+        seats = [seat_arg(self.game, i) for i in range(len(names))]
         if isinstance(ref, TypedSeat):
-            listed = ", ".join(f"{i} {name}" for i, name in enumerate(names, start=1))
-            raise RoomError("no_such_seat",
-                            f"{self.game.title} has no seat {ref.typed()} (seats: {listed})")
-        raise RoomError("no_such_seat",
-                        f"{self.game.title} has no seat {ref!r} (seats: {', '.join(names)})")
+            seats = [msg("list.numbered", number=i, item=s) for i, s in enumerate(seats, 1)]
+        raise RoomError("no_such_seat", msg(
+            "error.seat.no_such_name" if isinstance(ref, str) else "error.seat.no_such",
+            game=self.game.title, seat=ref.typed() if isinstance(ref, TypedSeat) else ref,
+            seats=joined(seats)))
 
     def _free_seat(self) -> int:
         for i, occ in enumerate(self.seats):
             if occ is None:
                 return i
-        raise RoomError("no_free_seat", "every seat is taken")
+        raise RoomError("no_free_seat", msg("error.seat.none_free"))
 
     def check_open(self, seat: int | None = None) -> None:
         """Refuse a change of what an accepted challenge fixed: its seats (`seat`), or with no
         seat named the options, clock and rating (the terms both sides agreed)."""
         held = [i for i, o in enumerate(self.seats) if o is not None and o.challenged]
         if held and (seat is None or seat in held):
-            what = ("the options, clock and rating" if seat is None
-                    else f"the seat {self.game.seat_names[seat]}")
-            raise RoomError("challenge_terms", f"{what}: a term of the challenge, kept as agreed")
+            raise RoomError("challenge_terms", msg("error.challenge.terms") if seat is None
+                            else msg("error.challenge.terms_seat",
+                                     seat=seat_arg(self.game, seat)))
 
     def _require(self, *statuses: str) -> None:
         if self.status in statuses:
             return
         if self.status == FINISHED:
-            raise RoomError("game_over", "the game is over")
+            raise RoomError("game_over", msg("error.game.over"))
         if self.status == PLAYING:
-            raise RoomError("already_started", "the game has already started")
-        raise RoomError("not_started", "the game has not started yet (/start)")
+            raise RoomError("already_started", msg("error.game.started"))
+        raise RoomError("not_started", msg("error.game.not_started"))
 
     # --- seats -------------------------------------------------------------------------------
     def join(self, player_id: int, nickname: str, ref: str | int | None, account: bool = False,
@@ -252,12 +255,12 @@ class Room:
         held = self.seat_of(player_id)
         if held is not None:
             raise RoomError("already_seated",
-                            f"you already sit as {self.game.seat_names[held]} (/leave first)")
+                            msg("error.seat.already_seated", seat=seat_arg(self.game, held)))
         seat = self._free_seat() if ref is None else self.seat_index(ref)
         occ = self.seats[seat]
         if occ is not None:
-            raise RoomError("seat_taken",
-                            f"{self.game.seat_names[seat]} is taken by {occ.nickname}")
+            raise RoomError("seat_taken", msg("error.seat.taken", seat=seat_arg(self.game, seat),
+                                              player=occ.nickname))
         self.seats[seat] = Occupant(nickname, player_id=player_id, account=account,
                                     bot_account=bot_account, challenged=challenged)
         self.rev += 1
@@ -270,22 +273,24 @@ class Room:
             seat = self.seat_index(ref)
             occ = self.seats[seat]
             if occ is None:
-                raise RoomError("seat_empty", f"{self.game.seat_names[seat]} is empty")
+                raise RoomError("seat_empty",
+                                msg("error.seat.empty", seat=seat_arg(self.game, seat)))
             if occ.player_id != player_id:
                 if occ.bot is None:
-                    raise RoomError("not_your_seat",
-                                    f"{self.game.seat_names[seat]} belongs to {occ.nickname}")
+                    raise RoomError("not_your_seat", msg("error.seat.not_yours",
+                                                         seat=seat_arg(self.game, seat),
+                                                         player=occ.nickname))
                 if self.status != WAITING:
-                    raise RoomError("already_started", "bots stay in their seats once it starts")
+                    raise RoomError("already_started", msg("error.bot.stays"))
         else:
             held = self.seat_of(player_id)
             if held is None:
-                raise RoomError("not_seated", "you do not hold a seat")
+                raise RoomError("not_seated", msg("error.seat.none_held"))
             seat = held
         occ = self.seats[seat]
         if self.status == PLAYING and occ is not None and occ.player_id is not None:
             if occ.out:
-                raise RoomError("out_of_game", "you are already out of this game")
+                raise RoomError("out_of_game", msg("error.seat.already_out"))
             return self.resign(player_id)  # no empty seat in a running game: leaving resigns
         self.check_open(seat)
         self.seats[seat] = None
@@ -298,8 +303,8 @@ class Room:
         seat = self._free_seat() if ref is None else self.seat_index(ref)
         occ = self.seats[seat]
         if occ is not None and occ.bot is None:
-            raise RoomError("seat_taken",
-                            f"{self.game.seat_names[seat]} is taken by {occ.nickname}")
+            raise RoomError("seat_taken", msg("error.seat.taken", seat=seat_arg(self.game, seat),
+                                              player=occ.nickname))
         self.check_open(seat)
         self.seats[seat] = Occupant(name, bot=spec)
         self.rev += 1
@@ -315,7 +320,7 @@ class Room:
             resolved = resolve_options(self.game.OPTIONS, wanted)
             game = load_game(self.game_name, **resolved)
         except GamehallError as exc:
-            raise RoomError("bad_option", str(exc)) from None
+            raise RoomError("bad_option", msg("error.option.bad", reason=reason_of(exc))) from None
         self.game, self.options, self._preview = game, dict(game.options), None
         n = game.num_players
         self.seats = (self.seats + [None] * n)[:n]
@@ -348,7 +353,7 @@ class Room:
         try:
             self.time_control = parse_control(text)
         except ClockError as exc:
-            raise RoomError("bad_clock", str(exc)) from None
+            raise RoomError("bad_clock", exc.said) from None
         self.rev += 1
         return self.time_control
 
@@ -357,10 +362,9 @@ class Room:
         """Start once every seat is filled (the hall then resolves any chance at the start, and
         starts the clock with `settle_clock`)."""
         self._require(WAITING)
-        empty = [self.game.seat_names[i] for i, occ in enumerate(self.seats) if occ is None]
+        empty = [seat_arg(self.game, i) for i, occ in enumerate(self.seats) if occ is None]
         if empty:
-            raise RoomError("seats_empty", f"waiting for a player as {', '.join(empty)} "
-                                           "(/join or /bot)")
+            raise RoomError("seats_empty", msg("error.seat.wait_for", seats=joined(empty)))
         self.state = self.game.new_initial_state(self.seed)
         self.status = PLAYING
         people = any(o is not None and o.bot is None for o in self.seats)
@@ -375,21 +379,22 @@ class Room:
         assert self.state is not None
         seat = self.seat_of(player_id)
         if seat is None:
-            raise RoomError("not_seated", "you do not hold a seat in this game")
+            raise RoomError("not_seated", msg("error.seat.not_in_game"))
         if version != self.version:
-            raise RoomError("stale_version", f"the position has changed (version {self.version},"
-                                             f" your move was for version {version})")
+            raise RoomError("stale_version", msg("error.move.stale", version=self.version,
+                                                 yours=version))
         held = self.seats[seat]
         if held is not None and held.out:
-            raise RoomError("out_of_game", "you are out of this game: a bot plays your seat")
+            raise RoomError("out_of_game", msg("error.move.out"))
         if self.to_move() != seat:
-            raise RoomError("not_your_turn", "it is not your turn")
+            raise RoomError("not_your_turn", msg("error.move.not_your_turn"))
         if any(occ is None for occ in self.seats):
-            raise RoomError("seats_empty", "a seat is empty: the game waits for a player")
+            raise RoomError("seats_empty", msg("error.move.seat_empty"))
         try:
             return seat, self.state.string_to_action(text)
         except GamehallError as exc:
-            raise RoomError("illegal_move", str(exc)) from None
+            raise RoomError("illegal_move", msg("error.move.illegal", reason=reason_of(exc))) \
+                from None
 
     def apply(self, seat: int | None, action: int) -> Move:
         """Apply an action already checked legal, and note the end of the game."""
@@ -475,11 +480,11 @@ class Room:
     def resign(self, player_id: int) -> int:
         """End the game: the resigning seat (and any that dropped out before) gets the worst
         result, the others share the rest."""
-        seat = self._seat_in_play(player_id, "you do not hold a seat in this game")
+        seat = self._seat_in_play(player_id, msg("error.seat.not_in_game"))
         self._end([*self._dropped(), seat], "resign", f"{self.person(seat)} resigned")
         return seat
 
-    def _seat_in_play(self, player_id: int, not_seated: str) -> int:
+    def _seat_in_play(self, player_id: int, not_seated: Said) -> int:
         """The seat `player_id` plays in this running game; RoomError if none (or dropped)."""
         self._require(PLAYING)
         seat = self.seat_of(player_id)
@@ -487,7 +492,7 @@ class Room:
             raise RoomError("not_seated", not_seated)
         occ = self.seats[seat]
         if occ is not None and occ.out:
-            raise RoomError("out_of_game", "you are already out of this game")
+            raise RoomError("out_of_game", msg("error.seat.already_out"))
         return seat
 
     def drop_out(self, seat: int, reason: str) -> None:
@@ -532,18 +537,18 @@ class Room:
 
     def _check_claimant(self, player_id: int, seat: int) -> None:
         """`player_id` may act against the absent `seat`: a person still in the game, another."""
-        mine = self._seat_in_play(player_id, "only the players of this game may do that")
+        mine = self._seat_in_play(player_id, msg("error.claim.not_player"))
         if mine == seat:
-            raise RoomError("not_absent", "you are here yourself")
+            raise RoomError("not_absent", msg("error.claim.yourself"))
 
-    def claim(self, player_id: int, seat: int | None, why_not: str = "nobody is absent") -> None:
+    def claim(self, player_id: int, seat: int | None, why_not: Said = "") -> None:
         """Claim the game against the absent seat to move; the hall finds that seat (None when
         nobody may be claimed against yet, and `why_not` says why)."""
         if self.clock is not None or self.time_control is not None:
-            raise RoomError("clock_decides", "in a timed game the clock decides: no claims")
+            raise RoomError("clock_decides", msg("error.claim.timed"))
         if seat is None:
             self._require(PLAYING)
-            raise RoomError("not_absent", why_not)
+            raise RoomError("not_absent", why_not or msg("error.claim.nobody"))
         self._check_claimant(player_id, seat)
         self.drop_out(seat, "claim")
 
@@ -559,13 +564,13 @@ class Room:
     def ask_rematch(self, player_id: int) -> bool:
         """Note that a person who played asks for a rematch; True once every one of them has."""
         if self.status != FINISHED:
-            raise RoomError("not_finished", "a rematch comes after the end of the game")
+            raise RoomError("not_finished", msg("error.rematch.not_finished"))
         if self.rematch is not None:
-            raise RoomError("rematch_started", f"the rematch is on: room {self.rematch}")
+            raise RoomError("rematch_started", msg("error.rematch.started", room=self.rematch))
         seat = self.seat_of(player_id)
         occ = self.seats[seat] if seat is not None else None
         if occ is None:
-            raise RoomError("not_seated", "only the players of this game may ask for a rematch")
+            raise RoomError("not_seated", msg("error.rematch.not_player"))
         if not occ.rematch:
             occ.rematch = True
             self.rev += 1

@@ -10,6 +10,7 @@ from typing import Any
 
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
+from gamehall.core import messages
 from gamehall.server import protocol as proto
 from gamehall.server.door import Door, address_of, token_of, visitor_key
 from gamehall.server.errors import RoomError
@@ -39,7 +40,7 @@ def mount_websocket(app: FastAPI, hall: Hall, settings: Settings, door: Door) ->
         refusal = door.connections.open(visitor, address)
         if refusal is None and not await door.rates.allow_connect(address):
             door.connections.close(visitor, address)
-            refusal = "too many connections too fast: slow down"
+            refusal = messages.msg("error.rate.connections")
         if refusal is not None:
             await ws.send_text(proto.dumps(proto.error(TOO_MANY_CONNECTIONS, refusal)))
             await ws.close(1008, "too many connections")
@@ -49,7 +50,7 @@ def mount_websocket(app: FastAPI, hall: Hall, settings: Settings, door: Door) ->
             try:
                 room = await hall.get_room(room_id)
             except RoomError as exc:
-                await ws.send_text(proto.dumps(proto.error(exc.code, exc.message)))
+                await ws.send_text(proto.dumps(proto.error(exc.code, exc.said)))
                 await ws.close(4404)
                 return
             conn = Connection(ws, hall, settings, room, player, token, door, address)
@@ -94,7 +95,7 @@ class Connection:
             room = await self.hall.attach(self.room_id)
         except RoomError as exc:  # gone meanwhile
             self.sub.close()
-            await self.ws.send_text(proto.dumps(proto.error(exc.code, exc.message)))
+            await self.ws.send_text(proto.dumps(proto.error(exc.code, exc.said)))
             await self.ws.close(4404)
             return
         except BaseException:
@@ -108,7 +109,8 @@ class Connection:
     async def _run(self, room: Room) -> None:
         history = await self.hall.chat_history(room.id)
         if self.token and self.player is None:
-            self._send(proto.error(proto.NOT_IDENTIFIED, "that token is unknown: you are watching"))
+            self._send(proto.error(proto.NOT_IDENTIFIED,
+                                   messages.msg("error.token.unknown_watching")))
         for line in history:
             self._send(line)
         self.sub.deliver({"event": "state"})
@@ -139,7 +141,7 @@ class Connection:
                 if not await rates.strike(strikes_key):
                     await self.ws.close(1008, "too many messages")
                     return
-                self._send(proto.error(proto.RATE_LIMITED, "too many messages: slow down"))
+                self._send(proto.error(proto.RATE_LIMITED, messages.msg("error.rate.messages")))
                 continue
             await self._handle(raw)
 
@@ -149,8 +151,8 @@ class Connection:
         chat and the room as that player sees it."""
         player = await self.hall.identify(token)
         if player is None:
-            raise ProtocolError(proto.NOT_IDENTIFIED, "that token is unknown: you are watching",
-                                ref)
+            raise ProtocolError(proto.NOT_IDENTIFIED,
+                                messages.msg("error.token.unknown_watching"), ref)
         visitor = visitor_key(player, self.address)
         refusal = self.door.connections.move(self.visitor, visitor)
         if refusal is not None:
@@ -183,12 +185,12 @@ class Connection:
                 else:
                     self._send(reply)
         except ProtocolError as exc:
-            self._send(proto.error(exc.code, exc.message, exc.ref if exc.ref is not None else ref))
+            self._send(proto.error(exc.code, exc.said, exc.ref if exc.ref is not None else ref))
         except RoomError as exc:
-            self._send(proto.error(exc.code, exc.message, ref))
+            self._send(proto.error(exc.code, exc.said, ref))
         except Exception:
             log.exception("request failed")
-            self._send(proto.error("server_error", "the server failed on that; sorry", ref))
+            self._send(proto.error("server_error", messages.msg("error.server"), ref))
 
     async def _send_state(self, full: bool) -> None:
         """The room for this connection's seat, with only the moves it has not been sent yet

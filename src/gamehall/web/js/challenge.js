@@ -164,8 +164,8 @@ function waitAnswer(box, made, ctx, alive, list) {
       cancel.remove();
       pending.dataset.status = now.status;
       line.textContent = now.status === "declined"
-        ? t("page.challenge.declined", { player: made.dest.name, reason: now.reason_text || now.reason })
-        : (now.reason === "expired" ? t("page.challenge.expired", { reason: now.reason_text })
+        ? t("page.challenge.declined", { player: made.dest.name, reason: say(now, "reason_text") || now.reason })
+        : (now.reason === "expired" ? t("page.challenge.expired", { reason: say(now, "reason_text") })
           : t("page.challenge.canceled"));
     }
   };
@@ -219,7 +219,7 @@ function drawIncoming(bar, mine, list) {
   bar.hidden = !mine.in.length;
   fill(bar, mine.in.map((c) => {
     const reason = h("select", { name: "decline-reason", "aria-label": t("page.challenge.reason") },
-      mine.reasons.map((r) => h("option", { value: r.reason }, r.text)));
+      mine.reasons.map((r) => h("option", { value: r.reason }, say(r, "text"))));
     const answer = (how, body) => async () => {
       try {
         const done = await api(`/api/challenge/${encodeURIComponent(c.id)}/${how}`,

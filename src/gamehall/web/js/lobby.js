@@ -128,7 +128,7 @@ async function drawCreate(lobby) {
   try {
     list = await games();
   } catch (err) {
-    fill(createBox, h("p", { class: "error" }, t("page.lobby.games_failed", { error: err.message })));
+    fill(createBox, h("p", { class: "error" }, t("page.lobby.games_failed", { error: say(err) })));
     return;
   }
   fill(createBox, h("h2", {}, t("page.lobby.new_room_title")), createForm(lobby, list));

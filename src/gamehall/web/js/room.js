@@ -9,6 +9,7 @@
 // when it runs (a button patch() keeps may outlive the state it was drawn for).
 
 import { h, fill, patch } from "./dom.js";
+import { say } from "./i18n.js";
 import { botLevels, chooseNickname, games } from "./api.js";
 import { RoomConnection } from "./connection.js";
 import { loadBoard } from "./boards/index.js";
@@ -162,7 +163,7 @@ function onMessage(room, msg) {
   switch (msg.type) {
     case "state": onState(room, msg); break;
     case "chat": addLine(room, "chat", msg.text, msg.from); break;
-    case "info": addLine(room, "info", msg.text); break;
+    case "info": addLine(room, "info", say(msg, "text")); break;
     case "error": onError(room, msg); break;
     case "review": if (room.review) room.review.pushed(msg); break;
     case "welcome":
@@ -182,8 +183,9 @@ function onError(room, msg) {
     askNickname(room);
     return;
   }
-  addLine(room, "error", msg.message);
-  room.ctx.toast(msg.message, "error");
+  const text = say(msg);  // the server's sentence, in the page's language
+  addLine(room, "error", text);
+  room.ctx.toast(text, "error");
   if (mine && room.board) room.board.refused(msg);
 }
 

@@ -25,7 +25,7 @@ export function showRules(root, game, ctx) {
         api(`/api/games/${encodeURIComponent(game)}/rules?lang=${language()}`), games()]);
     } catch (err) {
       if (alive) fill(page, h("p", { class: "error" },
-        t("page.rules.failed", { error: err.message })));
+        t("page.rules.failed", { error: say(err) })));
       return;
     }
     if (!alive) return;
