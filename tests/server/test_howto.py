@@ -164,7 +164,8 @@ def test_options_describe_themselves_in_words(client: TestClient) -> None:
     games = {g["name"]: g for g in client.get("/api/games").json()}
     stuck = next(o for o in games["haugaz"]["options"] if o["name"] == "stuck")
     assert stuck["label"] == "when stuck"
-    assert {"value": "ends", "word": "the game ends"} in stuck["words"]
+    assert {"value": "ends", "word": "the game ends",
+            "word_key": "game.haugaz.option.stuck.word.ends"} in stuck["words"]
     pie = next(o for o in games["hula"]["options"] if o["name"] == "pie")
     assert pie["label"] == "swap (pie rule)"
     for game in games.values():

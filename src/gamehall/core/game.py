@@ -28,6 +28,8 @@ class Game(ABC):
     """Registry name, e.g. ``"hula"``."""
     title: ClassVar[str]
     """Name for people, e.g. ``"Halali!"``."""
+    description: ClassVar[str] = ""
+    """One line for people on what the game is (the hall's lobby shows it); empty: none."""
     OPTIONS: ClassVar[tuple[Option, ...]] = ()
     has_chance: ClassVar[bool] = False
     """True when the game has chance nodes (its states may have ``current_player() == CHANCE``)."""
@@ -228,7 +230,58 @@ class Game(ABC):
 
     @classmethod
     def describe_options(cls) -> list[dict[str, Any]]:
-        return [o.describe() for o in cls.OPTIONS]
+        """The options as `GET /api/games` sends them, each text with its catalogue key."""
+        return [o.describe(cls.option_key(o.name)) for o in cls.OPTIONS]
+
+    # --- catalogue keys of the texts for people ---------------------------------------------------
+    # Every text a game shows people (its description, its options' labels, docs and words, its
+    # seats' names) is English here and goes out with a stable key beside it, so that a client
+    # says it from its catalogue (``web/i18n/<lang>/options.json``) in its reader's language and
+    # keeps the English where the catalogue lacks the key (a plug-in game brings no entries).
+    # A game from another package may name its keys otherwise by overriding these.
+    @classmethod
+    def description_key(cls) -> str:
+        """The key of `description`: ``game.<name>.description``."""
+        return f"game.{cls.name}.description"
+
+    @classmethod
+    def option_key(cls, option: str) -> str:
+        """The stem of an option's keys (``game.<name>.option.<option>``; `Option.texts` names
+        what follows it: ``.label``, ``.doc``, ``.word.<value>``)."""
+        return f"game.{cls.name}.option.{option}"
+
+    @classmethod
+    def seat_key(cls, seat: str) -> str:
+        """The key of a seat's name: ``game.<name>.seat.<seat>`` (by name, not number: a seat's
+        name may change with the options, as Halali!'s do in a match)."""
+        return f"game.{cls.name}.seat.{seat}"
+
+    @classmethod
+    def every_seat_name(cls) -> list[str]:
+        """Every seat name the game may have: with the default options and with each other
+        value of each option that has a list of them (a yes/no option: both), in order met."""
+        variants: list[dict[str, object]] = [{}]
+        for opt in cls.OPTIONS:
+            values = (True, False) if opt.type is bool else (opt.choices or ())
+            variants += [{opt.name: value} for value in values]
+        names: dict[str, None] = {}
+        for options in variants:
+            try:
+                names.update(dict.fromkeys(cls(**options).seat_names))
+            except GamehallError:
+                continue
+        return list(names)
+
+    @classmethod
+    def catalogue_texts(cls) -> dict[str, str]:
+        """Every key this game sends and its English text (what the English catalogue must say:
+        the tests check the shipped games' entries against it)."""
+        out = {cls.description_key(): cls.description} if cls.description else {}
+        for opt in cls.OPTIONS:
+            stem = cls.option_key(opt.name)
+            out.update({f"{stem}.{part}": text for part, text in opt.texts().items()})
+        out.update({cls.seat_key(seat): seat for seat in cls.every_seat_name()})
+        return out
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and (self.name, self.options) == (other.name, other.options)

@@ -4,6 +4,12 @@ An option marked `reads_files` takes a local file (a Hotu Matua board): its valu
 the file's JSON itself (text starting with ``{``), and the game reads both alike. The command
 line and the Python API may pass paths; the hall never lets a client's value reach the file
 system (`Option.reaches_files`).
+
+Each text for people (the label, the doc, each value's word) is English here; `describe` sends
+beside each a catalogue key (``label_key``, ``doc_key``, ``word_key``) under the stem its game
+gives (`Game.option_key`: ``game.<game>.option.<option>``), so that a client says it in its
+reader's language from the catalogue (``web/i18n/<lang>/options.json``) and shows the English
+where a key is missing (a plug-in game with no catalogue entries).
 """
 
 from __future__ import annotations
@@ -79,9 +85,11 @@ class Option:
             return raw.strip()
         raise InvalidOptionError(f"option {self.name} is text, not {raw!r}")
 
-    def describe(self) -> dict[str, Any]:
-        """JSON-ready description, for `GET /api/games` and generated forms."""
-        return {
+    def describe(self, key: str = "") -> dict[str, Any]:
+        """JSON-ready description, for `GET /api/games` and generated forms; with `key` (the
+        stem of this option's catalogue keys, `Game.option_key`) each text for people carries
+        its key beside it (the stem and `texts`' names)."""
+        out: dict[str, Any] = {
             "name": self.name,
             "type": {bool: "bool", int: "int", str: "str"}[self.type],
             "default": self.default,
@@ -93,6 +101,23 @@ class Option:
             "label": self.label or self.name.replace("_", " "),
             "words": [{"value": value, "word": word} for value, word in self.words],
         }
+        if key:
+            out["label_key"] = f"{key}.label"
+            if self.doc:
+                out["doc_key"] = f"{key}.doc"
+            for entry in out["words"]:
+                entry["word_key"] = f"{key}.word.{value_token(entry['value'])}"
+        return out
+
+    def texts(self) -> dict[str, str]:
+        """This option's English texts for people, each by the end of its catalogue key (after
+        the stem): ``label``, ``doc`` (when there is one), ``word.<value>`` (`value_token`)."""
+        out = {"label": self.label or self.name.replace("_", " ")}
+        if self.doc:
+            out["doc"] = self.doc
+        for value, word in self.words:
+            out[f"word.{value_token(value)}"] = word
+        return out
 
     def word(self, value: OptionValue) -> str:
         """`value` as people read it (see `words`)."""
@@ -102,6 +127,14 @@ class Option:
         if isinstance(value, bool):
             return "on" if value else "off"
         return str(value)
+
+
+def value_token(value: OptionValue) -> str:
+    """A value as a piece of a catalogue key: ``on``/``off`` for a yes/no value, ``default``
+    for the empty text (a file option's shipped board), else the value itself."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value) if value != "" else "default"
 
 
 def is_file_data(value: object) -> bool:

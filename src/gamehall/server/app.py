@@ -199,6 +199,19 @@ def _protocol_doc(app: FastAPI) -> None:
         return PlainTextResponse(text)
 
 
+def _seat_keys(game: Game) -> dict[str, str]:
+    """The catalogue key of every seat name the game may have (`seats`, `seats_for`, a match's
+    seats), so that a client names each seat in its reader's language."""
+    return {seat: game.seat_key(seat) for seat in game.every_seat_name()}
+
+
+def _description(game: Game) -> dict[str, str]:
+    """The game's one line for people ("" where it has none) and, beside a line, its key."""
+    if not game.description:
+        return {"description": ""}
+    return {"description": game.description, "description_key": game.description_key()}
+
+
 def _seats_for(game: Game) -> dict[str, dict[str, list[str]]]:
     """The seats at each value of an option that changes them (Hau La's `players`), so that a
     form picking the seat before the room exists (a challenge's) offers the table's own."""
@@ -273,8 +286,10 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
                 continue
             module = f"/js/boards/{game.web_board}.js" if game.web_board else None
             out.append({"name": name, "title": game.title, "seats": list(game.seat_names),
-                        "seats_for": _seats_for(game), "has_chance": game.has_chance,
-                        "board": module, "options": hall.boards.describe(type(game))})
+                        "seats_for": _seats_for(game), "seat_keys": _seat_keys(game),
+                        "has_chance": game.has_chance, "board": module,
+                        "options": hall.boards.describe(type(game)),
+                        **_description(game)})
         return out
 
     @app.get("/api/bots", summary="The bot levels players may seat, and the one `/bot` seats "

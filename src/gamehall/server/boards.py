@@ -91,10 +91,11 @@ class Boards:
     # --- what the page offers --------------------------------------------------------------------
     def describe(self, game: type[Game]) -> list[dict[str, Any]]:
         """The game's option descriptions (`GET /api/games`); a file option also lists the boards
-        offered (value and label) and the largest JSON a client may send instead."""
+        offered (value and label) and the largest JSON a client may send instead. Each text for
+        people carries its catalogue key (`Game.option_key`)."""
         out = []
         for option in game.OPTIONS:
-            about = option.describe()
+            about = option.describe(game.option_key(option.name))
             if option.reads_files:
                 boards = self.offered.get((game.name, option.name), {})
                 about["offered"] = [{"value": option.default, "label": DEFAULT_NAME}] + [

@@ -60,6 +60,7 @@ def seats_json(room: Room, online: set[int]) -> list[dict[str, Any]]:
         out.append({
             "index": i,
             "name": name,
+            "name_key": room.game.seat_key(name),
             "player": occ.nickname if occ else None,
             "bot": occ.bot if occ else None,
             "bot_account": bool(occ and occ.bot_account),

@@ -19,6 +19,8 @@ class HalaliGame(PackagedGame[HalaliState]):
 
     name = "halali"
     title = "Halali!"
+    description = ("Humans against beasts in a forest of face-down tiles: turn them over, hunt, "
+                   "and score the most points.")
     web_board = "halali"
     howto_moves = 24
     package = GamePackage(HalaliState, jsonform, view, explain, svg)

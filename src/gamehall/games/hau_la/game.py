@@ -18,6 +18,8 @@ class HauLaGame(PackagedGame[HauLaState]):
 
     name = "hau_la"
     title = "Hau La"
+    description = ("Add bendy foam strips to one shared building without touching: the highest "
+                   "colour tag wins.")
     web_board = "hau_la"
     howto_moves = 40
     package = GamePackage(HauLaState, jsonform, view, explain, svg)

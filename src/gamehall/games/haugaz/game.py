@@ -21,6 +21,8 @@ class HaugazGame(PackagedGame[HaugazState]):
 
     name = "haugaz"
     title = "Haugaz"
+    description = ("Stacks jump exactly as far as they are tall and make the stacks they land near "
+                   "grow: the tallest stacks win.")
     web_board = "haugaz"
     howto_moves = 24
     package = GamePackage(HaugazState, jsonform, view, explain, svg)

@@ -19,6 +19,8 @@ class HotuMatuaGame(PackagedGame[HotuMatuaState]):
 
     name: ClassVar[str] = "hotu_matua"
     title: ClassVar[str] = "Hotu Matua"
+    description: ClassVar[str] = ("Two fleets sail a sea of numbered lines: chain your four "
+                                  "ships next to the island pearls to take them.")
     web_board: ClassVar[str | None] = "hotu_matua"
     howto_moves: ClassVar[int] = 30
     package = GamePackage(HotuMatuaState, jsonform, view, explain, svg)

@@ -17,6 +17,8 @@ class HulaGame(PackagedGame[HulaState]):
 
     name = "hula"
     title = "Hula"
+    description = ("Two players place stones in turn: surround the blocked centre with a loop of "
+                   "your own stones to win.")
     web_board = "hula"
     howto_moves = 16
     package = GamePackage(HulaState, jsonform, view, explain, svg)
