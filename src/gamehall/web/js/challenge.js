@@ -88,7 +88,8 @@ function challengeForm(data, list, ctx, sent) {
   const game = () => list.find((g) => g.name === select.value);
   const drawSeats = () => fill(seat, h("option", { value: "" }, t("page.challenge.random_seat")),
     seatsOf(game(), readOptions(optionsBox, game())).map((name, i) =>
-      h("option", { value: String(i) }, t("page.challenge.you_play", { seat: seatWord(name) }))));
+      h("option", { value: String(i) }, t("page.challenge.you_play",
+        { seat: seatWord({ name, name_key: (game().seat_keys || {})[name] }) }))));
   const drawOptions = () => {
     fill(optionsBox, game().options.map(optionField));
     drawSeats();

@@ -91,5 +91,5 @@ export function turnTitle(state) {
   const seat = state.seats[state.to_move];
   if (!seat) return game;
   if (state.to_move === state.seat) return `● ${t("page.clock.your_move")} · ${game}`;
-  return `${t("page.clock.to_move", { who: seat.player || seatWord(seat.name) })} · ${game}`;
+  return `${t("page.clock.to_move", { who: seat.player || seatWord(seat) })} · ${game}`;
 }

@@ -8,7 +8,7 @@ import { api, chooseNickname, games, signIn } from "./api.js";
 import { Clocks } from "./clock.js";
 import { say, t } from "./i18n.js";
 import { playerLink } from "./links.js";
-import { outcomeWords } from "./words.js";
+import { outcomeWords, seatWord } from "./words.js";
 
 const POLL_MS = 2000;
 
@@ -139,9 +139,12 @@ function createForm(lobby, list) {
   const select = h("select", { name: "game", "aria-label": t("page.lobby.game") },
     list.map((g) => h("option", { value: g.name }, g.title)));
   const optionsBox = h("div", { class: "options" });
+  const about = h("p", { class: "muted small game-description", "data-testid": "game-description" });
   const rulesLink = h("a", { class: "rules-link", "data-testid": "rules-link" }, t("page.lobby.how_to_play"));
   const drawOptions = () => {
     const game = list.find((g) => g.name === select.value);
+    about.textContent = say(game, "description");
+    about.hidden = !about.textContent;
     fill(optionsBox, game.options.map(optionField));
     rulesLink.href = `#/rules/${game.name}`;
     rulesLink.textContent = t("page.lobby.how_to_play_game", { game: game.title });
@@ -175,6 +178,7 @@ function createForm(lobby, list) {
   } },
   h("div", { class: "row" }, h("label", {}, t("page.lobby.game_label"), select), rated,
     lobby.createButton, rulesLink),
+  about,
   h("div", { class: "option" }, h("label", { for: "opt-clock" }, t("page.lobby.clock")), clockBox,
     h("span", { class: "doc" }, clockDoc())),
   optionsBox);
@@ -206,7 +210,7 @@ function roomRow(lobby, room, specs) {
   clocks.set(room.status === "waiting" ? null : room.clock);
   lobby.rowClocks.push(clocks);
   const seats = room.seats.map((seat) => h("span", { class: "seat-chip" + (seat.player ? "" : " free") },
-    `${say(seat, "name")}: `, seat.player ? playerLink(seat.player, { botAccount: seat.bot_account }) : t("page.lobby.free"), clocks.span(seat.index)));
+    `${seatWord(seat)}: `, seat.player ? playerLink(seat.player, { botAccount: seat.bot_account }) : t("page.lobby.free"), clocks.span(seat.index)));
   const free = room.seats.some((seat) => !seat.player);
   const open = room.status !== "finished";
   const mine = !!nickname && room.seats.some((seat) => seat.player === nickname && !seat.bot);
@@ -290,8 +294,10 @@ export function optionField(opt) {
  * current value as the server shows it: an offered board's value or its label. */
 function boardChoice(opt, id) {
   const current = (b) => b.value === opt.default || b.label === opt.default;
+  // the first board offered is the game's own, labelled "default": said in the page's language
   const select = h("select", { id, name: opt.name },
-    opt.offered.map((b) => h("option", { value: b.value, selected: current(b) }, b.label)));
+    opt.offered.map((b, i) => h("option", { value: b.value, selected: current(b) },
+      i === 0 ? t("page.option.default") : b.label)));
   if (!opt.offered.some(current)) {
     select.append(h("option", { value: "", disabled: true, selected: true }, String(opt.default)));
   }

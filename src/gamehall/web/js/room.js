@@ -22,7 +22,7 @@ import { ReviewPanel } from "./review.js";
 import { Clocks, turnTitle } from "./clock.js";
 import { clearTurn, signalTurn, soundToggle } from "./attention.js";
 import { outcomeWords, resultWords, seatWord } from "./words.js";
-import { drawMoves, seatName } from "./moves.js";
+import { drawMoves } from "./moves.js";
 import { HintBox } from "./hint.js";
 import { say, t } from "./i18n.js";
 
@@ -349,7 +349,7 @@ function seatItem(room, seat, item) {
   return patch(item,
   h("span", { class: `dot ${seat.connected ? "on" : "off"}`,
     title: seat.connected ? t("page.room.connected") : t("page.room.not_connected") }),
-  h("span", { class: "seat-name" }, seatWord(seat.name)),
+  h("span", { class: "seat-name" }, seatWord(seat)),
   who,
   mine ? h("span", { class: "tag you" }, t("page.room.you")) : null,
   toMove ? h("span", { class: "tag turn" }, t("page.room.to_move_tag")) : null,
@@ -520,7 +520,7 @@ function drawStatus(room) {
 
 /** Before the start: whom the table waits for, and what this visitor may do about it. */
 function waitingWords(room) {
-  const free = room.state.seats.filter((x) => !x.player).map((x) => seatWord(x.name));
+  const free = room.state.seats.filter((x) => !x.player).map((x) => seatWord(x));
   const who = !room.nickname ? "visitor" : (manager(room) ? "manager" : "player");
   return free.length ? t(`page.room.waiting.${who}`, { seats: free.join(", ") })
     : t(`page.room.full.${who}`);
@@ -541,10 +541,10 @@ function playingStatus(room) {
   } else if (state.to_move === null || state.to_move === undefined) {
     statusLine.textContent = t("page.room.chance_drawing");
   } else if (state.to_move === state.seat) {
-    statusLine.textContent = t("page.room.your_move", { seat: seatWord(seatName(state, state.seat)) });
+    statusLine.textContent = t("page.room.your_move", { seat: seatWord(state.seats[state.seat]) });
   } else {
     const seat = state.seats[state.to_move];
-    fill(statusLine, t("page.room.seat_to_move", { seat: seatWord(seat.name) }),
+    fill(statusLine, t("page.room.seat_to_move", { seat: seatWord(seat) }),
       seat.player ? [" (", playerLink(seat.player, { botAccount: seat.bot_account }), ")"] : "", ".");
   }
 }

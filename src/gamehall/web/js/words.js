@@ -1,16 +1,23 @@
 // The end of a game and the players in words, for people: names rather than seat labels, never
 // raw returns. Shared by the room and the lobby.
 
-import { t } from "./i18n.js";
+import { say, t } from "./i18n.js";
 
 /** The seats' names the games give (identifiers the server sends in states), in the page's
  * language; another name stays as it is. */
 const SEAT_WORDS = ["first", "second", "humans", "beasts", "north", "south", "red", "blue",
   "yellow", "orange"];
 
-/** A seat's name (`first`, `north`, a Hau La colour …) as the page's reader says it. */
-export function seatWord(name) {
-  return SEAT_WORDS.includes(name) ? t(`page.seat.${name}`) : name;
+/** A seat's name as the page's reader says it. Given the seat itself (a state's or a lobby
+ * line's, or `{name, name_key}` from /api/games' `seat_keys`): by the key the server sends
+ * beside its name, the game's own word; given only the name (`first`, `north`, a Hau La
+ * colour …, as the boards' views name seats), or a key the catalogue lacks: the page's word. */
+export function seatWord(seat) {
+  if (seat && typeof seat === "object") {
+    const said = say(seat, "name");
+    return said !== seat.name ? said : seatWord(seat.name);
+  }
+  return SEAT_WORDS.includes(seat) ? t(`page.seat.${seat}`) : seat;
 }
 
 /** Names as one phrase: "ann and bea". */
@@ -55,7 +62,7 @@ export function personName(seats, i) {
   if (!seat) return t("page.words.seat", { n: i + 1 });
   if (!seat.player) return seat.name;
   const shared = seats.some((x, k) => k !== i && x.player === seat.player);
-  return shared ? `${seat.player} (${seatWord(seat.name)})` : seat.player;
+  return shared ? `${seat.player} (${seatWord(seat)})` : seat.player;
 }
 
 /** The game's sentence on how it ended, with the players' names where it names a seat as
