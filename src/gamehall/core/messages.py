@@ -244,8 +244,9 @@ def _emit_placeholder(node: Placeholder, args: Mapping[str, Arg], language: str)
         raise KeyError(f"message argument {node.name!r} is missing")
     value = args[node.name]
     if not node.kind:
-        return value.text if isinstance(value, Message) else _number(value) \
-            if isinstance(value, (int, float)) else str(value)
+        if isinstance(value, Message):  # a clause: said in the sentence's language too
+            return render(value.key, value.args, language)
+        return _number(value) if isinstance(value, (int, float)) else str(value)
     table = dict(node.branches)
     if node.kind == "select":
         return _emit(table.get(str(value), table["other"]), args, None, language)
