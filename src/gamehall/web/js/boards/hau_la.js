@@ -10,6 +10,7 @@ import * as THREE from "../../vendor/three.module.js";
 import { OrbitControls } from "../../vendor/OrbitControls.js";
 import { h, fill } from "../dom.js";
 import { seatPlayer } from "../links.js";
+import { say } from "../i18n.js";
 import { touches } from "./hau_la_touch.js";
 
 const TAG_COLOURS = { red: 0xd33a2c, blue: 0x2f62d0, yellow: 0xf2c200, orange: 0xf07a12 };
@@ -554,12 +555,12 @@ function panel(board) {
   ];
   if (view.phase !== "over" && view.to_move) {
     parts.push(h("p", { class: "small" }, view.to_move, playerOf(ui, view.to_move),
-      `: ${view.expecting || ""}`));
+      `: ${say(view, "expecting")}`));
   }
   if (ui.mine) parts.push(stepControls(board, pending));
   if (view.events && view.events.length) {
     parts.push(h("details", {}, h("summary", { class: "small" }, "What happened"),
-      h("ul", { class: "small" }, view.events.slice(-6).map((e) => h("li", {}, e)))));
+      h("ul", { class: "small" }, view.events.slice(-6).map((e) => h("li", {}, say(e, "text"))))));
   }
   return parts;
 }
