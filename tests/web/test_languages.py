@@ -9,7 +9,7 @@ import itertools
 from playwright.sync_api import Page, expect
 
 from tests.web.conftest import Pages
-from tests.web.helpers import start_against_bot, state
+from tests.web.helpers import start_against_bot, state, wait_my_turn
 
 _names = itertools.count(1)
 
@@ -97,3 +97,16 @@ def test_a_german_browser_reads_the_end_of_a_game_in_german(pages: Pages) -> Non
     }""")
     assert sentences == ["bea (zweite Farbe) gewinnt mit einem Ring um die Mitte",
                          "Nord gewinnt (drei Perlen; 3:1 Perlen)"]
+
+
+def test_a_german_browser_reads_hau_la_s_steps_and_events_in_german(pages: Pages) -> None:
+    page = pages.new(locale="de-DE")
+    _enter(page, "Die Halle betreten")
+    page.select_option("select[name=game]", "hau_la")
+    page.get_by_role("button", name="Raum eröffnen").click()
+    page.wait_for_url("**/#/room/*")
+    start_against_bot(page)
+    wait_my_turn(page)
+    expect(page.locator("p", has_text=": wähle ein Teil")).to_have_count(1)
+    expect(page.locator("details li", has_text="Runde 1: Rot, Blau")).to_have_count(1)
+    assert state(page)["view"]["events"][0]["text"].startswith("round 1:")
