@@ -123,11 +123,11 @@ def test_every_package_has_the_skeleton(package: str) -> None:
     functions = {name: {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
                  for name, tree in _modules(package).items()}
     assert {"state_to_json", "state_from_json"} <= functions["jsonform"]
-    assert {"state_view", "render_text", "outcome_text"} <= functions["view"]
+    assert {"state_view", "render_text", "outcome_message", "outcome_text"} <= functions["view"]
     assert {"explain_illegal", "read_move"} <= functions["explain"]
 
 
-WIRED = ("state_from_json", "state_to_json", "state_view", "seat_overlay", "outcome_text",
+WIRED = ("state_from_json", "state_to_json", "state_view", "seat_overlay", "outcome_message",
          "explain_illegal", "read_move", "render_text", "render_svg")
 """The hooks `gamehall.core.package.PackagedGame` wires to the package's modules."""
 

@@ -47,6 +47,8 @@ def test_the_rules_page_has_its_text_and_two_pictures_drawn_from_positions(
         client: TestClient, name: str) -> None:
     page = client.get(f"/api/games/{name}/rules").json()
     assert page["name"] == name and page["text"] == type(load_game(name)).howto()
+    assert [p["caption_key"] for p in page["pictures"]] == ["game.howto.start",
+                                                            "game.howto.under_way"]
     assert [p["caption"] for p in page["pictures"]] == ["The start of a game",
                                                         "A game under way"]
     drawn = []

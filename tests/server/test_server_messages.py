@@ -146,7 +146,12 @@ def test_a_websocket_refusal_and_the_halls_notices_carry_keys(client: TestClient
         while (got := ws.receive_json())["type"] != "info":
             pass
         assert got["key"] == "info.joined" and got["args"]["player"] == "kann"
-        assert got["text"] == f"kann sits as {got['args']['seat']}"
+        assert got["args"]["seat"] == {"key": "game.seat", "args": {"seat": "first"}}
+        assert got["text"] == "kann sits as first"
+        assert Message.from_json(got).text == "kann sits as first"
+        assert Message.from_json(got).args["seat"] == Message("game.seat", {"seat": "first"})
+        german = {**got["args"], "seat": Message.from_json(got["args"]["seat"])}
+        assert render_in(got["key"], german, "de") == "kann sitzt als Erster"
         ws.send_json({"type": "chat", "text": "/who", "id": 3})
         while (got := ws.receive_json()).get("id") != 3:
             pass

@@ -1,8 +1,9 @@
 """The page's strings are all in the catalogues and the catalogues hold no dead string: every
 ``t("page.…")`` key (and every ``data-i18n`` key of index.html) the page's JS uses is in every
 language's catalogue, and every key of the page's parts (page.json, room.json, boards.json …:
-every part but those of the server's texts, server.json and options.json) is used somewhere. A
-key built at run time (``t(`page.status.${status}`)``) counts as using every key it can make."""
+every part but the server's sentences: server.json, games.json, options.json, each checked by
+its own test) is used somewhere. A key built at run time
+(``t(`page.status.${status}`)``) counts as using every key it can make."""
 
 from __future__ import annotations
 
@@ -35,13 +36,13 @@ def _used() -> tuple[set[str], set[str]]:
     return whole, prefixes
 
 
-SERVER_PARTS = {"server.json", "options.json"}
-"""Parts of the texts the server sends with their keys (its sentences; the games' options, seats
-and descriptions): tested where they are made."""
+SERVER_PARTS = ("server.json", "games.json", "options.json")
+"""The parts whose keys the server sends (tests/server/test_server_messages.py,
+tests/games/test_games_catalogue.py and the options' test check them)."""
 
 
 def _parts(language: str) -> list[Path]:
-    """The page's parts of `language`'s catalogue: every part but the server's texts."""
+    """The page's parts of `language`'s catalogue: every part but the server's sentences."""
     return sorted(p for p in (WEB / "i18n" / language).glob("*.json")
                   if p.name not in SERVER_PARTS)
 

@@ -1,6 +1,6 @@
 """The page in the browser's language: a browser asking for German gets the lobby, the header's
-picker, Halali!'s rules and a room in German; the picker switches languages, and an account keeps
-its choice on the server (a new browser signing in speaks it)."""
+picker, Halali!'s rules, a room and the end of a game in German; the picker switches languages,
+and an account keeps its choice on the server (a new browser signing in speaks it)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import itertools
 from playwright.sync_api import Page, expect
 
 from tests.web.conftest import Pages
+from tests.web.helpers import start_against_bot, state, wait_my_turn
 
 _names = itertools.count(1)
 
@@ -94,3 +95,48 @@ def test_a_german_page_says_the_servers_refusals_and_notices_in_german(pages: Pa
     page.press("input[name=chat]", "Enter")
     expect(log.locator(".line.info").last).to_contain_text("diese Partie wird locker")
     expect(log).not_to_contain_text("the game has not started")
+
+
+def test_a_german_browser_reads_the_end_of_a_game_in_german(pages: Pages) -> None:
+    page = pages.new(locale="de-DE")
+    page.on("dialog", lambda d: d.accept())
+    me = _enter(page, "Die Halle betreten")
+    page.select_option("select[name=game]", "hula")
+    page.get_by_role("button", name="Raum eröffnen").click()
+    page.wait_for_url("**/#/room/*")
+    start_against_bot(page)
+    page.click("[data-action=resign]")
+    expect(page.get_by_test_id("outcome")).to_have_text(
+        f"{me} hat aufgegeben: random bot gewinnt")
+    assert state(page)["outcome"] == f"{me} resigned: random bot wins"  # the English beside it
+    # a game's own sentence: the seats as the players' names, the game's terms in German
+    sentences = page.evaluate("""async () => {
+        const { outcomeWords } = await import('/js/words.js');
+        const seats = [{ name: 'first', player: 'ann' }, { name: 'second', player: 'bea' }];
+        const seat = (s) => ({ key: 'game.seat', args: { seat: s } });
+        return [
+          outcomeWords({ seats, outcome: 'second (second colour) wins with a loop',
+                         outcome_key: 'game.hula.outcome.loop',
+                         outcome_args: { seat: seat('second'), colour: 'second' } }),
+          outcomeWords({ seats: [{ name: 'north', player: null }, seats[1]],
+                         outcome: 'north wins (three pearls; 3-1 in pearls)',
+                         outcome_key: 'game.hotu_matua.outcome.win',
+                         outcome_args: { winner: seat('north'), how: 'pearls',
+                                         north: 3, south: 1 } }),
+        ];
+    }""")
+    assert sentences == ["bea (zweite Farbe) gewinnt mit einem Ring um die Mitte",
+                         "Nord gewinnt (drei Perlen; 3:1 Perlen)"]
+
+
+def test_a_german_browser_reads_hau_la_s_steps_and_events_in_german(pages: Pages) -> None:
+    page = pages.new(locale="de-DE")
+    _enter(page, "Die Halle betreten")
+    page.select_option("select[name=game]", "hau_la")
+    page.get_by_role("button", name="Raum eröffnen").click()
+    page.wait_for_url("**/#/room/*")
+    start_against_bot(page)
+    wait_my_turn(page)
+    expect(page.locator("p", has_text=": wähle ein Teil")).to_have_count(1)
+    expect(page.locator("details li", has_text="Runde 1: Rot, Blau")).to_have_count(1)
+    assert state(page)["view"]["events"][0]["text"].startswith("round 1:")

@@ -11,7 +11,10 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from gamehall.core.errors import GamehallError, NotationError, StateFormatError
+from gamehall.core.messages import Message, msg
 from gamehall.core.options import Option, OptionValue, is_file_data, resolve_options
+from gamehall.core.phrases import and_list
+from gamehall.core.phrases import seat as seat_phrase
 
 if TYPE_CHECKING:
     from gamehall.core.state import State
@@ -86,7 +89,7 @@ class Game(ABC):
 
     # --- what the game package presents: its jsonform, view and explain modules ---------------
     # A game's rules module imports none of these; `core.package.PackagedGame` wires them to the
-    # package's modules, and `State` (to_json, view, outcome_text, explain_illegal,
+    # package's modules, and `State` (to_json, view, outcome_message, explain_illegal,
     # string_to_action) asks its game for them.
     def state_to_json(self, state: State) -> dict[str, Any]:
         """`state.to_json()`: the whole public position (the game's ``jsonform.state_to_json``)."""
@@ -107,15 +110,22 @@ class Game(ABC):
         was most of the hall's work per move."""
         return None
 
-    def outcome_text(self, state: State) -> str:
-        """`state.outcome_text()`: one line saying how the game ended, for people."""
-        names = self.seat_names
+    def outcome_message(self, state: State) -> Message:
+        """`state.outcome_message()`: how the game ended, as a sentence with a key, so that each
+        client says it in its own language. Default: who won by `returns()`, seats by name (a
+        game that only overrides `outcome_text` has its English line carried verbatim)."""
+        if type(self).outcome_text is not Game.outcome_text:
+            return msg("game.outcome.verbatim", text=self.outcome_text(state))
         r = state.returns()
         best = max(r)
-        winners = [names[i] for i, v in enumerate(r) if v == best]
-        if len(winners) == len(names):
-            return "draw"
-        return f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''}"
+        winners = [seat_phrase(name) for i, name in enumerate(self.seat_names) if r[i] == best]
+        if len(winners) == len(r):
+            return msg("game.outcome.draw")
+        return msg("game.outcome.winners", winners=and_list(winners), count=len(winners))
+
+    def outcome_text(self, state: State) -> str:
+        """`state.outcome_text()`: one line saying how the game ended, in English."""
+        return self.outcome_message(state).text
 
     def starts_turn(self, state: State, action: int) -> bool:
         """Whether `action` (legal in `state`, not yet applied) begins a new turn, so that move
@@ -174,7 +184,7 @@ class Game(ABC):
     howto_moves: ClassVar[int] = 10
     """How many actions of seeded random play lead to the rules page's mid-game picture."""
 
-    def howto_positions(self) -> list[tuple[str, State]]:
+    def howto_positions(self) -> list[tuple[Message, State]]:
         """Positions the rules page draws (`render_svg`), each with a caption: the start, and a
         game under way (seeded random play, so every server draws the same picture)."""
         start = self.new_initial_state(seed=1)
@@ -189,7 +199,7 @@ class Game(ABC):
                 break
             state.apply_action(rng.choice(state.legal_actions()))
             played += 1
-        return [("The start of a game", start), ("A game under way", state)]
+        return [(msg("game.howto.start"), start), (msg("game.howto.under_way"), state)]
 
     # --- helpers --------------------------------------------------------------------------------
     def seat_index(self, name: str) -> int:

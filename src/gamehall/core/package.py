@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from gamehall.core.game import Game
+from gamehall.core.messages import Message
 from gamehall.core.state import State
 
 S = TypeVar("S", bound=State)
@@ -34,6 +35,8 @@ class ViewModule(Protocol[S_in]):
     def state_view(self, state: S_in, seat: int | None) -> dict[str, Any]: ...
 
     def seat_overlay(self, state: S_in, seat: int) -> dict[str, Any]: ...
+
+    def outcome_message(self, state: S_in) -> Message: ...
 
     def outcome_text(self, state: S_in) -> str: ...
 
@@ -94,8 +97,8 @@ class PackagedGame(Game, Generic[S]):
     def seat_overlay(self, state: State, seat: int) -> dict[str, Any]:
         return self.package.view.seat_overlay(self.own(state), seat)
 
-    def outcome_text(self, state: State) -> str:
-        return self.package.view.outcome_text(self.own(state))
+    def outcome_message(self, state: State) -> Message:
+        return self.package.view.outcome_message(self.own(state))
 
     def explain_illegal(self, state: State, action: int) -> str:
         return self.package.explain.explain_illegal(self.own(state), action)

@@ -12,6 +12,7 @@ from gamehall.core.players import CHANCE, TERMINAL
 
 if TYPE_CHECKING:
     from gamehall.core.game import Game
+    from gamehall.core.messages import Message
 
 
 S = TypeVar("S", bound="State")
@@ -94,8 +95,12 @@ class State(ABC):
         """What `seat` may see (None: a spectator), as JSON-ready data."""
         return self.game.state_view(self, seat)
 
+    def outcome_message(self) -> Message:
+        """How the game ended, as a sentence with a key (each client says it in its language)."""
+        return self.game.outcome_message(self)
+
     def outcome_text(self) -> str:
-        """One line saying how the game ended, for people."""
+        """One line saying how the game ended, in English (`outcome_message`'s text)."""
         return self.game.outcome_text(self)
 
     # --- shared behaviour ----------------------------------------------------------------------

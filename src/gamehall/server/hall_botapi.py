@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from gamehall.core import GamehallError, game_class
 from gamehall.core.messages import Message, msg
+from gamehall.core.phrases import beside
 from gamehall.server.accounts import Player, stamp
 from gamehall.server.bot_store import BotStore, Challenge
 from gamehall.server.errors import RoomError
@@ -63,7 +64,8 @@ def game_line(room: Room, seat: int) -> dict[str, Any]:
         "rated": bool(room.rated), "clock": room.time_control.text if room.time_control
         else None, "status": room.status}
     if room.status == FINISHED:
-        line.update(result=room.result, outcome=room.outcome, ended_by=room.ended_by)
+        line.update(result=room.result, **beside("outcome", room.outcome_message),
+                    ended_by=room.ended_by)
     return line
 
 

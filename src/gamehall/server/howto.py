@@ -11,6 +11,8 @@ from functools import cache
 from typing import Any
 
 from gamehall.core import GamehallError, load_game
+from gamehall.core.messages import Message
+from gamehall.core.phrases import beside
 from gamehall.server.errors import RoomError
 from gamehall.server.preferences import checked_language
 
@@ -29,7 +31,7 @@ def rules_page(name: str, language: str = "en") -> dict[str, Any]:
     and addresses (a game without a drawing has no pictures)."""
     game = _game(name)
     checked_language(language)
-    pictures = [{"caption": caption, "url": f"/api/games/{game.name}/rules/{i}.svg"}
+    pictures = [{**beside("caption", caption), "url": f"/api/games/{game.name}/rules/{i}.svg"}
                 for i, (caption, _) in enumerate(_drawings(game.name))]
     found, text = type(game).howto_in(language)
     return {"name": game.name, "title": game.title, "text": text, "language": found,
@@ -37,9 +39,9 @@ def rules_page(name: str, language: str = "en") -> dict[str, Any]:
 
 
 @cache
-def _drawings(name: str) -> tuple[tuple[str, str], ...]:
+def _drawings(name: str) -> tuple[tuple[Message, str], ...]:
     """Every picture of the game's rules page as (caption, SVG text); () when the game draws
-    none."""
+    none. The caption is a message: the page says it in its language (``caption_key``)."""
     game = load_game(name)
     try:
         return tuple((caption, game.render_svg(state))

@@ -18,6 +18,7 @@ from typing import Any
 
 from gamehall.core import GameRecord, State
 from gamehall.core.messages import msg
+from gamehall.core.phrases import beside
 from gamehall.server.errors import RoomError
 from gamehall.server.rooms import WAITING, Room
 
@@ -87,7 +88,7 @@ def game_record(room: Room) -> dict[str, Any]:
                      outcome=room.outcome)
     data = rec.to_dict()
     data.update({"room": room.id, "status": room.status, "ended_by": room.ended_by,
-                 "final_result": room.result})
+                 "final_result": room.result, **beside("outcome", room.outcome_message)})
     if room.status == WAITING:
         data["actions"] = []
     return data

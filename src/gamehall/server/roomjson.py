@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gamehall.core import Game, State
+from gamehall.core.phrases import beside
 from gamehall.server.clocks import untimed_public
 from gamehall.server.hints import hints_allowed
 from gamehall.server.protocol import dumps
@@ -161,7 +162,7 @@ def snapshot(room: Room, seat: int | None, online: set[int], with_moves: bool = 
         "legal": legal,
         "view": room.view(seat) if seat_parts else None,
         "result": room.result,
-        "outcome": room.outcome,
+        **beside("outcome", room.outcome_message),
         "scores": room.scores(),
         "ended_by": room.ended_by,
         "rated": room.rated_now,
@@ -190,7 +191,7 @@ def summary(room: Room, online: set[int] | None = None, now: float = 0.0) -> dic
         "seats": seats_json(room, online or set()),
         "created_by": room.created_by,
         "created_at": room.created_at,
-        "outcome": room.outcome,
+        **beside("outcome", room.outcome_message),
         "rated": room.rated_now,
         "ended_at": room.ended_at,
         "clock": clock_json(room, now),

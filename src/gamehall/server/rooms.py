@@ -22,9 +22,9 @@ from gamehall.core import (
     State,
     load_game,
 )
-from gamehall.core.messages import msg
+from gamehall.core.messages import Message, msg
 from gamehall.core.options import resolve_options
-from gamehall.server import roomjson
+from gamehall.server import endings, roomjson
 from gamehall.server.clocks import Clock, ClockError, TimeControl, parse_control
 from gamehall.server.errors import RoomError, Said
 from gamehall.server.moves import Move
@@ -38,8 +38,6 @@ FINISHED = "finished"
 
 OUT_BOT = "random"
 """The bot that plays a seat that dropped out of a game of three or more (see `Room.drop_out`)."""
-DROPPED = {"time": "ran out of time", "claim": "was away too long"}
-"""Why a seat drops out, as the outcome sentence says it."""
 
 
 @dataclass
@@ -107,7 +105,8 @@ class Room:
     status: str = WAITING
     moves: list[Move] = field(default_factory=list)
     result: list[float] | None = None
-    outcome: str | None = None
+    outcome_message: Message | None = None
+    """How the game ended, as a sentence with a key (`outcome` is its English text)."""
     ended_by: str | None = None
     created_at: str = field(default_factory=now)
     rated: bool | None = None
@@ -418,7 +417,7 @@ class Room:
         if self.state.is_terminal():
             self.status = FINISHED
             self.result = [float(x) for x in self.state.returns()]
-            self.outcome = self.state.outcome_text()
+            self.outcome_message = self.state.outcome_message()
             self.ended_by = "rules"
             out = [i for i, occ in enumerate(self.seats) if occ is not None and occ.out]
             if out:
@@ -438,17 +437,11 @@ class Room:
         for i in top:
             result[i] += surplus / len(top)
         self.result = result
-        dropped = " and ".join(self.person(i) for i in out)
-        if surplus > 0:
-            winners = " and ".join(self.person(i) for i in top)
-            head = f"{winners} {'wins' if len(top) == 1 else 'win'}"
-        else:
-            head = self.outcome or "the game is over"
-        self.outcome = f"{head} ({dropped} dropped out and {'ranks' if len(out) == 1 else 'rank'}"\
-                       " last)"
+        self.outcome_message = endings.ranked_last(self, out, top, surplus > 0)
 
-    def _end(self, losers: list[int], reason: str, sentence: str) -> None:
-        """End the game at once: `losers` get the worst result, the other seats share the rest."""
+    def _end(self, losers: list[int], reason: str, why: Message) -> None:
+        """End the game at once for `why`: `losers` get the worst result, the other seats share
+        the rest."""
         g = self.game
         n = g.num_players
         winners = [i for i in range(n) if i not in losers]
@@ -456,9 +449,7 @@ class Room:
         share = ((total - g.min_utility * len(losers)) / len(winners) if total is not None
                  else g.max_utility)
         self.result = [g.min_utility if i in losers else share for i in range(n)]
-        others = [self.person(i) for i in winners]
-        verb = "wins" if len(others) == 1 else "win"
-        self.outcome = f"{sentence}: {' and '.join(others)} {verb}"
+        self.outcome_message = endings.ended(self, winners, why)
         self.status, self.ended_by = FINISHED, reason
         self.rev += 1
 
@@ -474,6 +465,11 @@ class Room:
                      for i, o in enumerate(self.seats) if i != seat)
         return f"{occ.nickname} ({label})" if shared else occ.nickname
 
+    @property
+    def outcome(self) -> str | None:
+        """How the game ended, in English (None while it has not)."""
+        return self.outcome_message.text if self.outcome_message is not None else None
+
     def _dropped(self) -> list[int]:
         return [i for i, occ in enumerate(self.seats) if occ is not None and occ.out]
 
@@ -481,7 +477,7 @@ class Room:
         """End the game: the resigning seat (and any that dropped out before) gets the worst
         result, the others share the rest."""
         seat = self._seat_in_play(player_id, msg("error.seat.not_in_game"))
-        self._end([*self._dropped(), seat], "resign", f"{self.person(seat)} resigned")
+        self._end([*self._dropped(), seat], "resign", endings.resigned(self, seat))
         return seat
 
     def _seat_in_play(self, player_id: int, not_seated: Said) -> int:
@@ -509,7 +505,7 @@ class Room:
             self.rev += 1
             return
         self._end([i for i in range(len(self.seats)) if i not in staying], reason,
-                  f"{self.person(seat)} {DROPPED[reason]}")
+                  endings.dropped(self, seat, reason))
 
     # --- clocks and absent players --------------------------------------------------------------
     def settle_clock(self, now: float) -> None:

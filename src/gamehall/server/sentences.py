@@ -22,8 +22,9 @@ def reason_of(exc: BaseException, limit: int | None = None) -> Arg:
 
 
 def seat_arg(game: Any, seat: int) -> Arg:
-    """A seat's name in a sentence (the game's label for it)."""
-    return str(game.seat_names[seat])
+    """A seat's name in a sentence: the game's label for it, nested as ``game.seat`` so that a
+    client says the fixed seat names (north, humans, red …) in its language."""
+    return msg("game.seat", seat=str(game.seat_names[seat]))
 
 
 def outcome_arg(room: Any) -> Arg:

@@ -247,7 +247,7 @@ def test_culprit_topmost_hands_over_to_second_and_double_touch_discards() -> Non
         pieces = len(t.building.pieces)
         play(state, touching)  # touches too: the piece leaves the game
         assert len(t.building.pieces) == pieces
-        assert "touched too: the piece leaves the game" in t.events[-1]
+        assert "touched too: the piece leaves the game" in t.events[-1].text
         assert t.phase == "place" and t.placer == t.order[1]
         return
     pytest.fail("no double touch found")
@@ -263,11 +263,11 @@ def test_game_ends_when_all_pieces_are_used(players: int) -> None:
         rng = random.Random(seed)
         while not state.is_terminal():
             state.apply_action(rng.choice(state.legal_actions()))
-        if "every piece has been placed" in t.events[-1]:
+        if "every piece has been placed" in t.events[-1].text:
             assert all(t.in_hand(s) == 0 for s in range(players))
             used_up += 1
         else:  # the rare other end: a player's pieces fit nowhere, and a whole round passed
-            assert "a whole round passed" in t.events[-1] and "passes" in t.events[-2]
+            assert "a whole round passed" in t.events[-1].text and "passes" in t.events[-2].text
         returns = state.returns()
         assert sorted(returns) == [0.0] * (players - 1) + [1.0]
         assert returns[t.ranking[0]] == 1.0 and t.ranking == t.live_ranking()
@@ -281,8 +281,8 @@ def test_pass_when_nothing_fits_and_end_when_a_round_passes() -> None:
     t = Table.new(far, 2, ("red", "blue"), Building(far, ()))
     # a small joint needs two holes 2.4..7.6 apart: the two board holes are 20 apart
     assert t.phase == "over" and t.hands == [[0, 1, 0, 0]] * 2
-    assert sum("passes" in e for e in t.events) == 4
-    assert "a whole round passed" in t.events[-1]
+    assert sum("passes" in e.text for e in t.events) == 4
+    assert "a whole round passed" in t.events[-1].text
 
 
 # --- data ---------------------------------------------------------------------------------

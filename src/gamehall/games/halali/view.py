@@ -11,6 +11,8 @@ from typing import Any
 
 from rich.markup import escape
 
+from gamehall.core.messages import Message, msg
+from gamehall.core.phrases import beside
 from gamehall.games.halali.jsonform import state_to_json
 from gamehall.games.halali.rules import HalaliState
 from gamehall.games.halali.tiles import (
@@ -53,7 +55,7 @@ def state_view(state: HalaliState, seat: int | None) -> dict[str, Any]:
         "tiles_taken": {name: state.taken(s) for s, name in enumerate(SIDE_NAMES)},
         "seat_totals": {"scores": scores, "taken": taken},
         "legal_moves": [],
-        "result": ({"returns": state.returns(), "outcome": state.outcome_text()}
+        "result": ({"returns": state.returns(), **beside("outcome", outcome_message(state))}
                    if state.over else None),
     })
     if seat is not None:
@@ -78,23 +80,26 @@ HIDDEN_CELL = "[grey42]░░[/]"
 EMPTY_CELL = "[grey35]· [/]"
 
 
-def outcome_text(state: HalaliState) -> str:
+def outcome_message(state: HalaliState) -> Message:
     """Who won the game (or the match), by points, else by tiles taken."""
     scores, taken = state.totals()
     r = state.returns()
-    what = "the match" if state.match else "the game"
-    if state.match:
-        names = ["seat 0 (humans in game 1)", "seat 1 (beasts in game 1)"]
-    else:
-        names = list(SIDE_NAMES)
-    tally = f"{scores[0]} to {scores[1]}"
     if r[0] == r[1]:
-        return f"draw: {tally} points, {taken[0]} tiles taken each"
+        return msg("game.halali.outcome.draw", a=scores[0], b=scores[1], taken=taken[0])
     w = 0 if r[0] > r[1] else 1
+    winner = (msg("game.halali.match_seat", seat=w, side=SIDE_NAMES[w]) if state.match
+              else msg("game.halali.side", side=SIDE_NAMES[w]))
+    match = "yes" if state.match else "no"
     if scores[0] != scores[1]:
-        return f"{names[w]} win{'s' if state.match else ''} {what}, {tally} points"
-    return (f"{names[w]} win{'s' if state.match else ''} {what} on tiles taken "
-            f"({taken[w]} to {taken[1 - w]}) at {scores[0]} points each")
+        return msg("game.halali.outcome.points", winner=winner, match=match, a=scores[0],
+                   b=scores[1])
+    return msg("game.halali.outcome.tiles", winner=winner, match=match, won=taken[w],
+               lost=taken[1 - w], points=scores[0])
+
+
+def outcome_text(state: HalaliState) -> str:
+    """`outcome_message` in English (the terminal and the drawings)."""
+    return outcome_message(state).text
 
 
 def tile_markup(code: int, width: int = 0) -> str:

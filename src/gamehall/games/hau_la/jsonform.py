@@ -14,12 +14,13 @@ from typing import Any
 import numpy as np
 
 from gamehall.core import Game, StateFormatError
+from gamehall.core.messages import Message, catalogue
 from gamehall.games.hau_la.building import SIDES, Building, Plan, PlanError, rounded
 from gamehall.games.hau_la.data import model
 from gamehall.games.hau_la.notation import sides_text, tag_text
 from gamehall.games.hau_la.placements import FIRST, KIND, ROT, SECOND, TAG
 from gamehall.games.hau_la.placements import SIDES as SIDES_STEP
-from gamehall.games.hau_la.rules import HauLaState
+from gamehall.games.hau_la.rules import STEP_KEYS, HauLaState
 from gamehall.games.hau_la.turns import (
     HAND,
     OUT,
@@ -30,8 +31,7 @@ from gamehall.games.hau_la.turns import (
     placements_for,
 )
 
-STEP_NAMES = {KIND: "kind", FIRST: "first", SECOND: "second", ROT: "rotation",
-              SIDES_STEP: "sides", TAG: "tag"}
+STEP_NAMES = STEP_KEYS
 
 
 def _holes_json(t: Table, ids: range, occ: dict[int, str]) -> list[dict[str, Any]]:
@@ -100,7 +100,7 @@ def state_to_json(state: HauLaState) -> dict[str, Any]:
                   "exclusion_radius": m.r_ex},
         "pieces": [_piece_json(t, i, occ) for i in range(len(b.pieces))],
         "pending": _pending_json(t) if t.phase in PLACING else None,
-        "events": list(t.events),
+        "events": [{"text": e.text, **e.to_json()} for e in t.events],
     }
 
 
@@ -220,11 +220,22 @@ def _read(game: Game, data: Mapping[str, Any]) -> Table:
         culprit=_seat(game, data["culprit"]) if data["culprit"] is not None else -1,
         kind=codes.index(data["piece"]) if data["piece"] is not None else -1,
         ranking=[_seat(game, s) for s in data["last_judging"]],
-        events=[str(e) for e in data["events"]])
+        events=[_event(e) for e in data["events"]])
     _check(table)
     if table.phase in PLACING:
         _restore_pending(table, data["pending"] or {}, codes)
     return table
+
+
+def _event(data: Any) -> Message:
+    """An event as `state_to_json` writes it (``{text, key, args}``); an older form's plain
+    English line is kept as it is (``game.outcome.verbatim``)."""
+    if isinstance(data, str):
+        return Message("game.outcome.verbatim", {"text": data})
+    if not isinstance(data, Mapping) or not isinstance(data.get("key"), str) \
+            or data["key"] not in catalogue("en"):
+        raise StateFormatError(f"an event is {{text, key, args}}, not {data!r}")
+    return Message.from_json(data)
 
 
 def _check(t: Table) -> None:

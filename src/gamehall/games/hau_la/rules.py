@@ -6,6 +6,7 @@ from functools import cache
 from typing import Any
 
 from gamehall.core import TERMINAL, Game, State
+from gamehall.core.messages import Message, msg
 from gamehall.games.hau_la.building import Building, PlanError
 from gamehall.games.hau_la.data import model
 from gamehall.games.hau_la.notation import (
@@ -24,8 +25,10 @@ from gamehall.games.hau_la.turns import EXTRAS, OVER, Table
 
 STEP_RANGE = {KIND: "kind", FIRST: "hole", SECOND: "hole", ROT: "rot", SIDES_STEP: "sides",
               TAG: "tag"}
-STEP_WORDS = {KIND: "a piece", FIRST: "the first hole", SECOND: "the second hole",
-              ROT: "a rotation", SIDES_STEP: "the plug side(s)", TAG: "a hole for your tag"}
+STEP_KEYS = {KIND: "kind", FIRST: "first", SECOND: "second", ROT: "rotation",
+             SIDES_STEP: "sides", TAG: "tag"}
+"""The step being chosen, as ``game.hau_la.expect.step`` selects its words (and the JSON form's
+``pending.step`` names it)."""
 
 
 @cache
@@ -144,13 +147,17 @@ class HauLaState(State):
         except PlanError:
             return None
 
-    def expecting(self) -> str:
-        """What the player to move is choosing now, in words."""
+    def expecting_message(self) -> Message:
+        """What the player to move is choosing now, as a sentence."""
         t = self.table
         if t.phase == OVER:
-            return "the game is over"
+            return msg("game.hau_la.expect.over")
         if t.phase == EXTRAS:
-            return "choose your first-turn piece"
+            return msg("game.hau_la.expect.extra")
         step = t.step()
         assert step is not None
-        return f"choose {STEP_WORDS[step]}"
+        return msg("game.hau_la.expect.step", step=STEP_KEYS[step])
+
+    def expecting(self) -> str:
+        """What the player to move is choosing now, in English words."""
+        return self.expecting_message().text

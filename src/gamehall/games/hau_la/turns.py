@@ -16,6 +16,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
+from gamehall.core.messages import Arg, Message, msg
+from gamehall.core.phrases import comma_list
+from gamehall.core.phrases import seat as phrase_seat
 from gamehall.games.hau_la.building import Building, Plan
 from gamehall.games.hau_la.data import Model
 from gamehall.games.hau_la.placements import (
@@ -75,7 +78,8 @@ class Table:
     pending: dict[int, int] = field(default_factory=dict)
     ranking: list[int] = field(default_factory=list)
     """The last judging, topmost first."""
-    events: list[str] = field(default_factory=list)
+    events: list[Message] = field(default_factory=list)
+    """What happened lately, as sentences (the last 12)."""
     placements: Placements | None = None
     rows: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
@@ -105,13 +109,13 @@ class Table:
     def take_extra(self, index: int) -> None:
         """3 players: the placer takes one of the first-turn pieces."""
         self.extra[self.placer] = self.extras_left.pop(index)
-        self._log(f"{self.names[self.placer]} takes the "
-                  f"{self.model.kinds[self.extra[self.placer]].name} for the first turn")
+        self._log("takes_extra", who=self._who(self.placer),
+                  piece=self._piece(self.extra[self.placer]))
         self.placer += 1
         if len(self.extras_left) == 1:
             self.extra[self.placer] = self.extras_left.pop()
-            self._log(f"{self.names[self.placer]} gets the "
-                      f"{self.model.kinds[self.extra[self.placer]].name}")
+            self._log("gets_extra", who=self._who(self.placer),
+                      piece=self._piece(self.extra[self.placer]))
         if not self.extras_left:
             self.start_round(0)
 
@@ -168,13 +172,13 @@ class Table:
         if self.n == 2 and self.round == 1:
             self.order = self.order * 2  # two turns each, one tag per turn
         self.pos, self.active = 0, False
-        self._log(f"round {self.round}: " + ", ".join(self.names[s] for s in self.order))
+        self._log("round", round=self.round, order=comma_list([self._who(s) for s in self.order]))
         self._continue_round()
 
     def _continue_round(self) -> None:
         while True:
             if all(self.in_hand(s) == 0 for s in range(self.n)):
-                self._end("every piece has been placed")
+                self._end("pieces")
                 return
             if self.pos >= len(self.order):
                 self._finish_round()
@@ -183,7 +187,7 @@ class Table:
             if self.in_hand(seat) and self._begin(PLACE, seat, self._turn_ask(seat)):
                 return
             if self.in_hand(seat):
-                self._log(f"{self.names[seat]} passes: none of their pieces fits")
+                self._log("passes", who=self._who(seat))
                 if self.extra[seat] >= 0:
                     self.hands[seat][self.extra[seat]] += 1
                     self.extra[seat] = -1
@@ -195,10 +199,10 @@ class Table:
 
     def _finish_round(self) -> None:
         if not self.active:
-            self._end("a whole round passed")
+            self._end("round")
             return
         self.ranking = self.live_ranking()
-        self._log("judging: " + ", ".join(self._rank_text(s) for s in self.ranking))
+        self._log("judging", ranks=comma_list([self._rank(s) for s in self.ranking]))
         top = self.ranking[0]
         big = self.model.kind_index("BJ")
         if self.stock > 0 and self._begin(BONUS, top, self._bonus_ask(), kind=big):
@@ -206,18 +210,30 @@ class Table:
             return
         self.start_round(top)
 
-    def _rank_text(self, seat: int) -> str:
+    def _rank(self, seat: int) -> Message:
         h = self.heights()[seat]
-        return f"{self.names[seat]} {h:.2f}" if h is not None else f"{self.names[seat]} -"
+        return msg("game.hau_la.rank", who=self._who(seat),
+                   height=f"{h:.2f}" if h is not None else "-")
 
     def _end(self, why: str) -> None:
+        """The game is over because of `why`: ``pieces`` (every piece placed) or ``round`` (a
+        whole round passed)."""
         self.phase = OVER
         self.ranking = self.live_ranking()
         self.placements, self.pending = None, {}
-        self._log(f"game over ({why}): {self.names[self.ranking[0]]} is topmost")
+        self._log("over", why=why, who=self._who(self.ranking[0]))
 
-    def _log(self, text: str) -> None:
-        self.events = [*self.events[-11:], text]
+    def _log(self, event: str, **args: Arg) -> None:
+        """Note what happened, as the sentence ``game.hau_la.event.<event>`` (the last 12)."""
+        self.events = [*self.events[-11:], msg(f"game.hau_la.event.{event}", **args)]
+
+    def _who(self, seat: int) -> Message:
+        return phrase_seat(self.names[seat])
+
+    def _piece(self, kind: int) -> Message:
+        """A piece kind by name: the data file's English name, the code for other languages."""
+        spec = self.model.kinds[kind]
+        return msg("game.hau_la.piece", code=spec.code, name=spec.name)
 
     # --- asks ----------------------------------------------------------------------------------
     def _turn_ask(self, seat: int) -> Ask:
@@ -332,32 +348,32 @@ class Table:
         tag = self.pending.get(TAG, -1)
         phase, placer = self.phase, self.placer
         self.placements, self.pending = None, {}
-        what = f"{self.model.kinds[plan.kind].name} in " + "–".join(
-            self.building.names[h] for h in plan.holes)
+        what = msg("game.hau_la.what", piece=self._piece(plan.kind),
+                   holes="–".join(self.building.names[h] for h in plan.holes))
         if phase == PLACE:
             self._commit_turn(plan, tag, touch, what)
         elif phase == HANDOVER:
             self._place_or_discard(plan, touch, what, bonus=False)
             self._next_turn()
         elif phase == BONUS and touch:
-            self._log(f"{self.names[placer]}'s bonus {what} touched: "
-                      f"{self.names[self.ranking[1]]} places it")
+            self._log("bonus_touched", who=self._who(placer), what=what,
+                      other=self._who(self.ranking[1]))
             if not self._begin(BONUS_HANDOVER, self.ranking[1], self._bonus_ask()):
-                self._log("it fits nowhere and leaves the game")
+                self._log("fits_nowhere")
                 self.start_round(self.ranking[0])
         else:
             self._place_or_discard(plan, touch, what, bonus=True)
             self.start_round(self.ranking[0])
 
-    def _place_or_discard(self, plan: Plan, touch: bool, what: str, bonus: bool) -> None:
-        who = self.names[self.placer]
+    def _place_or_discard(self, plan: Plan, touch: bool, what: Message, bonus: bool) -> None:
+        who = self._who(self.placer)
         if touch:
-            self._log(f"{who}'s {what} touched too: the piece leaves the game")
+            self._log("touched_too", who=who, what=what)
             return
         self.building = building_with(self.building, plan, self.placer, bonus)
-        self._log(f"{who} places the {'bonus ' if bonus else ''}{what}")
+        self._log("places_bonus" if bonus else "places", who=who, what=what)
 
-    def _commit_turn(self, plan: Plan, tag: int, touch: bool, what: str) -> None:
+    def _commit_turn(self, plan: Plan, tag: int, touch: bool, what: Message) -> None:
         seat = self.placer
         self.active = True
         if self.extra[seat] == plan.kind:
@@ -367,11 +383,11 @@ class Table:
         if touch:
             ranking = self.live_ranking()
             to = ranking[1] if ranking[0] == seat else ranking[0]
-            self._log(f"{self.names[seat]}'s {what} touched: it goes to {self.names[to]}")
+            self._log("touched", who=self._who(seat), what=what, to=self._who(to))
             self.culprit = seat
             ask = Ask((plan.kind,), self.free_holes(), self.free_holes(), tag=False)
             if not self._begin(HANDOVER, to, ask, kind=plan.kind):
-                self._log("it fits nowhere and leaves the game")
+                self._log("fits_nowhere")
                 self._next_turn()
             return
         mine = [t for t in self.tags if t.owner == seat]
@@ -382,13 +398,13 @@ class Table:
         for t in lifted:
             if t is not moving:
                 t.hole = OUT
-                self._log(f"{self.names[seat]}'s other tag leaves the game")
+                self._log("tag_out", who=self._who(seat))
         self.building = building_with(self.building, plan, seat, False)
         piece = self.building.pieces[-1]
         moving.hole, moving.face = piece.first_hole + tag // 2, tag % 2
         height = self.tag_height(self.tags.index(moving))
-        self._log(f"{self.names[seat]} places the {what}, tag at "
-                  f"{self.building.names[moving.hole]} ({height})")
+        self._log("places_tag", who=self._who(seat), what=what,
+                  hole=self.building.names[moving.hole], height=str(height))
         self._next_turn()
 
 

@@ -8,6 +8,8 @@ from typing import Any
 
 from rich.markup import escape
 
+from gamehall.core.messages import Message, msg
+from gamehall.core.phrases import beside, seat
 from gamehall.games.hau_la.notation import sides_text
 from gamehall.games.hau_la.placements import FIRST, KIND, ROT, SECOND
 from gamehall.games.hau_la.placements import SIDES as SIDES_STEP
@@ -26,7 +28,7 @@ def state_view(state: HauLaState, seat: int | None) -> dict[str, Any]:
     """Hau La has no hidden information: everyone sees the whole table."""
     data = state.to_json()
     data["viewer"] = None
-    data["expecting"] = state.expecting()
+    data.update(beside("expecting", state.expecting_message()))
     if seat is not None:
         data.update(seat_overlay(state, seat))
     return data
@@ -37,16 +39,21 @@ def seat_overlay(state: HauLaState, seat: int) -> dict[str, Any]:
     return {"viewer": state.game.seat_names[seat]}
 
 
-def outcome_text(state: HauLaState) -> str:
+def outcome_message(state: HauLaState) -> Message:
     """Who won, and the height of the winning tag."""
     t = state.table
     if t.phase != OVER:
-        return "game not finished"
-    heights = t.heights()
+        return msg("game.hau_la.outcome.not_over")
     top = t.ranking[0]
-    h = heights[top]
-    at = f" with a tag at {h:.2f}" if h is not None else ""
-    return f"{t.names[top]} wins{at}"
+    h = t.heights()[top]
+    if h is None:
+        return msg("game.hau_la.outcome.win", winner=seat(t.names[top]))
+    return msg("game.hau_la.outcome.win_tag", winner=seat(t.names[top]), height=f"{h:.2f}")
+
+
+def outcome_text(state: HauLaState) -> str:
+    """`outcome_message` in English (the terminal and the drawings)."""
+    return outcome_message(state).text
 
 
 def render_text(state: HauLaState, seat: int | None = None) -> str:
@@ -57,7 +64,7 @@ def render_text(state: HauLaState, seat: int | None = None) -> str:
         expecting = state.expecting()
         lines.append(f"{pending} — now {escape(expecting)} ([bold]moves[/] lists them)")
     if t.events:
-        lines.append("[dim]" + escape(" · ".join(t.events[-4:])) + "[/]")
+        lines.append("[dim]" + escape(" · ".join(e.text for e in t.events[-4:])) + "[/]")
     lines.append(sketch(t))
     return "\n".join(lines)
 

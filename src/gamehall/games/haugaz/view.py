@@ -6,6 +6,8 @@ from typing import Any
 
 from rich.markup import escape
 
+from gamehall.core.messages import Message, msg
+from gamehall.core.phrases import seat
 from gamehall.games.haugaz.board import (
     BLACK,
     CAKE_BLACK,
@@ -50,34 +52,34 @@ def player_name(state: HaugazState, colour: int) -> str:
     return f"{name} ({state.game.seat_names[state.seat_of(colour)]})"
 
 
-def outcome_text(state: HaugazState) -> str:
+def outcome_message(state: HaugazState) -> Message:
     """How the game ended and who won, e.g. ``Black (second) wins — two passes in a row; ...``."""
     if not state.over:
-        return "the game is not over"
-    return f"{_verdict(state)}; {_heights_line(state)}"
-
-
-def _verdict(state: HaugazState) -> str:
-    """Who won and why the game ended, e.g. ``draw — two passes in a row``."""
+        return msg("game.haugaz.outcome.not_over")
     if state.passes >= 2:
-        why = "two passes in a row"
+        why = msg("game.haugaz.why.passes")
     else:
-        why = f"{player_name(state, state.to_move)} has no possible turn"
+        why = msg("game.haugaz.why.stuck", player=player_message(state, state.to_move))
     result = state.result()
-    if result == 0:
-        verdict = "draw"
-    else:
-        verdict = f"{player_name(state, BLACK if result > 0 else WHITE)} wins"
-    return f"{verdict} — {why}"
+    verdict = msg("game.outcome.draw") if result == 0 else \
+        msg("game.haugaz.wins", player=player_message(state, BLACK if result > 0 else WHITE))
+    black, white = (msg("game.haugaz.heights", colour=COLOURS[c], count=len(state.heights(c)),
+                        heights=" ".join(map(str, state.heights(c))) or "-")
+                    for c in (BLACK, WHITE))
+    return msg("game.haugaz.outcome", verdict=verdict, why=why, black=black, white=white)
 
 
-def _heights_line(state: HaugazState) -> str:
-    parts = []
-    for c in (BLACK, WHITE):
-        hs = state.heights(c)
-        parts.append(f"{COLOURS[c].capitalize()} {_stacks(len(hs))}: "
-                     f"{' '.join(map(str, hs)) or '-'}")
-    return "; ".join(parts)
+def player_message(state: HaugazState, colour: int) -> Message:
+    """`player_name` as a message: the colour in the reader's language, the seat as a seat."""
+    if state.black_seat is None:
+        return msg("game.haugaz.colour", colour=COLOURS[colour])
+    return msg("game.haugaz.colour_seat", colour=COLOURS[colour],
+               seat=seat(state.game.seat_names[state.seat_of(colour)]))
+
+
+def outcome_text(state: HaugazState) -> str:
+    """`outcome_message` in English (the terminal)."""
+    return outcome_message(state).text
 
 
 def _stacks(count: int) -> str:

@@ -6,6 +6,8 @@ from typing import Any
 
 from rich.markup import escape
 
+from gamehall.core.messages import Message, msg
+from gamehall.core.phrases import beside, seat
 from gamehall.games.hotu_matua.board import Board
 from gamehall.games.hotu_matua.notation import END, SHIPS_PER_SEAT, ship_label, split_step
 from gamehall.games.hotu_matua.rules import WIN_PEARLS, HotuMatuaState
@@ -63,7 +65,7 @@ def state_view(state: HotuMatuaState, seat: int | None) -> dict[str, Any]:
         "over": state.over,
         "winner": data["winner"],
         "result": state.returns() if state.over else None,
-        "outcome": state.outcome_text() if state.over else None,
+        **beside("outcome", outcome_message(state) if state.over else None),
     }
     if seat is not None:
         view.update(seat_overlay(state, seat))
@@ -77,14 +79,19 @@ def seat_overlay(state: HotuMatuaState, seat: int) -> dict[str, Any]:
 
 # --- terminal -----------------------------------------------------------------------------------
 
-def outcome_text(state: HotuMatuaState) -> str:
+def outcome_message(state: HotuMatuaState) -> Message:
     """Who won and how (three pearls or the turn limit), or the draw, with the pearl count."""
-    names = state.game.seat_names
-    pearls = f"{state.owned[0]}-{state.owned[1]} in pearls"
+    pearls = {"north": state.owned[0], "south": state.owned[1]}
     if state.winner is None:
-        return f"draw at the turn limit ({pearls})"
-    how = "three pearls" if state.owned[state.winner] >= WIN_PEARLS else "the turn limit"
-    return f"{names[state.winner]} wins ({how}; {pearls})"
+        return msg("game.hotu_matua.outcome.draw", **pearls)
+    how = "pearls" if state.owned[state.winner] >= WIN_PEARLS else "limit"
+    return msg("game.hotu_matua.outcome.win", winner=seat(state.game.seat_names[state.winner]),
+               how=how, **pearls)
+
+
+def outcome_text(state: HotuMatuaState) -> str:
+    """`outcome_message` in English (the terminal and the drawings)."""
+    return outcome_message(state).text
 
 
 def render_text(state: HotuMatuaState, seat: int | None) -> str:

@@ -6,6 +6,8 @@ from typing import Any
 
 from rich.markup import escape
 
+from gamehall.core.messages import Message, msg
+from gamehall.core.phrases import seat
 from gamehall.games.hula.jsonform import state_to_json
 from gamehall.games.hula.loops import Score, shortest_loop, shortest_loop_cells
 from gamehall.games.hula.notation import SEATS, STONE_NAMES, action_name
@@ -58,25 +60,30 @@ def state_view(state: HulaState, seat: int | None) -> dict[str, Any]:
     return data
 
 
-def outcome_text(state: HulaState) -> str:
+def outcome_message(state: HulaState) -> Message:
     """How the game ended, with the tie-break step that decided a double loop."""
     if state.winner is None:
-        return "game not over"
-    seat = SEATS[state.seat_of_colour(state.winner)]
-    colour = STONE_NAMES[state.winner]
-    text = f"{seat} ({colour} colour) wins with a loop around the centre"
+        return msg("game.hula.outcome.not_over")
+    won = msg("game.hula.outcome.loop", seat=seat(SEATS[state.seat_of_colour(state.winner)]),
+              colour=STONE_NAMES[state.winner])
     if not state.double:
-        return text
+        return won
     first, second = loop_scores(state)
     assert first is not None and second is not None
     if first[0] != second[0]:
-        why = f"shorter loop: {min(first[0], second[0])} stones against {max(first[0], second[0])}"
+        why = msg("game.hula.why.shorter", short=min(first[0], second[0]),
+                  long=max(first[0], second[0]))
     elif first[1] != second[1]:
-        why = (f"equal length {first[0]}, fewer neutral stones: "
-               f"{min(first[1], second[1])} against {max(first[1], second[1])}")
+        why = msg("game.hula.why.neutrals", length=first[0], few=min(first[1], second[1]),
+                  many=max(first[1], second[1]))
     else:
-        why = f"loops equal ({first[0]} stones, {first[1]} neutral): the second colour wins"
-    return f"{text} — both closed a loop at once; {why}"
+        why = msg("game.hula.why.equal", length=first[0], neutrals=first[1])
+    return msg("game.hula.outcome.double", won=won, why=why)
+
+
+def outcome_text(state: HulaState) -> str:
+    """`outcome_message` in English (the terminal and the drawings)."""
+    return outcome_message(state).text
 
 
 def _token(state: HulaState, cell: int, loop: set[int]) -> str:

@@ -11,11 +11,12 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from gamehall.core.phrases import beside
 from gamehall.server import ratings as rating_model
 from gamehall.server.accounts import TokenOwner, seconds
 from gamehall.server.rooms import FINISHED, Occupant, Room
 from gamehall.server.storage.interface import UnknownPlayer
-from gamehall.server.storage.rows import now_stamp
+from gamehall.server.storage.rows import now_stamp, outcome_of
 from gamehall.server.storage.schema import (
     actions,
     game_players,
@@ -88,7 +89,8 @@ def games_of(conn: Connection, player_ids: list[int] | None, game: str | None,
                                                           for o in occupants],
             "bot_accounts": [bool(o and o.bot_account) for o in occupants],
             "scores": json.loads(row.result) if row.result else None,
-            "outcome": row.outcome, "ended_by": row.ended_by, "ended_at": row.ended_at,
+            **beside("outcome", outcome_of(row)), "ended_by": row.ended_by,
+            "ended_at": row.ended_at,
             "rated": bool(row.rated), "player_ids": {i: int(g.player_id) for i, g in mine.items()},
             "ratings": {i: (g.rating_before, g.rating_after) for i, g in mine.items()
                         if g.rating_before is not None},

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from types import SimpleNamespace
 from typing import Any
 
+from gamehall.core.messages import Message, catalogue, msg
 from gamehall.server.accounts import stamp
 from gamehall.server.clocks import Clock, ClockError, parse_control, wall_time
 from gamehall.server.rooms import Move, Occupant, Room
@@ -34,6 +35,7 @@ def room_values(room: Room, clock: Callable[[], float] = wall_time) -> dict[str,
         "version": room.version,
         "result": json.dumps(room.result) if room.result is not None else None,
         "outcome": room.outcome,
+        "outcome_message": stored_message(room.outcome_message),
         "ended_by": room.ended_by,
         "created_by": room.created_by,
         "created_at": room.created_at,
@@ -66,12 +68,32 @@ def action_rows(room: Room, new_moves: Sequence[Move]) -> list[dict[str, Any]]:
              "move": m.move} for i, m in enumerate(new_moves)]
 
 
+def stored_message(message: Message | None) -> str | None:
+    """A message as its column holds it: ``{"key", "args"}`` as JSON."""
+    return json.dumps(message.to_json()) if message is not None else None
+
+
+def outcome_of(row: Any) -> Message | None:
+    """A stored room's outcome: its message, or for a row stored before messages had keys (or
+    whose key this server's catalogue lacks) its English text as it is."""
+    stored = getattr(row, "outcome_message", None)
+    if stored:
+        try:
+            message = Message.from_json(json.loads(stored))
+            if message.key in catalogue("en"):
+                return message
+        except (ValueError, KeyError, TypeError, AttributeError):
+            log.error("a stored outcome message is unreadable: %r", stored)
+    return msg("game.outcome.verbatim", text=row.outcome) if row.outcome else None
+
+
 def room_from_row(row: Any) -> Room:
     """A room without its moves from a `rooms` row (an unknown clock is logged: untimed)."""
     seats = [Occupant.from_json(s) if s else None for s in json.loads(row.seats)]
     room = Room(id=row.id, game_name=row.game, options=json.loads(row.options),
                 created_by=row.created_by, seed=int(row.seed), seats=seats, status=row.status,
-                result=json.loads(row.result) if row.result else None, outcome=row.outcome,
+                result=json.loads(row.result) if row.result else None,
+                outcome_message=outcome_of(row),
                 ended_by=row.ended_by, created_at=row.created_at,
                 rematch_of=row.rematch_of, rematch=row.rematch, rated=row.rated,
                 ended_at=row.ended_at)

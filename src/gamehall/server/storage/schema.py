@@ -54,6 +54,7 @@ rooms = sa.Table(
     sa.Column("version", sa.Integer, nullable=False),
     sa.Column("result", sa.Text),
     sa.Column("outcome", sa.Text),
+    sa.Column("outcome_message", sa.Text),
     sa.Column("ended_by", sa.String(16)),
     sa.Column("created_by", sa.String(40), nullable=False),
     sa.Column("created_at", sa.String(40), nullable=False),

@@ -5,7 +5,6 @@
 // (/api/games), the notation, whose side the figures are for.
 
 import { h, fill } from "./dom.js";
-import { say } from "./i18n.js";
 import { api, games } from "./api.js";
 import { optionField } from "./lobby.js";
 import { say, t } from "./i18n.js";

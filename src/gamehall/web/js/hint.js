@@ -7,7 +7,6 @@
 // was thought out for (its `version`): a new position puts it away.
 
 import { h, fill } from "./dom.js";
-import { say } from "./i18n.js";
 import { api } from "./api.js";
 import { say, t } from "./i18n.js";
 

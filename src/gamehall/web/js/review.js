@@ -8,7 +8,6 @@
 // shell's `hint`, the same for every game).
 
 import { h, s, fill, fmt, points } from "./dom.js";
-import { say } from "./i18n.js";
 import { api } from "./api.js";
 import { say, t } from "./i18n.js";
 import { seatWord } from "./words.js";

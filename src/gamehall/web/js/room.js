@@ -9,7 +9,6 @@
 // when it runs (a button patch() keeps may outlive the state it was drawn for).
 
 import { h, fill, patch } from "./dom.js";
-import { say } from "./i18n.js";
 import { botLevels, chooseNickname, games } from "./api.js";
 import { RoomConnection } from "./connection.js";
 import { loadBoard } from "./boards/index.js";

@@ -65,13 +65,41 @@ export function personName(seats, i) {
   return shared ? `${seat.player} (${seatWord(seat)})` : seat.player;
 }
 
-/** The game's sentence on how it ended, with the players' names where it names a seat as
- * the one who won, resigned or ran out of time ("bea resigned: ann wins"); the game's own terms
- * (a colour, a side) stay. */
+/** The game's sentence on how it ended, in the page's language (`outcome_key`/`outcome_args`
+ * by say), with the players' names where it names a seat as the one who won, resigned or ran
+ * out of time ("bea resigned: ann wins"); the game's own terms (a colour, a side) stay. */
 export function outcomeWords(st) {
   const text = String(st.outcome || "");
   const names = new Map();
   st.seats.forEach((seat, i) => { if (seat.player) names.set(seat.name, personName(st.seats, i)); });
+  if (st.outcome_key) {
+    return say({ outcome: namedText(text, names), outcome_key: st.outcome_key,
+      outcome_args: namedArgs(st.outcome_args || {}, names) }, "outcome");
+  }
+  return namedText(text, names);
+}
+
+/** A message's arguments with each seat (a nested `game.seat`) someone sits in as that
+ * person's name. */
+function namedArgs(args, names) {
+  const out = {};
+  for (const [k, v] of Object.entries(args)) {
+    if (v && typeof v === "object" && typeof v.key === "string") {
+      const seat = v.args && v.args.seat;
+      if (v.key === "room.person_seat") out[k] = v;  // a shared name with its seat: as it is
+      else {
+        out[k] = v.key === "game.seat" && names.has(seat) ? names.get(seat)
+          : { key: v.key, args: namedArgs(v.args || {}, names) };
+      }
+    } else {
+      out[k] = v;
+    }
+  }
+  return out;
+}
+
+/** The English sentence with seat names as players' names (a server without keys). */
+function namedText(text, names) {
   if (!names.size) return text;
   const labels = [...names.keys()].map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
   const after = "(?= (resigned|ran out|was away|dropped out|wins\\b|and |\\())";

@@ -14,7 +14,7 @@ import { seatPlayer } from "../links.js";
 import { touches } from "./hau_la_touch.js";
 import { HINT_COLOUR, stepHint, hintGhost, hintPlace, markHint, hintLine, lightHintPanel }
   from "./hau_la_hint.js";
-import { t } from "../i18n.js";
+import { say, t } from "../i18n.js";
 import { seatWord } from "../words.js";
 
 const TAG_COLOURS = { red: 0xd33a2c, blue: 0x2f62d0, yellow: 0xf2c200, orange: 0xf07a12 };
@@ -576,7 +576,7 @@ function panel(board) {
   ];
   if (view.phase !== "over" && view.to_move) {
     parts.push(h("p", { class: "small" }, seatWord(view.to_move), playerOf(ui, view.to_move),
-      `: ${view.expecting || ""}`));
+      `: ${say(view, "expecting")}`));
   }
   if (board.hint) {
     parts.push(hintLine(board.hint, moveWords([board.hint])[0],
@@ -585,7 +585,7 @@ function panel(board) {
   if (ui.mine) parts.push(stepControls(board, pending));
   if (view.events && view.events.length) {
     parts.push(h("details", {}, h("summary", { class: "small" }, t("page.hau_la.events")),
-      h("ul", { class: "small" }, view.events.slice(-6).map((e) => h("li", {}, e)))));
+      h("ul", { class: "small" }, view.events.slice(-6).map((e) => h("li", {}, say(e, "text"))))));
   }
   return parts;
 }
