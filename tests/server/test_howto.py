@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from gamehall.core import Game, Option, load_game
+from gamehall.core.messages import render
 from gamehall.server.app import create_app
 from gamehall.server.bots import bot_spec, default_level
 from gamehall.server.rooms import FINISHED, Move, Room
@@ -64,8 +65,13 @@ def test_the_rules_page_has_its_text_and_two_pictures_drawn_from_positions(
 def test_rules_of_an_unknown_game_or_picture_are_clear_errors(client: TestClient) -> None:
     resp = client.get("/api/games/chess/rules")
     assert resp.status_code == 400 and resp.json()["code"] == "bad_game"
+    assert resp.json()["key"] == "error.game.unknown" and "chess" in resp.json()["message"]
     resp = client.get("/api/games/hula/rules/7.svg")
     assert resp.status_code == 404 and "2 pictures" in resp.json()["message"]
+    said = resp.json()
+    assert (said["key"], said["args"]) == ("error.rules.picture", {"game": "Hula", "n": 2})
+    assert render(said["key"], said["args"], "de") == "die Regelseite von Hula hat 2 Bilder, " \
+        "gezählt ab 0"
     assert client.get("/api/games/hula/rules/x.svg").status_code == 400
 
 

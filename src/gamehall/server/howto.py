@@ -11,17 +11,18 @@ from functools import cache
 from typing import Any
 
 from gamehall.core import GamehallError, load_game
-from gamehall.core.messages import Message
+from gamehall.core.messages import Message, msg
 from gamehall.core.phrases import beside
 from gamehall.server.errors import RoomError
 from gamehall.server.preferences import checked_language
+from gamehall.server.sentences import reason_of
 
 
 def _game(name: str) -> Any:
     try:
         return load_game(name)
     except GamehallError as exc:
-        raise RoomError("bad_game", str(exc)) from None
+        raise RoomError("bad_game", msg("error.game.unknown", reason=reason_of(exc))) from None
 
 
 @cache
@@ -55,7 +56,6 @@ def picture(name: str, index: int) -> str:
     game = _game(name)
     drawings = _drawings(game.name)
     if not 0 <= index < len(drawings):
-        raise RoomError("bad_picture", f"{game.title}'s rules page has {len(drawings)} "
-                                       f"picture{'s' if len(drawings) != 1 else ''}, numbered "
-                                       "from 0")
+        raise RoomError("bad_picture", msg("error.rules.picture", game=game.title,
+                                           n=len(drawings)))
     return drawings[index][1]
