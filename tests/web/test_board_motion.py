@@ -40,6 +40,8 @@ def _after_the_bots_turn(pages: Pages, game: str, reduced: bool) -> tuple[Any, d
     create_room(page, game, **GAMES[game])
     start_against_bot(page)
     st = wait_my_turn(page)
+    # the state can come before the board's module has loaded (Hau La's three.js, a busy machine)
+    page.wait_for_selector(".board-main", state="attached")
     before = page.evaluate(_COUNTS)
     total = before["run"] + before["skipped"]
     for _ in range(8):  # a Hotu Matua bot may end its turn without a step: play another turn

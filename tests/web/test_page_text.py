@@ -245,12 +245,13 @@ def test_hotu_matua_turns_are_one_line_and_the_board_knows_the_game_is_over(
     assert lines.count() * 5 <= len(st["moves"])  # type: ignore[arg-type]
     # both seats hold a "random bot": the seat's name tells them apart. A turn whose roll left
     # no die usable ends with no move of its seat (a first turn in 32: no 1 and no 4 among five
-    # dice), and its line says chance
+    # dice); its line still names the seat whose roll it was (the roll's `for`)
     names = [seat["name"] for seat in st["seats"]]  # type: ignore[attr-defined]
     assert names == ["north", "south"]
     for k in range(3):
-        movers = [m["seat"] for m in st["moves"]  # type: ignore[attr-defined]
-                  if m["turn"] == k + 1 and m["seat"] is not None]
+        turn = [m for m in st["moves"] if m["turn"] == k + 1]  # type: ignore[attr-defined]
+        movers = [m["seat"] for m in turn if m["seat"] is not None]
+        movers += [m["for"] for m in turn if m["seat"] is None and m.get("for") is not None]
         who = f"random bot ({names[movers[0]]})" if movers else "chance"
         expect(lines.nth(k).locator(".who")).to_have_text(who)
     expect(page.get_by_test_id("turn-line")).to_have_text("Game over after 3 turns.")

@@ -39,6 +39,7 @@ export class ReviewPanel {
   async open(level = null) {
     this.host.hidden = false;
     clearTimeout(this.timer);
+    this.job = null;  // drawn afresh, whatever was shown
     fill(this.host, h("p", { class: "muted" }, t("page.review.asking")));
     try {
       this.show(await api(this.url(), { method: "POST", body: level ? { level } : {} }));
@@ -64,7 +65,11 @@ export class ReviewPanel {
 
   show(job) {
     if (!this.alive) return;
+    // A poll and a pushed end can both answer "done": drawing it again would drop the move the
+    // reader picked (and its lit better move), so a review already drawn stays as it is.
+    const drawn = this.job && this.job.status === "done" && this.job.level === job.level;
     this.job = job;
+    if (drawn && job.status === "done") return;
     if (job.status === "done") this.drawReview(job);
     else if (job.status === "failed") {
       fill(this.host, h("p", { class: "error", "data-testid": "review-error" },
