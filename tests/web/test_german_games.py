@@ -1,19 +1,15 @@
-"""The languages issue's "done when", for the page's own strings: a browser asking for German plays
-a whole game of each of the five games against a hall bot through the page (the random bot keeps
-it short) and, in the room while playing, in the end box and in the replay, the page shows no
-English-only page string.
+"""The languages issue's "done when": a browser asking for German plays a whole game of each
+of the five games against a hall bot through the page (the random bot keeps it short) and, in
+the room while playing, in the end box and in the replay, meets no English-only sentence: neither
+the page's own strings nor the server's (its notices in the chat log, refusals, the games'
+options, seats, outcomes and the views' texts such as Hau La's "what happened"), which the page
+says from their keys.
 
-The English-only strings are the English catalogue's page parts (every part but server.json) cut
-at their ICU arguments: each literal piece of two words or more that no German page string holds
-("API tokens" is English only; "Halali!" is German too). Left out of the check, because they are
-the server's sentences (errors, info, outcomes, the game views' texts), not the page's: the chat
-log (the server's info lines and the players' chat), toasts (the server's refusals), the room's
-options (their labels and docs are the games' words, from /api/games) and the
-sentences the state carries (its outcome, the view's `expecting` and `events`: Hau La's "what
-happened"), cut out of the page's text wherever they show; and the players' names (a hall bot
-is called "random bot": a name, which no language changes). The server's
-sentences get their keys in their own work; the page says them by say(), never by matching
-English. Halali! and Hau La, the long games, are marked slow like test_botpage's."""
+The English-only strings are the English catalogue's parts (the page's and the server's) cut at
+their ICU arguments: each literal piece of two words or more that no German string holds
+("API tokens" is English only; "Halali!" is German too). Left out: the players' names (a hall
+bot is called "random bot": a name, which no language changes) and what players type in the
+chat. Halali! and Hau La, the long games, are marked slow like test_botpage's."""
 
 from __future__ import annotations
 
@@ -34,8 +30,8 @@ from tests.web.test_botpage import SHORT, _play_entry
 
 I18N = Path(__file__).resolve().parents[2] / "src" / "gamehall" / "web" / "i18n"
 
-# The server's sentences on the page (see the docstring): left out of the text that is checked.
-SERVER_TEXT = ["[data-testid=chat-log]", ".toast", "#toasts", ".room-options"]
+# What people wrote (see the docstring): left out of the text that is checked.
+SERVER_TEXT = ["[data-testid=chat-log] .line.chat"]
 
 _PAGE_TEXT = """(excluded) => {
   const skip = [...document.querySelectorAll(excluded.join(","))];
@@ -47,8 +43,7 @@ _PAGE_TEXT = """(excluded) => {
   let text = [document.title, document.body.innerText, ...attrs].join("\\n");
   const st = window.gamehall && window.gamehall.room.state;
   const view = (st && st.view) || {};
-  const said = st ? [st.outcome, view.expecting, ...(view.events || []),
-    ...st.seats.map((seat) => seat.player)] : [];
+  const said = st ? st.seats.map((seat) => seat && seat.player) : [];
   for (const cut of [...skip.map((el) => el.innerText), ...said]) {
     if (typeof cut === "string" && cut) text = text.split(cut).join("\\n");
   }
@@ -57,10 +52,10 @@ _PAGE_TEXT = """(excluded) => {
 
 
 def _page_parts(language: str) -> dict[str, str]:
+    """Every part of `language`'s catalogue: the page's strings and the server's sentences."""
     joined: dict[str, str] = {}
     for part in sorted((I18N / language).glob("*.json")):
-        if part.name != "server.json":
-            joined.update(json.loads(part.read_text("utf-8")))
+        joined.update(json.loads(part.read_text("utf-8")))
     return joined
 
 
@@ -82,7 +77,7 @@ def _pieces(nodes: Any) -> list[str]:
 
 @cache
 def english_only() -> frozenset[str]:
-    """The English page strings' pieces of two words or more that no German page string holds."""
+    """The English strings' pieces of two words or more that no German string holds."""
     german = "\n".join(_page_parts("de").values())
     found = set()
     for text in _page_parts("en").values():
@@ -97,11 +92,12 @@ def test_the_check_knows_the_rooms_english() -> None:
     strings = english_only()
     assert {"Leave seat", "Back to the game", "End turn", "rifle pointing up"} <= strings
     assert "Halali!" not in strings and "Hotu Matua map" in strings
+    assert {"the game has not started yet", "What happened"} <= strings  # the server's too
 
 
 def assert_german(page: Page, where: str) -> None:
-    """No English-only page string in the page's text (its visible text, title and the title,
-    aria-label and placeholder attributes), server sentences left out."""
+    """No English-only string in the page's text (its visible text, title and the title,
+    aria-label and placeholder attributes), what players wrote left out."""
     text = page.evaluate(_PAGE_TEXT, SERVER_TEXT)
     english = sorted(s for s in english_only() if s in text)
     assert not english, f"{where}: English page strings on a German page: {english}"
