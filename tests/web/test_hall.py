@@ -210,3 +210,34 @@ def test_a_hotu_matua_board_from_a_file_is_sent_as_data(pages: Pages, tmp_path: 
     st = state(page)
     assert st["options"]["board"].startswith("Test island")
     assert st["view"]["board"]["name"] == "Test island"
+
+
+def test_quick_replay_clicks_add_up_while_steps_are_fetched(pages: Pages) -> None:
+    """◀ ◀ |◀ ▶ clicked faster than the server answers ends at step 1: each click counts from
+    the step last asked for, not from the one still shown (a busy server once left 121 of 122)."""
+    page = pages.new()
+    enter(page)
+    create_room(page, "hula", size=5)
+    start_against_bot(page)
+    for turn in range(3):
+        st = wait_my_turn(page)
+        _click_legal_cell(page, turn)
+        wait_version_above(page, st["version"])
+    wait_my_turn(page)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("[data-action=resign]")
+    expect(page.get_by_test_id("result")).to_contain_text("resigned")
+    total = state(page)["version"]
+    page.click("[data-action=replay]")
+    expect(page.get_by_test_id("replay-step")).to_have_text(f"{total} / {total}")
+    # a slow server: each step's answer held back, the later ones less, so they come in reverse
+    page.evaluate("""() => { const real = window.fetch; const delays = [1200, 900, 600, 300];
+      let i = 0;
+      window.fetch = (url, opts) => { const answer = real(url, opts);
+        if (!String(url).includes('/replay/')) return answer;
+        const ms = delays[i++] || 0;
+        return answer.then((r) => new Promise((ok) => setTimeout(() => ok(r), ms))); }; }""")
+    for button in ("back", "back", "first", "forward"):
+        page.click(f"[data-replay={button}]")
+    expect(page.get_by_test_id("replay-step")).to_have_text(f"1 / {total}", timeout=10000)
+    assert _stones(page) == 1

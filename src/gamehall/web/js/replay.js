@@ -13,12 +13,14 @@ export class Replay {
     this.hooks = hooks;
     this.total = state.moves.length;
     this.step = this.total;
+    this.target = this.total;    // the step last asked for: ◀ and ▶ count from it, not from the
+                                 // step shown, so quick clicks add up while a step is fetched
     this.cache = new Map();
     this.token = 0;
     this.onKey = (ev) => {
       if (ev.target && /input|textarea|select/i.test(ev.target.tagName)) return;
-      if (ev.key === "ArrowLeft") this.go(this.step - 1);
-      else if (ev.key === "ArrowRight") this.go(this.step + 1);
+      if (ev.key === "ArrowLeft") this.go(this.target - 1);
+      else if (ev.key === "ArrowRight") this.go(this.target + 1);
       else if (ev.key === "Home") this.go(0);
       else if (ev.key === "End") this.go(this.total);
       else return;
@@ -34,9 +36,9 @@ export class Replay {
     }, text);
     fill(bar,
       button("|◀", t("page.replay.first"), "first", () => 0),
-      button("◀", t("page.replay.back"), "back", () => this.step - 1),
+      button("◀", t("page.replay.back"), "back", () => this.target - 1),
       this.label,
-      button("▶", t("page.replay.forward"), "forward", () => this.step + 1),
+      button("▶", t("page.replay.forward"), "forward", () => this.target + 1),
       button("▶|", t("page.replay.last"), "last", () => this.total),
       h("button", { type: "button", class: "primary", "data-replay": "close",
         onclick: () => this.close() }, t("page.replay.close")));
@@ -46,12 +48,14 @@ export class Replay {
    * the board (a review's better move), or none. */
   async go(step, hint = null) {
     step = Math.max(0, Math.min(this.total, step));
+    this.target = step;
     const token = ++this.token;
     let data = this.cache.get(step);
     if (!data) {
       try {
         data = await api(`/api/rooms/${encodeURIComponent(this.roomId)}/replay/${step}`);
       } catch (err) {
+        if (token === this.token) this.target = this.step;  // stay counting from what shows
         this.hooks.error(t("page.replay.failed", { error: say(err) }));
         return;
       }
