@@ -156,3 +156,22 @@ def test_hau_la_levels_search_ordered() -> None:
     plain = make_bot("mcts:12", 1)
     plain.choose(state)
     assert isinstance(plain, MCTSBot) and plain.ordering is None
+
+
+def test_a_later_step_of_the_same_turn_is_worth_its_best_child() -> None:
+    nim = load_game("t_nim", heap=12).new_initial_state()
+    bot = MCTSBot(2, simulations=300, evaluator=Scoring(), ordering=ORDERING, reuse=False)
+    root = bot.search(nim)
+    checked = 0
+    for node in nodes(root):
+        visited = [c.q for c in node.children.values() if c.n]
+        if node.owner == node.player and node.proven is None and visited:
+            assert node.q == max(visited)  # not the mean of the completions tried
+            checked += 1
+        elif node.owner >= 0 and node.proven is None:
+            assert node.q == pytest.approx(node.w / node.n)
+    assert checked > 5
+    plain = MCTSBot(2, simulations=300, reuse=False)
+    plain_root = plain.search(nim)
+    assert all(n.q == pytest.approx(n.w / n.n) for n in nodes(plain_root)
+               if n.owner >= 0 and n.proven is None and n.n)

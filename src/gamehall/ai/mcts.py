@@ -20,7 +20,8 @@
   blended into selection with beta = sqrt(k / (3n + k)).
 - Opt-in (`ordering=(k, alpha)`), where the evaluator scores actions (`ai/ordering.py`): a
   decision node expands its actions best-scored first and keeps at most ceil(k·(n+1)^alpha)
-  children after n visits (evaluator-ordered progressive widening).
+  children after n visits (evaluator-ordered progressive widening); a later step of the same
+  seat's turn is then worth its best child, not the mean.
 - Opt-in (`track_root_returns`), for reviews: each root child's mean return for every seat, not
   only for its mover (`root_returns`).
 """
@@ -367,6 +368,8 @@ class MCTSBot(Bot):
             self._add_root_returns(sums, path[1].action, values)
         if self._solving and node.proven is not None:
             self._propagate_proof(path)
+        if self.ordering is not None:
+            self._turn_max(path)
         return True
 
     def _expand(self, node: Node, state: State, action: int, path: list[Node]) -> Node:
@@ -378,6 +381,24 @@ class MCTSBot(Bot):
         node.children[action] = child
         path.append(child)
         return child
+
+    @staticmethod
+    def _turn_max(path: list[Node]) -> None:
+        """With ordered widening: a node where the seat that chose into it moves again (a later
+        step of the same turn) is worth, to that seat, its best child, not the mean of the
+        completions tried (bottom-up along `path`, after the means are backed up)."""
+        for i in range(len(path) - 2, 0, -1):
+            node = path[i]
+            if node.owner != node.player or node.proven is not None:
+                continue
+            # a child cut off by the deadline before its first backup has no value yet
+            best = max((c.q for c in node.children.values() if c.n), default=None)
+            if best is None:
+                continue
+            node.q = best
+            arrays = path[i - 1].arrays
+            if arrays is not None:
+                arrays[0][node.slot] = node.q
 
     @staticmethod
     def _amaf_update(path: list[Node], rollout: list[int], values: list[float]) -> None:

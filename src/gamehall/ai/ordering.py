@@ -1,19 +1,22 @@
 """Evaluator-ordered progressive widening for `MCTSBot` (``+order``): a decision node tries its
-actions best-scored first and takes one more only as its visits grow.
+actions best-scored first and takes one more only as its visits grow; within a multi-step turn a
+step is worth its best continuation, not the mean of those tried.
 
-Plain UCT tries every action of a node once, in random order, before it follows any of them
-again. In Hau La a turn is one placement chosen in five steps (piece, holes, rotation, sides,
-tag), and its evaluator credits the placer with the best placement still reachable; a node's
-children are then first valued at their best and, as UCT averages in the siblings it tries,
-drift towards the mean of a random subset of placements: more simulations meant more random
-candidates, not a better choice (`benchmarks/README.md`, the ladder). Here a node, the first
-time it is expanded from, asks the evaluator for every action's value for its mover
-(`gamehall.core.ActionScorer`, one cheap call, no action played) and expands them in that order;
-a node visited n times keeps at most ceil(k·(n+1)^alpha) children (`allowed`), so the
-simulations go deeper along the likely placements, the opponent's best reply included, instead
-of wider.
+In Hau La a turn is one placement chosen in five steps (piece, holes, rotation, sides, tag), and
+its evaluator credits the placer with the best placement still reachable. Plain UCT tries every
+option of a step (they are few), then averages each with the worse completions it tries below
+it: more simulations drifted an option's value from its best towards the mean of a random
+handful, and `medium` did not beat `easy` (`benchmarks/README.md`, the ladder). Here:
 
-The scores only order the expansions; values still come from the evaluator and the backup.
+- a node, the first time it is expanded from, asks the evaluator for every action's value for
+  its mover (`gamehall.core.ActionScorer`: one call, no action played) and expands them in that
+  order; a node visited n times keeps at most ceil(k·(n+1)^alpha) children (`allowed`), so the
+  simulations follow the likely placements, the opponent's best reply included;
+- a node where the seat that chose into it moves again (a later step of its own turn) takes as
+  its value its best visited child's (`MCTSBot._turn_max`): the steps of one turn are one
+  decision split up. Ordering alone did not measure stronger; with this it did (run 1 and 2 of
+  "Hau La: evaluator-ordered widening" in benchmarks/README.md).
+
 Needs an evaluator with `score_actions` (Hau La's); elsewhere the search refuses with a clear
 error (`check`).
 """
