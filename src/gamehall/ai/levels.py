@@ -39,9 +39,6 @@ LEVEL_RAVE: dict[str, float] = {"hula": 1000.0}
 """RAVE's k for every level of these games (accepted by the sequential test: benchmarks/README.md,
 "RAVE in the placement games"); ``+rave[K]`` on a level overrides it, a plain ``mcts:N`` stays
 plain UCT."""
-LEVEL_ORDER: dict[str, tuple[float, float]] = {}
-"""Ordered widening's (k, alpha) for every level of these games (``+order[K]`` on a level
-overrides it, a plain ``mcts:N`` stays plain UCT)."""
 DEFAULT_SIMULATIONS = {"easy": 40, "medium": 200, "hard": 1000}
 """The budgets of a game that `LEVEL_SIMULATIONS` does not list."""
 CEILINGS = {"easy": 0.5, "medium": 1.0, "hard": 2.0}
@@ -71,6 +68,10 @@ ORDER_SUFFIX = "+order"
 ORDERING = (1.0, 0.5)
 """(k, alpha) of ``+order`` (``+orderK``: k = K): a decision node visited n times keeps at most
 ceil(k·(n+1)^alpha) children, expanded best-scored first."""
+LEVEL_ORDER: dict[str, tuple[float, float]] = {"hau_la": ORDERING}
+"""Ordered widening's (k, alpha) for every level of these games (accepted by the sequential
+test: benchmarks/README.md, "Hau La: evaluator-ordered widening"); ``+order[K]`` on a level
+overrides it, a plain ``mcts:N`` stays plain UCT."""
 RAVE_K = 1000.0
 """k of ``+rave`` without a number: beta = sqrt(k / (3n + k)), a child's own mean and its AMAF
 mean weighing alike near n = k/3 visits."""
