@@ -14,9 +14,10 @@ from gamehall.ai import MCTSBot, make_bot, ordering
 from gamehall.ai.evaluators import playout
 from gamehall.ai.levels import LEVEL_ORDER, ORDERING, Extras, LevelBot, split_level
 from gamehall.ai.mcts import Node
+from gamehall.ai.review import review_budget
 from gamehall.core import ActionScorer, GamehallError, State, load_game
 from gamehall.games.hau_la.evaluator import HauLaEvaluator
-from gamehall.games.hau_la.turns import PLACE
+from gamehall.games.hau_la.turns import EXTRAS, PLACE
 
 CENTRE_FIRST = [4, 0, 2, 6, 8, 1, 3, 5, 7]
 """Tic-tac-toe cells from the best-scored (the centre) to the worst."""
@@ -146,8 +147,6 @@ def test_hau_la_scores_are_its_evaluator_values_after_each_action() -> None:
 
 
 def test_hau_la_levels_search_ordered() -> None:
-    if "hau_la" not in LEVEL_ORDER:
-        pytest.skip("Hau La's levels search plain UCT")
     level = make_bot("mcts:easy", 1)
     assert isinstance(level, LevelBot)
     state = load_game("hau_la").new_initial_state(1)
@@ -156,6 +155,9 @@ def test_hau_la_levels_search_ordered() -> None:
     plain = make_bot("mcts:12", 1)
     plain.choose(state)
     assert isinstance(plain, MCTSBot) and plain.ordering is None
+    three = load_game("hau_la", players=3).new_initial_state(4)
+    assert three.table.phase == EXTRAS  # no placement under way: every action scores alike
+    assert three.legal_actions().count(level.choose(three)) == 1
 
 
 def test_a_later_step_of_the_same_turn_is_worth_its_best_child() -> None:
@@ -175,3 +177,9 @@ def test_a_later_step_of_the_same_turn_is_worth_its_best_child() -> None:
     plain_root = plain.search(nim)
     assert all(n.q == pytest.approx(n.w / n.n) for n in nodes(plain_root)
                if n.owner >= 0 and n.proven is None and n.n)
+
+
+def test_reviews_refuse_it_and_search_hau_la_plain() -> None:
+    with pytest.raises(GamehallError, match=r"review does not search with \+order"):
+        review_budget("medium+order", "hau_la")
+    assert review_budget("medium", "hau_la").rave is None  # a plain search, as before
