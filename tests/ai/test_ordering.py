@@ -146,18 +146,23 @@ def test_hau_la_scores_are_its_evaluator_values_after_each_action() -> None:
     assert checked >= 40
 
 
-def test_hau_la_levels_search_ordered() -> None:
-    level = make_bot("mcts:easy", 1)
-    assert isinstance(level, LevelBot)
+def test_hau_la_levels_search_ordered_above_easy() -> None:
     state = load_game("hau_la").new_initial_state(1)
-    level.choose(state)
-    assert level.ordering == LEVEL_ORDER["hau_la"]
-    plain = make_bot("mcts:12", 1)
+    for name in ("easy", "medium"):
+        level = make_bot(f"mcts:{name}", 1)
+        assert isinstance(level, LevelBot)
+        level.choose(state)
+        assert level.ordering == LEVEL_ORDER["hau_la"].get(name)
+    assert LEVEL_ORDER["hau_la"]["hard"] == ORDERING and "easy" not in LEVEL_ORDER["hau_la"]
+    asked = make_bot("mcts:easy+order", 1)
+    asked.choose(state)
+    assert asked.ordering == ORDERING  # the spec's suffix overrides the level's default
+    plain = make_bot("mcts:60", 1)
     plain.choose(state)
     assert isinstance(plain, MCTSBot) and plain.ordering is None
     three = load_game("hau_la", players=3).new_initial_state(4)
     assert three.table.phase == EXTRAS  # no placement under way: every action scores alike
-    assert three.legal_actions().count(level.choose(three)) == 1
+    assert three.legal_actions().count(asked.choose(three)) == 1
 
 
 def test_a_later_step_of_the_same_turn_is_worth_its_best_child() -> None:

@@ -68,10 +68,12 @@ ORDER_SUFFIX = "+order"
 ORDERING = (1.0, 0.5)
 """(k, alpha) of ``+order`` (``+orderK``: k = K): a decision node visited n times keeps at most
 ceil(k·(n+1)^alpha) children, expanded best-scored first."""
-LEVEL_ORDER: dict[str, tuple[float, float]] = {"hau_la": ORDERING}
-"""Ordered widening's (k, alpha) for every level of these games (accepted by the sequential
-test: benchmarks/README.md, "Hau La: evaluator-ordered widening"); ``+order[K]`` on a level
-overrides it, a plain ``mcts:N`` stays plain UCT."""
+LEVEL_ORDER: dict[str, dict[str, tuple[float, float]]] = {
+    "hau_la": {"medium": ORDERING, "hard": ORDERING}}
+"""Ordered widening's (k, alpha) per game and level (benchmarks/README.md, "Hau La:
+evaluator-ordered widening": accepted against plain UCT; Hau La's `easy` stays plain, since with
+it 12 simulations already won nearly every game from the second seat and `medium` could not be
+told from it); ``+order[K]`` on a level overrides it, a plain ``mcts:N`` stays plain UCT."""
 RAVE_K = 1000.0
 """k of ``+rave`` without a number: beta = sqrt(k / (3n + k)), a child's own mean and its AMAF
 mean weighing alike near n = k/3 visits."""
@@ -94,7 +96,7 @@ def level_ordering(level: str | None, asked: float | None,
     `LEVEL_ORDER`."""
     if asked is not None:
         return (asked, ORDERING[1])
-    return LEVEL_ORDER.get(game) if level is not None else None
+    return LEVEL_ORDER.get(game, {}).get(level) if level is not None else None
 
 
 def level_rave(level: str | None, asked: float | None, game: str) -> float | None:
