@@ -12,8 +12,10 @@ must still answer); self-play and terminal play search the simulations exactly.
 trailing ``+pw`` (``mcts:hard+pw``, ``mcts:300+pw``) switches on progressive widening at chance
 nodes (`WIDENING`), so its effect can be measured with ``gamehall selfplay``; ``+rave``
 (``mcts:2000+rave``, or ``+rave300`` for k = 300) switches on RAVE/AMAF (`ai/rave.py`, games
-with position-independent actions only) with equivalence parameter `RAVE_K`. Suffixes combine
-(``mcts:hard+rave+pw``), each at most once.
+with position-independent actions only) with equivalence parameter `RAVE_K`; ``+order``
+(``+order2`` for k = 2) switches on evaluator-ordered progressive widening at decision nodes
+(`ai/ordering.py`, games whose evaluator scores actions: Hau La) with `ORDERING`. Suffixes
+combine (``mcts:hard+rave+pw``), each at most once (``+order`` and ``+rave`` exclude each other).
 """
 
 from __future__ import annotations
@@ -62,6 +64,16 @@ WIDENING = (1.0, 0.5)
 """(k, alpha) of ``+pw``: a chance node visited n times keeps ceil(sqrt(n + 1)) outcomes."""
 PW_SUFFIX = "+pw"
 RAVE_SUFFIX = "+rave"
+ORDER_SUFFIX = "+order"
+ORDERING = (1.0, 0.5)
+"""(k, alpha) of ``+order`` (``+orderK``: k = K): a decision node visited n times keeps at most
+ceil(k·(n+1)^alpha) children, expanded best-scored first."""
+LEVEL_ORDER: dict[str, dict[str, tuple[float, float]]] = {
+    "hau_la": {"medium": ORDERING, "hard": ORDERING}}
+"""Ordered widening's (k, alpha) per game and level (benchmarks/README.md, "Hau La:
+evaluator-ordered widening": accepted against plain UCT; Hau La's `easy` stays plain, since with
+it 12 simulations already won nearly every game from the second seat and `medium` could not be
+told from it); ``+order[K]`` on a level overrides it, a plain ``mcts:N`` stays plain UCT."""
 RAVE_K = 1000.0
 """k of ``+rave`` without a number: beta = sqrt(k / (3n + k)), a child's own mean and its AMAF
 mean weighing alike near n = k/3 visits."""
@@ -75,6 +87,16 @@ def level_simulations(level: str, game: str) -> int:
 def max_hard_simulations() -> int:
     """The most simulations `hard` runs in any game (what ``uct:hard`` may cost a move)."""
     return max(t["hard"] for t in (*LEVEL_SIMULATIONS.values(), DEFAULT_SIMULATIONS))
+
+
+def level_ordering(level: str | None, asked: float | None,
+                   game: str) -> tuple[float, float] | None:
+    """Ordered widening's (k, alpha) of a search at `level` in `game`, as `level_rave` reads
+    RAVE's k: the spec's ``+order[K]`` (k = K, `ORDERING`'s alpha), else a named level's
+    `LEVEL_ORDER`."""
+    if asked is not None:
+        return (asked, ORDERING[1])
+    return LEVEL_ORDER.get(game, {}).get(level) if level is not None else None
 
 
 def level_rave(level: str | None, asked: float | None, game: str) -> float | None:
@@ -92,65 +114,75 @@ class LevelBot(MCTSBot):
 
     def __init__(self, seed: int | None, level: str,
                  chance_widening: tuple[float, float] | None = None,
-                 rave: float | None = None) -> None:
+                 rave: float | None = None, order: float | None = None) -> None:
         super().__init__(seed, simulations=DEFAULT_SIMULATIONS[level], seconds=None,
-                         chance_widening=chance_widening, rave=rave)
+                         chance_widening=chance_widening, rave=rave,
+                         ordering=level_ordering(None, order, ""))
         self.level = level
         self.ceiling = CEILINGS[level]
         self.asked_rave = rave
         """RAVE's k from the spec (``+rave``), else the game's `LEVEL_RAVE` (if any) applies."""
+        self.asked_order = order
+        """Ordered widening's k from the spec (``+order``), else the game's `LEVEL_ORDER`."""
 
     def search(self, state: State, deadline: float | None = None) -> Node:
         name = state.game.name
         self.simulations = level_simulations(self.level, name)
         self.rave = level_rave(self.level, self.asked_rave, name)
+        self.ordering = level_ordering(self.level, self.asked_order, name)
         return super().search(state, deadline)
 
 
 @dataclass(frozen=True)
 class Extras:
-    """The suffixes of a level spec: chance widening and RAVE's k (None where absent)."""
+    """The suffixes of a level spec: chance widening, RAVE's k and ordered widening's k (None
+    where absent)."""
 
     widening: bool = False
     rave: float | None = None
+    order: float | None = None
 
     def suffix(self) -> str:
         """The suffixes that ask for these extras (``+rave300+pw``): `split_level` reads them
         back as they are."""
         rave = f"{RAVE_SUFFIX}{self.rave:g}" if self.rave is not None else ""
-        return rave + (PW_SUFFIX if self.widening else "")
+        order = f"{ORDER_SUFFIX}{self.order:g}" if self.order is not None else ""
+        return rave + order + (PW_SUFFIX if self.widening else "")
 
 
 SUFFIXES_HELP = ("+pw: progressive widening at chance nodes; +rave or +raveK: RAVE/AMAF with "
-                 f"k = {RAVE_K:g} or K (Hula only); in any order, each at most once")
+                 f"k = {RAVE_K:g} or K (Hula only); +order or +orderK: evaluator-ordered "
+                 f"widening with k = {ORDERING[0]:g} or K (Hau La only); in any order, each at "
+                 "most once")
 """The suffixes a level spec takes, in words (command help)."""
 
 
 def split_level(level: str | None) -> tuple[str | None, Extras]:
-    """The level without its suffixes (``+pw``, ``+rave[K]``, in any order, each at most once:
-    read as a set, so ``medium+pw+rave`` and ``medium+rave+pw`` ask the same), and what they
-    ask for; GamehallError for an unknown or repeated suffix. The one place specs' suffixes
-    are read: bots, reviews and hints all go through it."""
+    """The level without its suffixes (``+pw``, ``+rave[K]``, ``+order[K]``, in any order, each
+    at most once: read as a set, so ``medium+pw+rave`` and ``medium+rave+pw`` ask the same), and
+    what they ask for; GamehallError for an unknown or repeated suffix, or ``+rave`` with
+    ``+order``. The one place specs' suffixes are read: bots, reviews and hints all go through
+    it."""
     text = (level or "").strip().lower()
     base, *suffixes = text.split("+")
     if not suffixes:
         return level, Extras()
-    widening, rave, seen = False, None, set()
+    found: dict[str, float] = {}
     for word in suffixes:
-        match = re.fullmatch(r"rave(\d+(?:\.\d*)?)?", word)
-        kind = "pw" if word == "pw" else "rave" if match else None
-        if kind is None or kind in seen:
+        match = re.fullmatch(r"(pw)|(rave|order)(\d+(?:\.\d*)?)?", word)
+        kind = (match.group(1) or match.group(2)) if match else None
+        if match is None or kind is None or kind in found:
             why = "repeated" if kind is not None else "unknown"
             raise GamehallError(f"{why} suffix +{word} in {level!r} ({SUFFIXES_HELP})")
-        seen.add(kind)
-        if kind == "pw":
-            widening = True
-        else:
-            assert match is not None
-            rave = float(match.group(1)) if match.group(1) else RAVE_K
-    if rave is not None and rave <= 0:
-        raise GamehallError(f"RAVE's k must be positive in {level!r}")
-    return base or None, Extras(widening, rave)
+        number = match.group(3)
+        found[kind] = (float(number) if number else
+                       {"pw": 1.0, "rave": RAVE_K, "order": ORDERING[0]}[kind])
+        if found[kind] <= 0:
+            name = "RAVE's k" if kind == "rave" else "ordered widening's k"
+            raise GamehallError(f"{name} must be positive in {level!r}")
+    if "rave" in found and "order" in found:
+        raise GamehallError(f"+rave and +order do not combine in {level!r} ({SUFFIXES_HELP})")
+    return base or None, Extras("pw" in found, found.get("rave"), found.get("order"))
 
 
 def parse_level(level: str | None) -> Budget:
@@ -175,6 +207,8 @@ def make_mcts(level: str | None, seed: int | None) -> MCTSBot:
     extras = split_level(level)[1]
     widening = WIDENING if extras.widening else None
     if budget.level is not None:
-        return LevelBot(seed, budget.level, chance_widening=widening, rave=extras.rave)
+        return LevelBot(seed, budget.level, chance_widening=widening, rave=extras.rave,
+                        order=extras.order)
     return MCTSBot(seed, simulations=budget.simulations, seconds=budget.seconds,
-                   chance_widening=widening, rave=extras.rave)
+                   chance_widening=widening, rave=extras.rave,
+                   ordering=level_ordering(None, extras.order, ""))

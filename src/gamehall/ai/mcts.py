@@ -18,6 +18,10 @@
 - Opt-in (`rave=k`), in games whose actions are position-independent moves (`ai/rave.py`):
   RAVE/AMAF, every action a seat played later in a simulation counting for that seat's node,
   blended into selection with beta = sqrt(k / (3n + k)).
+- Opt-in (`ordering=(k, alpha)`), where the evaluator scores actions (`ai/ordering.py`): a
+  decision node expands its actions best-scored first and keeps at most ceil(k·(n+1)^alpha)
+  children after n visits (evaluator-ordered progressive widening); a later step of the same
+  seat's turn is then worth its best child, not the mean.
 - Opt-in (`track_root_returns`), for reviews: each root child's mean return for every seat, not
   only for its mover (`root_returns`).
 """
@@ -34,6 +38,7 @@ from itertools import accumulate
 
 import numpy as np
 
+from gamehall.ai import ordering as order
 from gamehall.ai import rave as amaf
 from gamehall.ai.bot import Bot
 from gamehall.ai.evaluators import Evaluator, default_evaluator
@@ -49,7 +54,7 @@ class Node:
 
     __slots__ = ("action", "owner", "player", "n", "w", "q", "isq", "children", "untried",
                  "proven", "proven_norm", "outcomes", "cumulative", "slot", "kids", "arrays",
-                 "table")
+                 "table", "ordered")
 
     def __init__(self, action: int, owner: int, player: int) -> None:
         self.action = action
@@ -78,6 +83,8 @@ class Node:
         self.arrays: tuple[np.ndarray, np.ndarray] | None = None
         self.table: np.ndarray | None = None
         """With RAVE, at a decision node: its children's and actions' statistics (`ai/rave.py`)."""
+        self.ordered = False
+        """With ordered widening: `untried` is sorted by the evaluator's scores, best last."""
 
     def size(self) -> int:
         """Number of nodes in this subtree."""
@@ -116,7 +123,8 @@ class MCTSBot(Bot):
                  evaluator: Evaluator | None = None, solve: bool = True,
                  reuse: bool = True, clock: Callable[[], float] = time.perf_counter,
                  chance_widening: tuple[float, float] | None = None,
-                 track_root_returns: bool = False, rave: float | None = None) -> None:
+                 track_root_returns: bool = False, rave: float | None = None,
+                 ordering: tuple[float, float] | None = None) -> None:
         super().__init__(seed)
         if simulations is None and seconds is None:
             raise GamehallError("an MCTS budget needs simulations, seconds, or both")
@@ -141,6 +149,14 @@ class MCTSBot(Bot):
         self._k = rave or 1.0
         """k of RAVE's beta = sqrt(k / (3n + k)) (the visits at which a child's own mean and its
         AMAF mean weigh alike, near k/3); None: plain UCT selection."""
+        if ordering is not None and (ordering[0] <= 0 or not 0 <= ordering[1] <= 1):
+            raise GamehallError("ordered widening needs k > 0 and 0 <= alpha <= 1")
+        if ordering is not None and rave is not None:
+            raise GamehallError("ordered widening (+order) and RAVE (+rave) do not combine: "
+                                "each chooses which untried action a node expands")
+        self.ordering = ordering
+        """(k, alpha): decision nodes expand best-scored actions first, at most
+        ceil(k·(n+1)^alpha) children after n visits (`ai/ordering.py`); None: all, at random."""
         self.solve = solve
         self.reuse = reuse
         self.track_root_returns = track_root_returns
@@ -188,6 +204,8 @@ class MCTSBot(Bot):
             self._k = self.rave
             self._np_rng = np.random.default_rng(self.rng.getrandbits(64))
         self._setup(game)
+        if self.ordering is not None:
+            self._scorer = order.check(self.evaluator, game.name)
         root = self._reused_root(state)
         if root is None:
             root = self._new_node(state, -1, -1)
@@ -291,15 +309,23 @@ class MCTSBot(Bot):
                     node = self._expand(node, state, action, path)
                     break
                 state.apply_action(action)
-            elif node.untried:
+            elif node.untried and (self.ordering is None or len(node.children) < order.allowed(
+                    *self.ordering, node.n)):
                 if deadline is not None and self.clock() > deadline:
                     return False  # expanding may be costly (a new position's legal actions)
                 untried = node.untried
-                last = len(untried) - 1
-                pick = int(rng.random() * (last + 1))  # a random untried action, O(1)
-                action = untried[pick]
-                untried[pick] = untried[last]
-                untried.pop()
+                if self.ordering is not None:
+                    if not node.ordered:
+                        node.untried = untried = order.ordered(
+                            untried, self._scorer.score_actions(state, untried), rng)
+                        node.ordered = True
+                    action = untried.pop()  # the best-scored action not tried yet
+                else:
+                    last = len(untried) - 1
+                    pick = int(rng.random() * (last + 1))  # a random untried action, O(1)
+                    action = untried[pick]
+                    untried[pick] = untried[last]
+                    untried.pop()
                 node = self._expand(node, state, action, path)
                 break
             else:
@@ -342,6 +368,8 @@ class MCTSBot(Bot):
             self._add_root_returns(sums, path[1].action, values)
         if self._solving and node.proven is not None:
             self._propagate_proof(path)
+        if self.ordering is not None:
+            self._turn_max(path)
         return True
 
     def _expand(self, node: Node, state: State, action: int, path: list[Node]) -> Node:
@@ -353,6 +381,24 @@ class MCTSBot(Bot):
         node.children[action] = child
         path.append(child)
         return child
+
+    @staticmethod
+    def _turn_max(path: list[Node]) -> None:
+        """With ordered widening: a node where the seat that chose into it moves again (a later
+        step of the same turn) is worth, to that seat, its best child, not the mean of the
+        completions tried (bottom-up along `path`, after the means are backed up)."""
+        for i in range(len(path) - 2, 0, -1):
+            node = path[i]
+            if node.owner != node.player or node.proven is not None:
+                continue
+            # a child cut off by the deadline before its first backup has no value yet
+            best = max((c.q for c in node.children.values() if c.n), default=None)
+            if best is None:
+                continue
+            node.q = best
+            arrays = path[i - 1].arrays
+            if arrays is not None:
+                arrays[0][node.slot] = node.q
 
     @staticmethod
     def _amaf_update(path: list[Node], rollout: list[int], values: list[float]) -> None:

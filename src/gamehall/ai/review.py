@@ -259,6 +259,11 @@ def review_budget(level: str | None, game: str) -> ReviewBudget:
     needs a count: a time budget would make it depend on the machine and its load."""
     budget = parse_level(level)
     extras = split_level(level)[1]
+    if extras.order is not None:
+        raise GamehallError(
+            f"a review does not search with +order ({level!r}): its marks read the visits and "
+            "mean returns of every move, which ordered widening leaves to a few; reviews of "
+            "Hau La search as plain UCT at every level")
     widening = WIDENING if extras.widening else None
     rave = level_rave(budget.level, extras.rave, game)
     if rave is not None:

@@ -1,6 +1,7 @@
 """The game contract: every game, bot, server and adapter speaks only these types."""
 
 from gamehall.core.abilities import (
+    ActionScorer,
     Evaluator,
     FastPlayout,
     ObservationBounds,
@@ -35,6 +36,7 @@ from gamehall.core.state import State, normalise_notation
 __all__ = [
     "CHANCE",
     "TERMINAL",
+    "ActionScorer",
     "Evaluator",
     "FastPlayout",
     "Game",

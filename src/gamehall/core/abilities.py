@@ -78,6 +78,18 @@ class Evaluator(Protocol):
         ...
 
 
+@runtime_checkable
+class ActionScorer(Protocol):
+    """An evaluator that also values each action of a position without playing it, so a search
+    can try the promising ones first (MCTS's ``+order``: evaluator-ordered widening)."""
+
+    def score_actions(self, state: State, actions: Sequence[int]) -> Sequence[float]:
+        """The estimated return of the seat to move at `state` after each of `actions` (legal
+        there), on the game's utility range, as `evaluate` would give it for the position after
+        the action. `state` is the search's own position: it must be left unchanged."""
+        ...
+
+
 _known: dict[tuple[type, type], bool] = {}
 
 

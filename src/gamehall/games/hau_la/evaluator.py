@@ -35,7 +35,7 @@ import numpy as np
 
 from gamehall.core import Game, State
 from gamehall.games.hau_la.placements import FIRST, SECOND
-from gamehall.games.hau_la.rules import HauLaState
+from gamehall.games.hau_la.rules import STEP_RANGE, HauLaState
 from gamehall.games.hau_la.turns import HANDOVER, OVER, PLACE, Table
 
 HEIGHT_SCALE = 30.0
@@ -65,6 +65,33 @@ class HauLaEvaluator:
             h = heights[table.culprit]
             heights[table.culprit] = None if h is None else h - self.touch_penalty
         return mix(softmax(heights, self.temperature), heights, self.height_weight)
+
+    def score_actions(self, state: State, actions: Sequence[int]) -> list[float]:
+        """The placer's value after each of `actions` (MCTS's ``+order``), as `evaluate` gives
+        it for the position after the action, without playing any: the best of the open
+        placements that agree with the action (`outcome_heights`, grouped by the step's value).
+        Outside a turn placement (pieces handed over, bonus joints, first-turn pieces) nobody's
+        height depends on the choice, so every action scores the position's value."""
+        assert isinstance(state, HauLaState), "the Hau La evaluator values Hau La states"
+        table = state.table
+        seat = table.placer
+        step = table.step() if table.phase == PLACE and table.placements is not None else None
+        if step is None:
+            here = self.evaluate(state, random.Random(0))
+            assert here is not None
+            return [here[seat]] * len(actions)
+        assert table.placements is not None
+        outcome = outcome_heights(table, self.touch_penalty)
+        values = table.placements.rows[table.rows, step]
+        base = state.ranges[STEP_RANGE[step]]
+        heights = table.heights()
+        scores = []
+        for action in actions:
+            best = float(outcome[values == action - base].max())
+            heights[seat] = None if best == -math.inf else best
+            scores.append(mix(softmax(heights, self.temperature), heights,
+                              self.height_weight)[seat])
+        return scores
 
 
 def started(table: Table) -> bool:
