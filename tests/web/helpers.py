@@ -11,11 +11,12 @@ from playwright.sync_api import Page, expect
 _names = itertools.count(1)
 
 
-def enter(page: Page, prefix: str = "ann") -> str:
-    """Pick a fresh nickname in the lobby; returns it."""
+def enter(page: Page, prefix: str = "ann", button: str = "Enter the hall") -> str:
+    """Pick a fresh nickname in the lobby (`button`: the lobby's button in the page's language);
+    returns it."""
     nickname = f"{prefix}{next(_names)}"
     page.fill("input[name=nickname]", nickname)
-    page.click("text=Enter the hall")
+    page.get_by_role("button", name=button).click()
     expect(page.get_by_test_id("me")).to_have_text(nickname)
     return nickname
 

@@ -5,21 +5,14 @@ English."""
 
 from __future__ import annotations
 
-import itertools
-
 from playwright.sync_api import Page, expect
 
 from tests.web.conftest import Pages
-
-_names = itertools.count(1)
+from tests.web.helpers import enter
 
 
 def _enter(page: Page, button: str) -> str:
-    nickname = f"optionen{next(_names)}"
-    page.fill("input[name=nickname]", nickname)
-    page.get_by_role("button", name=button).click()
-    expect(page.get_by_test_id("me")).to_have_text(nickname)
-    return nickname
+    return enter(page, "optionen", button)
 
 
 def test_halalis_options_and_seats_in_german(pages: Pages) -> None:

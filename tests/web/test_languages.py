@@ -4,22 +4,14 @@ and an account keeps its choice on the server (a new browser signing in speaks i
 
 from __future__ import annotations
 
-import itertools
-
 from playwright.sync_api import Page, expect
 
 from tests.web.conftest import Pages
-from tests.web.helpers import start_against_bot, state, wait_my_turn
-
-_names = itertools.count(1)
+from tests.web.helpers import enter, start_against_bot, state, wait_my_turn
 
 
 def _enter(page: Page, button: str) -> str:
-    nickname = f"sprache{next(_names)}"
-    page.fill("input[name=nickname]", nickname)
-    page.get_by_role("button", name=button).click()
-    expect(page.get_by_test_id("me")).to_have_text(nickname)
-    return nickname
+    return enter(page, "sprache", button)
 
 
 def test_a_german_browser_gets_the_hall_in_german(pages: Pages) -> None:
