@@ -1,6 +1,7 @@
 """Every page module parses as an ES module (node's ``--check``), so that a broken merge (two
 imports of one name, a stray conflict line) fails here, by name, and not as a blank page in
-every browser test. Skipped where node is not installed (the browser tests still catch it)."""
+every browser test. Skipped only where node is not installed (a developer's machine: the
+browser tests still catch it); .ci/run installs Debian's nodejs, so CI always runs it."""
 
 from __future__ import annotations
 
