@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Page, expect
 
 from tests.web.conftest import Pages
 from tests.web.helpers import create_room, enter, say, state, wait_my_turn, wait_version_above
@@ -216,13 +216,13 @@ def test_a_long_game_shows_whole_turn_numbers_in_play_and_in_replay(
     hundredth = page.locator("[data-testid=moves] li[data-turn='100']")
     hundredth.scroll_into_view_if_needed()
     expect(hundredth.locator(".num")).to_have_text("100.")
-    _whole(hundredth)
+    _whole(page, "[data-testid=moves] li[data-turn='100']")
     expect(page.get_by_test_id("result-words")).to_contain_text(" won")
     page.screenshot(path=str(shots / "room-hula-long-1280.png"))
     page.click("[data-action=replay]")
     expect(page.locator("[data-testid=moves] li.current")).to_have_attribute(
         "data-turn", str(turns.count()))
-    _whole(page.locator("[data-testid=moves] li.current"))
+    _whole(page, "[data-testid=moves] li.current")
     page.click("[data-replay=first]")
     expect(page.get_by_test_id("replay-step")).to_have_text(f"0 / {turns.count()}")
     expect(page.locator("[data-testid=moves] li.current")).to_have_count(0)
@@ -265,14 +265,17 @@ def test_hotu_matua_turns_are_one_line_and_the_board_knows_the_game_is_over(
     page.screenshot(path=str(shots / "room-hotu-matua-over-1280.png"))
 
 
-def _whole(line: Locator) -> None:
-    """The line's number is inside the list and not cut: its text fits its box."""
-    fits = line.locator(".num").evaluate(
-        """(num) => { const list = num.closest('ol').getBoundingClientRect();
-                      const box = num.getBoundingClientRect();
-                      return num.scrollWidth <= num.clientWidth + 1 && box.left >= list.left
-                             && box.right <= list.right; }""")
-    assert fits
+def _whole(page: Page, line: str) -> None:
+    """The line's number (the line by its selector) is inside the list and not cut: its text fits
+    its box. Checked in the page until it holds: the list is drawn anew on every state and step,
+    so a line found first may be detached by the time it is measured."""
+    page.wait_for_function(
+        """(sel) => { const num = document.querySelector(sel + ' .num');
+                      const list = num && num.closest('ol');
+                      if (!list) return false;
+                      const outer = list.getBoundingClientRect(), box = num.getBoundingClientRect();
+                      return num.scrollWidth <= num.clientWidth + 1 && box.left >= outer.left
+                             && box.right <= outer.right; }""", arg=line)
 
 
 def test_the_help_table_lines_up(pages: Pages) -> None:
