@@ -52,19 +52,29 @@ def state(page: Page) -> dict[str, Any]:
     return data
 
 
+# The room's latest state, once the board is mounted. A state can come before the board's module
+# has loaded (Hau La's three.js, Halali!'s pictures, a busy machine); the board draws every state
+# in the task that brought it, so once `room.board` is there the board shows the state read here
+# (outside a replay, where no test waits for a turn).
+_DRAWN = """(() => { const room = window.gamehall && window.gamehall.room;
+                     return room && room.board ? room.state : null; })()"""
+
+
 def wait_my_turn(page: Page, timeout: float = 20000) -> dict[str, Any]:
-    """Wait until this page may move (or the game is over); returns the state."""
+    """Wait until this page may move (or the game is over), the state drawn on the board;
+    returns the state."""
     page.wait_for_function(
-        """() => { const s = window.gamehall && window.gamehall.room.state;
+        f"""() => {{ const s = {_DRAWN};
                    return s && (s.status === 'finished' || (s.status === 'playing'
-                     && s.to_move === s.seat && s.legal_moves.length)); }""",
+                     && s.to_move === s.seat && s.legal_moves.length)); }}""",
         timeout=timeout)
     return state(page)
 
 
 def wait_version_above(page: Page, version: int, timeout: float = 15000) -> dict[str, Any]:
-    """Wait until the page has seen a state with more moves than `version`."""
-    page.wait_for_function(f"() => window.gamehall.room.state.version > {version}",
+    """Wait until the page has seen a state with more moves than `version`, drawn on the
+    board."""
+    page.wait_for_function(f"() => {{ const s = {_DRAWN}; return s && s.version > {version}; }}",
                            timeout=timeout)
     return state(page)
 
