@@ -38,11 +38,14 @@ def test_hau_la_moves_are_listed_in_words(pages: Pages) -> None:
     start_against_bot(page)
     _play_my_placement(page)
     mine = page.locator("[data-testid=moves] li", has=page.locator(f".who:text-is('{me}')")).first
-    line = mine.locator(".notation").inner_text()
+    notation = mine.locator(".notation")
     # "big joint in g5 and g6 · tag in 4a (upper)", not "BJ g5 g6 tag 4a u" (a board hole's
-    # plug side is forced, so no sides step here)
-    assert re.fullmatch(r"(big|small) (joint|end) in \S+ .*· tag in \S+ \((upper|lower)\)",
-                        line), line
+    # plug side is forced, so no sides step here). The list is written in notation until the
+    # board's module (three.js) has loaded, then drawn again in its words: wait for them.
+    expect(notation).to_have_text(
+        re.compile(r"^(big|small) (joint|end) in \S+ .*· tag in \S+ \((upper|lower)\)$"),
+        use_inner_text=True)
+    line = notation.inner_text()
     assert not re.search(r"\b(BJ|SJ|BE|SE)\b|\btag \S+ [ud]\b", line), line
     # each step keeps its notation for tools
     assert any(m.startswith("tag ") for m in moves_shown(page))
