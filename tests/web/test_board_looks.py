@@ -106,12 +106,14 @@ def test_hau_la_step_buttons_are_used_beside_the_3d_view_on_a_phone(pages: Pages
                       ".forEach((d) => { d.open = true; })")
         if page.locator(".step-box [data-choice]").count():  # a side or rotation: preview it
             page.locator(".step-box [data-choice]").first.click()
-        button = page.locator(".step-box [data-move], .step-box [data-hole], "
-                              ".step-box [data-action=confirm]").first
+        buttons = (".step-box [data-move], .step-box [data-hole], "
+                   ".step-box [data-action=confirm]")
+        button = page.locator(buttons).first
         button.scroll_into_view_if_needed()
         view = page.evaluate(rects, ".haula-view canvas")
-        shown = button.evaluate("(b) => { const r = b.getBoundingClientRect(); "
-                                "return { top: r.top, bottom: r.bottom }; }")
+        # measured by its selector in the page: the panel is drawn anew for every state, so an
+        # element located first could be detached by the time it is measured
+        shown = page.evaluate(rects, buttons)
         assert view["height"] > 200
         assert view["top"] >= 0 and view["bottom"] <= 844, view
         assert shown["top"] >= 0 and shown["bottom"] <= 844, shown
