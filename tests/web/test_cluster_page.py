@@ -82,8 +82,13 @@ def test_the_page_reconnects_to_another_node_and_plays_on(browser: Browser,
             owner = next(n for n in cluster.nodes if room in _health(n)["cluster"]["rooms_owned"])  # type: ignore[index]
             socket_on = next(n for n in cluster.nodes if _health(n)["connections"])
             doomed = {owner.name: owner, socket_on.name: socket_on}
+            page.evaluate("window.__beforeKill = window.gamehall.room.state")
             for node in doomed.values():
                 node.kill9()
+            # the page may not have heard of the lost link yet (still "online", the state of
+            # before): wait for a state sent after the kill, on the new link, before reading one
+            page.wait_for_function("() => window.gamehall.room.state !== window.__beforeKill",
+                                   timeout=30000)
             expect(page.get_by_test_id("connection")).to_have_text("online", timeout=30000)
             left = [n for n in cluster.nodes if n.alive()]
             # one node killed (the owner was the socket's) or two: either way a node left owns it
