@@ -65,6 +65,16 @@ def append(log: Path, entry: dict[str, Any]) -> None:
         f.write(json.dumps(entry) + "\n")
 
 
+def log_game(log: Path, fields: dict[str, Any], r: GameResult) -> None:
+    """Append a finished game to the log (`fields` name its pairing) and say it on stdout."""
+    append(log, {"kind": "game", **fields, "index": r.index, "seats": r.seat_bots,
+                 "returns": r.returns, "moves": r.moves, "adjudicated": r.adjudicated,
+                 "seconds": round(r.seconds, 1)})
+    print(f"  {' '.join(str(v) for v in fields.values())} game {r.index + 1}: {r.returns} "
+          f"({r.moves} actions{', adjudicated' if r.adjudicated else ''}, {r.seconds:.0f} s)",
+          flush=True)
+
+
 def read_log(log: Path) -> list[dict[str, Any]]:
     if not log.exists():
         return []
@@ -97,11 +107,7 @@ def run_pairing(game: str, step: str, args: argparse.Namespace, test: SPRT) -> N
                       "seed": args.seed, "at": time.strftime("%F %T")})
 
     def played(r: GameResult) -> None:
-        append(args.log, {"kind": "game", "game": game, "step": step, "index": r.index,
-                          "seats": r.seat_bots, "returns": r.returns, "moves": r.moves,
-                          "adjudicated": r.adjudicated, "seconds": round(r.seconds, 1)})
-        print(f"  {game} {step} game {r.index + 1}: {r.returns} ({r.moves} actions"
-              f"{', adjudicated' if r.adjudicated else ''}, {r.seconds:.0f} s)", flush=True)
+        log_game(args.log, {"game": game, "step": step}, r)
 
     results = run_tournament(tour, 1, played,
                              lambda prefix: test.verdict(*sprt_counts(prefix)) is not None)
