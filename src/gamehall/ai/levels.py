@@ -4,9 +4,11 @@ A level is a number of simulations a move, one per game (`LEVEL_SIMULATIONS`), s
 a seed are the same on any machine, whatever its speed or load. `hard` is the largest budget
 that answers within 2 s of one core of the development machine in every game
 (``python -m benchmarks.levels``, figures in benchmarks/README.md); `medium` is a fifth of it and
-`easy` a twenty-fifth. A game not listed (a plug-in) gets `DEFAULT_SIMULATIONS`. Each level also
-has a safety ceiling in seconds (`CEILINGS`) that only the hall applies (a slow or loaded server
-must still answer); self-play and terminal play search the simulations exactly.
+`easy` a twenty-fifth (Hau La's `medium` is 40, not 60: at 60 the sequential test could not tell
+`hard` from it, at 40 it did, and 40 still beats `easy`). A game not listed (a plug-in) gets
+`DEFAULT_SIMULATIONS`. Each level also has a safety ceiling in seconds (`CEILINGS`) that only the
+hall applies (a slow or loaded server must still answer); self-play and terminal play search the
+simulations exactly.
 
 ``mcts:N`` asks for exactly N simulations (no time cap) and ``mcts:Xs`` for X seconds. A
 trailing ``+pw`` (``mcts:hard+pw``, ``mcts:300+pw``) switches on progressive widening at chance
@@ -31,7 +33,7 @@ LEVEL_SIMULATIONS: dict[str, dict[str, int]] = {
     "hula": {"easy": 400, "medium": 2000, "hard": 10000},
     "haugaz": {"easy": 32, "medium": 160, "hard": 800},
     "halali": {"easy": 24, "medium": 120, "hard": 600},
-    "hau_la": {"easy": 12, "medium": 60, "hard": 300},
+    "hau_la": {"easy": 12, "medium": 40, "hard": 300},
     "hotu_matua": {"easy": 400, "medium": 2000, "hard": 10000},
 }
 """Simulations a move per game (registry name) and level."""
