@@ -8,7 +8,9 @@ One pairing at a time, one process (the machine is shared). Each game played is 
 log as a JSON line (``"kind": "game"``) as it ends, and each pairing's summary once its test
 decides or its games run out (``"kind": "pairing"``: games, W-D-L of the first bot, score with
 its 95% Wilson interval, LLR, bounds, verdict, CPU seconds). A pairing already summarised in the
-log is skipped, so a stopped run resumes where it was (a pairing cut off midway starts again).
+log is skipped, so a stopped run resumes where it was: a pairing cut off midway goes on from the
+first game not in the log (games logged with their seed, since 2026-12-04; resume with the same
+levels only).
 `python -m benchmarks.ladder --table` prints the log's summaries as the Markdown table of
 benchmarks/README.md, with pairings begun and unfinished said so.
 """
@@ -28,7 +30,7 @@ from gamehall.play.selfplay import (
     GameResult,
     Tournament,
     cpu_seconds,
-    run_tournament,
+    play_one,
     sprt_counts,
 )
 from gamehall.play.sprt import SPRT, parse_sprt
@@ -65,11 +67,14 @@ def append(log: Path, entry: dict[str, Any]) -> None:
         f.write(json.dumps(entry) + "\n")
 
 
-def log_game(log: Path, fields: dict[str, Any], r: GameResult) -> None:
-    """Append a finished game to the log (`fields` name its pairing) and say it on stdout."""
+def log_game(log: Path, fields: dict[str, Any], r: GameResult,
+             cpu: float | None = None) -> None:
+    """Append a finished game to the log (`fields` name its pairing; `cpu`: the CPU seconds
+    it took) and say it on stdout."""
     append(log, {"kind": "game", **fields, "index": r.index, "seats": r.seat_bots,
                  "returns": r.returns, "moves": r.moves, "adjudicated": r.adjudicated,
-                 "seconds": round(r.seconds, 1)})
+                 "seconds": round(r.seconds, 1),
+                 **({"cpu_s": round(cpu, 1)} if cpu is not None else {})})
     print(f"  {' '.join(str(v) for v in fields.values())} game {r.index + 1}: {r.returns} "
           f"({r.moves} actions{', adjudicated' if r.adjudicated else ''}, {r.seconds:.0f} s)",
           flush=True)
@@ -98,21 +103,45 @@ def summary(game: str, step: str, tour: Tournament, test: SPRT, results: list[Ga
             "cpu_s": round(cpu, 1), "wall_s": round(wall, 1), "at": time.strftime("%F %T")}
 
 
+def resumed(log: Path, game: str, step: str, seed: int) -> list[dict[str, Any]]:
+    """The games of an unfinished pairing already in the log: a pairing's games are seeded by
+    their index, so a stopped run goes on from the next one instead of playing them again.
+    Resume only with the same levels: the log does not know the code."""
+    return in_order(read_log(log), game, step, seed)
+
+
+def in_order(entries: list[dict[str, Any]], game: str, step: str,
+             seed: int) -> list[dict[str, Any]]:
+    """The pairing's games logged with their seed, index 0, 1, ... up to the first gap."""
+    games = {e["index"]: e for e in entries if e["kind"] == "game" and e["game"] == game
+             and e["step"] == step and e.get("seed") == seed}
+    out: list[dict[str, Any]] = []
+    while len(out) in games:
+        out.append(games[len(out)])
+    return out
+
+
 def run_pairing(game: str, step: str, args: argparse.Namespace, test: SPRT) -> None:
+    """Play the pairing's games from the first not in the log until the test decides or the
+    games run out; log each game (with the CPU it took) and the summary."""
     bots = STEPS[step]
     rule = None if args.no_adjudicate else Adjudication()
     tour = Tournament(game, {}, bots, args.games, args.seed, adjudication=rule)
-    start, cpu = time.perf_counter(), cpu_seconds()
+    before = resumed(args.log, game, step, args.seed)
+    results = [GameResult(e["index"], e["seats"], e["returns"], e["moves"], e["seconds"],
+                          adjudicated=e["adjudicated"]) for e in before]
+    cpu = sum(e.get("cpu_s", 0.0) for e in before)
+    wall = sum(e["seconds"] for e in before)
     append(args.log, {"kind": "start", "game": game, "step": step, "bots": list(bots),
-                      "seed": args.seed, "at": time.strftime("%F %T")})
-
-    def played(r: GameResult) -> None:
-        log_game(args.log, {"game": game, "step": step}, r)
-
-    results = run_tournament(tour, 1, played,
-                             lambda prefix: test.verdict(*sprt_counts(prefix)) is not None)
-    entry = summary(game, step, tour, test, results, cpu_seconds() - cpu,
-                    time.perf_counter() - start)
+                      "seed": args.seed, "resumed": len(before), "at": time.strftime("%F %T")})
+    while len(results) < tour.games and test.verdict(*sprt_counts(results)) is None:
+        start = cpu_seconds()
+        r = play_one(tour, len(results))
+        spent = cpu_seconds() - start
+        cpu, wall = cpu + spent, wall + r.seconds
+        log_game(args.log, {"game": game, "step": step, "seed": args.seed}, r, spent)
+        results.append(r)
+    entry = summary(game, step, tour, test, results, cpu, wall)
     append(args.log, entry)
     print(json.dumps(entry), flush=True)
 
@@ -142,9 +171,11 @@ def table(log: Path) -> str:
                  and s["step"] == e["step"] and s["seed"] == e["seed"]]
         if later:
             continue  # started again: the last start is the one to report
+        logged = (in_order(entries, e["game"], e["step"], e["seed"]) if "resumed" in e else
+                  [g for g in entries[at + 1:] if g["kind"] == "game" and g["game"] == e["game"]
+                   and g["step"] == e["step"]])
         games = [GameResult(g["index"], g["seats"], g["returns"], g["moves"], g["seconds"],
-                            adjudicated=g["adjudicated"]) for g in entries[at + 1:]
-                 if g["kind"] == "game" and g["game"] == e["game"] and g["step"] == e["step"]]
+                            adjudicated=g["adjudicated"]) for g in logged]
         w, d, losses = sprt_counts(games)
         rows.append(f"| {e['game']} | `{e['bots'][0]}` vs `{e['bots'][1]}` | {len(games)} | "
                     f"{w}-{d}-{losses} | | {test.llr(w, d, losses):+.2f} | **unfinished** "
