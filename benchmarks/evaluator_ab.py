@@ -36,7 +36,7 @@ from gamehall.play.sprt import parse_sprt
 
 CANDIDATES: dict[str, Callable[[Game], Evaluator]] = {"halali": HalaliEvaluator}
 """Evaluators on trial, by game (Halali!'s: accepted 6-0-0 at 600 simulations and registered,
-benchmarks/README.md "A Halali! evaluator")."""
+benchmarks/README.md, "The ladder table (issue 31)")."""
 LOG = Path(__file__).with_name("evaluator-ab.jsonl")
 
 

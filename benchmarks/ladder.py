@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from gamehall.ai.levels import LEVEL_NAMES, level_simulations, split_level
 from gamehall.core import load_game
 from gamehall.play.ratings import Standings
 from gamehall.play.selfplay import (
@@ -75,7 +76,8 @@ def log_game(log: Path, fields: dict[str, Any], r: GameResult,
                  "returns": r.returns, "moves": r.moves, "adjudicated": r.adjudicated,
                  "seconds": round(r.seconds, 1),
                  **({"cpu_s": round(cpu, 1)} if cpu is not None else {})})
-    print(f"  {' '.join(str(v) for v in fields.values())} game {r.index + 1}: {r.returns} "
+    label = " ".join(str(fields[k]) for k in ("game", "step", "seed") if k in fields)
+    print(f"  {label} game {r.index + 1}: {r.returns} "
           f"({r.moves} actions{', adjudicated' if r.adjudicated else ''}, {r.seconds:.0f} s)",
           flush=True)
 
@@ -103,18 +105,39 @@ def summary(game: str, step: str, tour: Tournament, test: SPRT, results: list[Ga
             "cpu_s": round(cpu, 1), "wall_s": round(wall, 1), "at": time.strftime("%F %T")}
 
 
-def resumed(log: Path, game: str, step: str, seed: int) -> list[dict[str, Any]]:
+def simulations(spec: str, game: str) -> int | None:
+    """The simulations a move of bot `spec` in `game` (a level's budget, ``uct:hard``'s, or a
+    count); None for a bot without one (``random``, a time budget)."""
+    kind, _, level = spec.partition(":")
+    base = (split_level(level)[0] if kind == "mcts" else level) or ""
+    if base in LEVEL_NAMES:
+        return level_simulations(base, game)
+    if kind == "uct" and base in ("", "hard"):
+        return level_simulations("hard", game)
+    return int(base) if base.isdigit() else None
+
+
+def setup(game: str, bots: tuple[str, str], adjudicate: bool) -> dict[str, Any]:
+    """What a pairing's games depend on besides their seed: the bots' budgets and whether games
+    are adjudicated (logged with each game, so a resumed run never mixes games of another)."""
+    return {"simulations": [simulations(b, game) for b in bots], "adjudicate": adjudicate}
+
+
+def resumed(log: Path, game: str, step: str, seed: int,
+            like: dict[str, Any]) -> list[dict[str, Any]]:
     """The games of an unfinished pairing already in the log: a pairing's games are seeded by
     their index, so a stopped run goes on from the next one instead of playing them again.
-    Resume only with the same levels: the log does not know the code."""
-    return in_order(read_log(log), game, step, seed)
+    Only games logged with the same `setup` count (the code itself the log does not know)."""
+    return in_order(read_log(log), game, step, seed, like)
 
 
-def in_order(entries: list[dict[str, Any]], game: str, step: str,
-             seed: int) -> list[dict[str, Any]]:
-    """The pairing's games logged with their seed, index 0, 1, ... up to the first gap."""
+def in_order(entries: list[dict[str, Any]], game: str, step: str, seed: int,
+             like: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The pairing's games logged with their seed (and, where logged, the setup `like`),
+    index 0, 1, ... up to the first gap."""
     games = {e["index"]: e for e in entries if e["kind"] == "game" and e["game"] == game
-             and e["step"] == step and e.get("seed") == seed}
+             and e["step"] == step and e.get("seed") == seed
+             and all(e.get(k, v) == v for k, v in (like or {}).items())}
     out: list[dict[str, Any]] = []
     while len(out) in games:
         out.append(games[len(out)])
@@ -127,21 +150,26 @@ def run_pairing(game: str, step: str, args: argparse.Namespace, test: SPRT) -> N
     bots = STEPS[step]
     rule = None if args.no_adjudicate else Adjudication()
     tour = Tournament(game, {}, bots, args.games, args.seed, adjudication=rule)
-    before = resumed(args.log, game, step, args.seed)
+    like = setup(game, bots, rule is not None)
+    before = resumed(args.log, game, step, args.seed, like)
     results = [GameResult(e["index"], e["seats"], e["returns"], e["moves"], e["seconds"],
                           adjudicated=e["adjudicated"]) for e in before]
     cpu = sum(e.get("cpu_s", 0.0) for e in before)
+    unlogged = sum("cpu_s" not in e for e in before)
     wall = sum(e["seconds"] for e in before)
     append(args.log, {"kind": "start", "game": game, "step": step, "bots": list(bots),
-                      "seed": args.seed, "resumed": len(before), "at": time.strftime("%F %T")})
+                      "seed": args.seed, **like, "resumed": len(before),
+                      "at": time.strftime("%F %T")})
     while len(results) < tour.games and test.verdict(*sprt_counts(results)) is None:
         start = cpu_seconds()
         r = play_one(tour, len(results))
         spent = cpu_seconds() - start
         cpu, wall = cpu + spent, wall + r.seconds
-        log_game(args.log, {"game": game, "step": step, "seed": args.seed}, r, spent)
+        log_game(args.log, {"game": game, "step": step, "seed": args.seed, **like}, r, spent)
         results.append(r)
     entry = summary(game, step, tour, test, results, cpu, wall)
+    if unlogged:
+        entry["cpu_unlogged_games"] = unlogged  # resumed games logged before their CPU was
     append(args.log, entry)
     print(json.dumps(entry), flush=True)
 
@@ -162,7 +190,9 @@ def table(log: Path) -> str:
         rows.append(f"| {e['game']} | `{e['bots'][0]}` vs `{e['bots'][1]}` | {e['games']} | "
                     f"{w}-{d}-{losses} | {e['score']:.2f} ({e['interval'][0]:.2f}–"
                     f"{e['interval'][1]:.2f}) | {e['llr']:+.2f} ({e['bounds'][0]:.2f}, "
-                    f"{e['bounds'][1]:.2f}) | {verdict} | {e['adjudicated']} | {e['cpu_s']:.0f} |")
+                    f"{e['bounds'][1]:.2f}) | {verdict} | {e['adjudicated']} | {e['cpu_s']:.0f}"
+                    + (f" + {e['cpu_unlogged_games']} games not logged" if
+                       e.get("cpu_unlogged_games") else "") + " |")
     test = SPRT(0.5, 0.7)
     for at, e in enumerate(entries):
         if e["kind"] != "start" or (e["game"], e["step"], e["seed"]) in done:

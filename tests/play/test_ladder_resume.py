@@ -23,6 +23,10 @@ def test_a_stopped_pairing_resumes_from_its_next_game_and_counts_the_games_befor
     assert [e["kind"] for e in first] == ["start", "game", "game", "pairing"]
     # as if stopped after two games: the summary never written
     log.write_text("".join(json.dumps(e) + "\n" for e in first[:-1]))
+    truncated = log.read_text()
+    ladder.main([*args, "4", "--no-adjudicate"])  # another setup: nothing to resume from
+    assert _entries(log)[3]["resumed"] == 0
+    log.write_text(truncated)
     ladder.main([*args, "4"])
     entries = _entries(log)
     assert [e["kind"] for e in entries] == ["start", "game", "game", "start", "game", "game",

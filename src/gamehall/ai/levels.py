@@ -2,8 +2,9 @@
 
 A level is a number of simulations a move, one per game (`LEVEL_SIMULATIONS`), so its moves for
 a seed are the same on any machine, whatever its speed or load. `hard` is the largest budget
-that answers within 2 s of one core of the development machine in every game
-(``python -m benchmarks.levels``, figures in benchmarks/README.md); `medium` is a fifth of it and
+that answers within 2 s of one core of the development machine (``python -m benchmarks.levels``,
+figures in benchmarks/README.md; Halali!'s were set before its evaluator made a simulation ~20×
+cheaper, and kept so that ``uct:hard`` stays 600 rollouts there); `medium` is a fifth of it and
 `easy` a twenty-fifth (Hau La's `medium` is 40, not 60: at 60 the sequential test could not tell
 `hard` from it, at 40 it did, and 40 still beats `easy`). A game not listed (a plug-in) gets
 `DEFAULT_SIMULATIONS`. Each level also has a safety ceiling in seconds (`CEILINGS`) that only the

@@ -63,3 +63,28 @@ def test_a_finished_game_is_valued_by_its_returns() -> None:
     assert state.is_terminal()
     assert list(HalaliEvaluator(state.game).evaluate(state, random.Random(1)) or []) == \
         state.returns()
+
+
+def test_a_flip_not_yet_revealed_is_judged_as_after_the_reveal() -> None:
+    # the humans' hunter aims at the bear; the humans flip the last face-down tile instead: once
+    # it shows, the beasts move (their bear can step away) and the end phase has begun
+    state = position(board(c3="H^", c6="B", g7="?"), to_move="humans", unrevealed={"tree": 1})
+    evaluator = HalaliEvaluator(state.game)
+    before = evaluator.lead(state, HUMANS)
+    state.apply_action(state.string_to_action("flip g7"))
+    flipping = evaluator.lead(state, HUMANS)
+    state.apply_action(state.string_to_action("tree"))
+    assert state.side_to_move == BEASTS and state.end_left == 10
+    assert flipping == evaluator.lead(state, HUMANS) < before
+
+
+def test_the_same_lead_weighs_more_with_fewer_points_left_to_take() -> None:
+    hidden = {f"{f}{r}": "?" for f in "efg" for r in "1234"}  # twelve face down
+    early = position(board(a1="F", c4="L", **hidden), unrevealed={"tree": 10, "bear": 2},
+                     captured={"humans": ["F"]})
+    late = position(board(a1="F", c4="L", g7="?"), unrevealed={"tree": 1},
+                    captured={"humans": ["F"]})
+    evaluator = HalaliEvaluator(early.game)
+    assert evaluator.lead(early, HUMANS) == evaluator.lead(late, HUMANS) > 0
+    value = [evaluator.evaluate(s, random.Random(1))[0] for s in (early, late)]  # type: ignore[index]
+    assert 0 < value[0] < value[1]

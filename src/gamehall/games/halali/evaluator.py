@@ -12,7 +12,11 @@ left. The value for a side is ``tanh(lead / scale)`` with
            + (end phase) the points of the best exits each side can still make
 
 and the other side's value its negative (the game's returns are +1/−1, a draw 0). In a match
-the first game's points count too.
+the first game's points count too. The scale grows with the points still in play (face down, on
+the board, and a second game of a match to come): a lead of 9 points is little with 160 points
+left to take and nearly decisive with 20, and a search, a review's graph and the ladder's
+adjudication all read the value as a winning chance. A leaf where a tile was just flipped (its
+face not drawn yet) is judged as after the reveal: the other side moves next.
 
 Nothing is applied to the state. It imports only the engine (the interface,
 `gamehall.core.Evaluator`, is structural) and is registered in ``pyproject.toml`` under
@@ -26,18 +30,32 @@ import random
 from collections.abc import Sequence
 
 from gamehall.core import Game, GamehallError, State
-from gamehall.games.halali.rules import HalaliState
+from gamehall.games.halali.rules import END_PHASE_TURNS, HalaliState
 from gamehall.games.halali.tiles import (
     CAPTURES,
     CODE_POINTS,
+    COUNTS,
     EMPTY,
     EXIT_EDGE,
+    KINDS,
     OWN,
+    POINTS,
     RAYS,
     SHORT_MOVERS,
     SQUARES,
     exit_steps,
 )
+
+GAME_POINTS = sum(COUNTS[kind] * POINTS[kind] for kind in KINDS)
+"""Points of all 48 tiles (what one game puts in play)."""
+
+
+def in_play(state: HalaliState) -> int:
+    """Points not yet taken: tiles face down or face up on the board, and in the first game of
+    a match the whole second game."""
+    hidden = sum(CODE_POINTS[2 + o] * n for o, n in enumerate(state.left))
+    shown = sum(CODE_POINTS.get(c, 0) for c in state.board)
+    return hidden + shown + (GAME_POINTS if state.match and state.game_no == 0 else 0)
 
 
 def best_capture(board: Sequence[int], side: int) -> int:
@@ -93,14 +111,20 @@ class HalaliEvaluator:
     """Points taken, captures at hand, material and exits, squashed into the game's returns."""
 
     def __init__(self, game: Game, capture: float = 0.7, reply: float = 0.35,
-                 material: float = 0.1, scale: float = 8.0) -> None:
-        if min(capture, reply, material) < 0 or scale <= 0:
-            raise GamehallError("the weights must be at least 0 and the scale positive")
+                 material: float = 0.1, per_point: float = 0.15, least: float = 4.0) -> None:
+        if min(capture, reply, material) < 0 or per_point <= 0 or least <= 0:
+            raise GamehallError("the weights must be at least 0 and the scale's positive")
         self.game = game
         self.capture = capture
         self.reply = reply
         self.material = material
-        self.scale = scale
+        self.per_point = per_point
+        self.least = least
+
+    def scale(self, state: HalaliState) -> float:
+        """Points of lead worth tanh⁻¹(0.76): `per_point` of the points in play, at least
+        `least`."""
+        return max(self.least, self.per_point * in_play(state))
 
     def lead(self, state: HalaliState, side: int) -> float:
         """How far `side` (HUMANS or BEASTS of the current game) is ahead, in points."""
@@ -109,15 +133,18 @@ class HalaliEvaluator:
         seat, rival = state.seat_of(side), state.seat_of(other)
         lead = float(scores[seat] - scores[rival])
         board = state.board
-        mover = state.side_to_move
+        flipping = state.pending is not None  # the flipper's turn ends with the reveal
+        mover = state.side_to_move ^ flipping
         mine, theirs = best_capture(board, side), best_capture(board, other)
         if mover == side:
             lead += self.capture * mine - self.reply * theirs
         else:
             lead += self.reply * mine - self.capture * theirs
         lead += self.material * (on_board(board, side) - on_board(board, other))
-        if state.end_left is not None:
-            left = state.end_left
+        left = state.end_left
+        if flipping and left is None and state.hidden == 1:
+            left = END_PHASE_TURNS  # the last tile: the end phase begins with the reveal
+        if left is not None:
             first, second = (left + 1) // 2, left // 2  # the side to move has the odd turn
             turns_mine, turns_theirs = (first, second) if mover == side else (second, first)
             lead += (exit_points(board, side, turns_mine)
@@ -130,6 +157,6 @@ class HalaliEvaluator:
             raise GamehallError("the Halali! evaluator values Halali! positions only")
         if state.is_terminal():
             return state.returns()
-        value = math.tanh(self.lead(state, state.side_of_seat(0)) / self.scale)
+        value = math.tanh(self.lead(state, state.side_of_seat(0)) / self.scale(state))
         return [value, 0.0 - value]
 
