@@ -10,6 +10,7 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -116,6 +117,14 @@ def _token(client: TestClient, nickname: str) -> str:
     return token
 
 
+def _hula_room(client: TestClient, nickname: str) -> Any:
+    """A new Hula room made by `nickname`, who is connected to it (the socket to use in `with`)."""
+    token = _token(client, nickname)
+    headers = {"Authorization": f"Bearer {token}"}
+    room = client.post("/api/rooms", json={"game": "hula"}, headers=headers).json()["id"]
+    return client.websocket_connect(f"/ws/rooms/{room}", headers=headers)
+
+
 def test_an_http_error_carries_its_key_and_args(client: TestClient) -> None:
     resp = client.get("/api/rooms/nosuchroom")
     body = resp.json()
@@ -130,11 +139,7 @@ def test_an_http_error_carries_its_key_and_args(client: TestClient) -> None:
 
 
 def test_a_websocket_refusal_and_the_halls_notices_carry_keys(client: TestClient) -> None:
-    ann = _token(client, "kann")
-    room = client.post("/api/rooms", json={"game": "hula"},
-                       headers={"Authorization": f"Bearer {ann}"}).json()["id"]
-    with client.websocket_connect(f"/ws/rooms/{room}",
-                                  headers={"Authorization": f"Bearer {ann}"}) as ws:
+    with _hula_room(client, "kann") as ws:
         ws.send_json({"type": "move", "move": "a1", "version": 0, "id": "m"})
         while (got := ws.receive_json())["type"] != "error":
             pass
@@ -158,3 +163,23 @@ def test_a_websocket_refusal_and_the_halls_notices_carry_keys(client: TestClient
         assert got["type"] == "info" and got["key"] == "info.who"
         assert "kann (online)" in got["text"]
         assert "(da)" in render_in(got["key"], Message.from_json(got).args, "de")
+
+
+def test_a_refused_move_nests_the_games_reason_as_a_message(client: TestClient) -> None:
+    with _hula_room(client, "kira") as ws:
+        ws.send_json({"type": "join"})
+        ws.send_json({"type": "bot", "level": "random"})
+        ws.send_json({"type": "start"})
+        while not ((got := ws.receive_json())["type"] == "state"
+                   and got.get("status") == "playing"):
+            pass
+        ws.send_json({"type": "move", "move": "z9", "version": 0, "id": "z"})
+        while (got := ws.receive_json()).get("id") != "z":
+            pass
+    assert got["code"] == "illegal_move" and got["key"] == "error.move.illegal"
+    reason = got["args"]["reason"]
+    assert isinstance(reason, dict) and reason["key"] == "game.hula.illegal.no_row"
+    said = Message.from_json(got)
+    assert got["message"] == said.text and "there is no row z" in got["message"]
+    german = render_in(said.key, said.args, "de")
+    assert "keine Reihe z" in german and "there is no row" not in german

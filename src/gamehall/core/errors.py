@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+from gamehall.core.messages import Message
+
 
 class GamehallError(Exception):
-    """Base of every error gamehall raises on purpose."""
+    """Base of every error gamehall raises on purpose.
+
+    Raised with plain English text, or with a `Message` so that the hall can quote the refusal
+    in each client's language: then ``str(exc)`` is still the English text and ``exc.said`` the
+    message (None for plain text)."""
+
+    said: Message | None
+
+    def __init__(self, *args: object) -> None:
+        said = args[0] if len(args) == 1 and isinstance(args[0], Message) else None
+        super().__init__(*((said.text,) if said is not None else args))
+        self.said = said
 
 
 class IllegalActionError(GamehallError):

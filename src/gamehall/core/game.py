@@ -138,8 +138,9 @@ class Game(ABC):
         none beyond who won."""
         return None
 
-    def explain_illegal(self, state: State, action: int) -> str:
-        """Why the action number `action` (in range, in a live game) is not legal in `state`."""
+    def explain_illegal(self, state: State, action: int) -> Message | str:
+        """Why the action number `action` (in range, in a live game) is not legal in `state`:
+        a `Message` (keys ``game.<name>.illegal.…``) or plain English text."""
         return f"action {action} is not legal here"
 
     def read_move(self, state: State, text: str) -> int:

@@ -46,7 +46,7 @@ class ViewModule(Protocol[S_in]):
 class ExplainModule(Protocol[S_in]):
     """A game's ``explain.py``: why a move is refused, other spellings of a typed move."""
 
-    def explain_illegal(self, state: S_in, action: int) -> str: ...
+    def explain_illegal(self, state: S_in, action: int) -> Message: ...
 
     def read_move(self, state: S_in, text: str) -> int: ...
 
@@ -100,7 +100,7 @@ class PackagedGame(Game, Generic[S]):
     def outcome_message(self, state: State) -> Message:
         return self.package.view.outcome_message(self.own(state))
 
-    def explain_illegal(self, state: State, action: int) -> str:
+    def explain_illegal(self, state: State, action: int) -> Message:
         return self.package.explain.explain_illegal(self.own(state), action)
 
     def read_move(self, state: State, text: str) -> int:

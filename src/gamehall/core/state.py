@@ -108,10 +108,10 @@ class State(ABC):
         """Apply `action`, or raise IllegalActionError and leave the state as it was."""
         if type(action) is not int:
             if isinstance(action, bool) or not isinstance(action, int):
-                raise IllegalActionError(self.explain_illegal(action))
+                raise IllegalActionError(self.illegal_reason(action))
             action = int(action)
         if not self._is_legal(action):
-            raise IllegalActionError(self.explain_illegal(action))
+            raise IllegalActionError(self.illegal_reason(action))
         self._apply(action)
         self._history.append(action)
 
@@ -124,8 +124,13 @@ class State(ABC):
         return self._is_legal(action)
 
     def explain_illegal(self, action: object) -> str:
-        """Why `action` cannot be played now, in words (the game's reason once it is an action
-        number in range: `Game.explain_illegal`)."""
+        """Why `action` cannot be played now, in English words (`illegal_reason`'s text)."""
+        return str(self.illegal_reason(action))
+
+    def illegal_reason(self, action: object) -> Message | str:
+        """Why `action` cannot be played now: the game's reason once it is an action number in
+        range (`Game.explain_illegal`, a `Message` the hall can say in any language), else a
+        plain English line."""
         if self.is_terminal():
             return "the game is over"
         if isinstance(action, bool) or not isinstance(action, int):

@@ -1,15 +1,16 @@
-"""Why a Halali! move is not legal, in words a player understands ("c4 is in the way"), and the
-lenient ways of typing a move."""
+"""Why a Halali! move is not legal, as a sentence with a key ("c4 is in the way": keys
+``game.halali.illegal.…``, so each client says it in its language), and the lenient ways of
+typing a move."""
 
 from __future__ import annotations
 
 from gamehall.core import NotationError, normalise_notation
+from gamehall.core.messages import Message, msg
 from gamehall.games.halali import notation as nt
 from gamehall.games.halali.rules import HalaliState
 from gamehall.games.halali.tiles import (
     ARROWS,
     CAPTURES,
-    DIRECTION_WORDS,
     EMPTY,
     EXIT_EDGE,
     GREEN_MOVABLE,
@@ -26,6 +27,10 @@ from gamehall.games.halali.tiles import (
     square_name,
 )
 
+RIFLE_WAYS = ("up", "right", "down", "left")
+"""A hunter's rifle direction by index (`ARROWS` order), the selector of its words in the
+catalogues (English: `tiles.DIRECTION_WORDS`)."""
+
 
 def read_move(state: HalaliState, text: str) -> int:
     """A typed move that is no legal move's notation: a lenient form of one, or why not."""
@@ -38,12 +43,12 @@ def explain_text(state: HalaliState, wanted: str, legal: list[int]) -> int:
     try:
         p = nt.parse(wanted)
     except nt.ParseError as exc:
-        raise NotationError(str(exc)) from None
+        raise NotationError(exc.said) from None
     if p.kind == "move":
         line = nt.line_between(p.frm, p.to)
         if line is None:
-            raise NotationError(f"{square_name(p.frm)} and {square_name(p.to)} are not in a "
-                                "straight line: tiles move along ranks and files")
+            raise NotationError(msg("game.halali.illegal.not_straight",
+                                    square=square_name(p.frm), to=square_name(p.to)))
         action = nt.move_action(p.frm, line[0], line[1])
         if action in legal:  # written with '-' for a capture or 'x' for a plain move
             return action
@@ -65,56 +70,53 @@ def _exit_from_text(state: HalaliState, p: nt.Parsed, legal: list[int]) -> int:
     f = square_name(p.frm)
     if open_:
         names = ", ".join(state.action_to_string(a) for a in open_)
-        raise NotationError(f"several exits are open from {f}: write one of {names}")
+        raise NotationError(msg("game.halali.illegal.several_exits", square=f, moves=names))
     reachable = sorted((exit_steps(p.frm, d), d) for d in dirs if exit_steps(p.frm, d))
     if reachable:
         raise NotationError(explain_illegal(state, nt.exit_action(p.frm, reachable[0][1])))
-    raise NotationError(_tile_reason(state, p.frm) or (
-        f"no exit in line with {f}: the exits sit at the middle of each edge, beyond d1, a4, "
-        "g4 and d7"))
+    raise NotationError(_tile_reason(state, p.frm) or msg("game.halali.illegal.no_exit", square=f))
 
 
-def explain_illegal(state: HalaliState, action: int) -> str:
+def explain_illegal(state: HalaliState, action: int) -> Message:
     """Why the action number `action` (in range, the game going on) cannot be played now."""
     dec = nt.decode(action)
     if dec is None:
-        return f"{action!r} is not a Halali! action"
+        return msg("game.halali.illegal.no_action", action=repr(action))
     if state.pending is not None:
         if dec.kind != "outcome":
-            return (f"the tile on {square_name(state.pending)} is being turned over: "
-                    "what it shows comes next")
-        return f"no {OUTCOMES[dec.outcome]} tile is left face down"
+            return msg("game.halali.illegal.turning", square=square_name(state.pending))
+        return msg("game.halali.illegal.none_left", outcome=OUTCOMES[dec.outcome])
     if dec.kind == "outcome":
-        return "what a tile shows is decided by chance when it is flipped"
+        return msg("game.halali.illegal.by_chance")
     if dec.kind == "flip":
-        what = "empty" if state.board[dec.frm] == EMPTY else "already face up"
-        return f"{square_name(dec.frm)} is {what}: only face-down tiles can be flipped"
+        what = "empty" if state.board[dec.frm] == EMPTY else "face_up"
+        return msg("game.halali.illegal.flip", square=square_name(dec.frm), what=what)
     if dec.kind == "pass":
-        return "you may pass only when no other action is possible"
+        return msg("game.halali.illegal.pass")
     return _move_reason(state, dec)
 
 
-def _tile_reason(state: HalaliState, frm: int) -> str | None:
+def _tile_reason(state: HalaliState, frm: int) -> Message | None:
     """Why the player to move may not move the tile on `frm` at all, or None if they may."""
     f = square_name(frm)
     code = state.board[frm]
     side = state.side_to_move
     if code == EMPTY:
-        return f"there is no tile on {f}"
+        return msg("game.halali.illegal.no_tile", square=f)
     if code == HIDDEN:
-        return f"{f} is face down: flip it first"
+        return msg("game.halali.illegal.face_down", square=f)
     kind = KIND_OF[code]
     if code == TREE:
-        return "trees never move"
+        return msg("game.halali.illegal.trees")
     if code in OWN[1 - side]:
-        return f"the {kind} on {f} belongs to the {SIDE_NAMES[1 - side]}"
+        return msg("game.halali.illegal.not_yours", kind=kind, square=f,
+                   side=SIDE_NAMES[1 - side])
     if frm == state.locked:
-        return (f"your opponent just turned up or moved the {kind} on {f}: "
-                "you may not move it this turn")
+        return msg("game.halali.illegal.locked", kind=kind, square=f)
     return None
 
 
-def _move_reason(state: HalaliState, dec: nt.Decoded) -> str:
+def _move_reason(state: HalaliState, dec: nt.Decoded) -> Message:
     reason = _tile_reason(state, dec.frm)
     if reason is not None:
         return reason
@@ -127,36 +129,35 @@ def _move_reason(state: HalaliState, dec: nt.Decoded) -> str:
     if dec.kind == "exit":
         return _exit_reason(state, dec, code)
     if dec.steps > limit:
-        return f"a {kind} moves only one square"
+        return msg("game.halali.illegal.one_square", kind=kind)
     for t in ray[:dec.steps - 1]:
         if board[t] != EMPTY:
-            return f"{square_name(t)} is in the way: tiles move only across empty squares"
+            return msg("game.halali.illegal.in_the_way", square=square_name(t))
     target = board[dec.to]
     if target == HIDDEN:
-        return "face-down tiles are never captured"
+        return msg("game.halali.illegal.hidden_safe")
     if target != EMPTY and target not in CAPTURES[code][dec.d]:
         if code in HUNTERS and target in CAPTURES[code][HUNTERS.index(code)]:
             rifle = HUNTERS.index(code)
-            return (f"this hunter's rifle points {ARROWS[rifle]} ({DIRECTION_WORDS[rifle]}): "
-                    "it shoots only when moving that way")
+            return msg("game.halali.illegal.rifle", arrow=ARROWS[rifle],
+                       rifle=RIFLE_WAYS[rifle])
         if code in GREEN_MOVABLE:
-            return "ducks and pheasants never capture"
-        return f"a {kind} cannot take a {KIND_OF[target]}"
+            return msg("game.halali.illegal.green")
+        return msg("game.halali.illegal.cannot_take", kind=kind, target=KIND_OF[target])
     if state.last_move[side] == (dec.to, dec.frm):
-        return (f"you may not move it straight back to {square_name(dec.to)}: "
-                "no reversing your last move")
-    return "that move is not legal here"
+        return msg("game.halali.illegal.no_reversing", square=square_name(dec.to))
+    return msg("game.halali.illegal.move")
 
 
-def _exit_reason(state: HalaliState, dec: nt.Decoded, code: int) -> str:
+def _exit_reason(state: HalaliState, dec: nt.Decoded, code: int) -> Message:
     if state.end_left is None:
-        return "tiles may leave the board only in the end phase, after the last tile is flipped"
+        return msg("game.halali.illegal.exit_end_phase")
     if code not in OWN[state.side_to_move]:
-        return "only your own side's tiles may leave the board"
+        return msg("game.halali.illegal.exit_own")
     for t in RAYS[dec.frm][dec.d]:
         if state.board[t] != EMPTY:
-            return f"{square_name(t)} is in the way: tiles move only across empty squares"
+            return msg("game.halali.illegal.in_the_way", square=square_name(t))
     if exit_steps(dec.frm, dec.d) > MAX_STEPS[code]:
-        edge = square_name(EXIT_EDGE[dec.d])
-        return f"a {KIND_OF[code]} moves only one square: it must stand on {edge} to leave"
-    return "that exit is not open here"
+        return msg("game.halali.illegal.exit_one_square", kind=KIND_OF[code],
+                   edge=square_name(EXIT_EDGE[dec.d]))
+    return msg("game.halali.illegal.exit_closed")

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from gamehall.core.messages import Message, msg
 from gamehall.games.halali.tiles import (
     EXIT_EDGE,
     OUTCOMES,
@@ -148,7 +149,12 @@ class Parsed:
 
 
 class ParseError(ValueError):
-    """Text that is not Halali! notation at all (the message says what is expected)."""
+    """Text that is not Halali! notation at all: raised with a `Message` saying what is
+    expected (`said`), so that the refusal is said in each client's language."""
+
+    def __init__(self, said: Message) -> None:
+        super().__init__(said.text)
+        self.said = said
 
 
 def parse(text: str) -> Parsed:
@@ -160,7 +166,7 @@ def parse(text: str) -> Parsed:
     if text.startswith("flip"):
         sq = parse_square(text[4:])
         if sq is None:
-            raise ParseError("write a flip as: flip c3")
+            raise ParseError(msg("game.halali.illegal.flip_form"))
         return Parsed("flip", frm=sq)
     if len(text) >= 2 and parse_square(text[:2]) is not None:
         frm = parse_square(text[:2])
@@ -171,15 +177,16 @@ def parse(text: str) -> Parsed:
         if rest.startswith(("-exit-", "-exit@")):
             edge = parse_square(rest[6:])
             if edge is None or edge not in EXIT_EDGE:
-                raise ParseError("the exits sit beyond d1, a4, g4 and d7: write e.g. d2-exit-d1")
+                raise ParseError(msg("game.halali.illegal.exit_form"))
             return Parsed("exit", frm=frm, exit_edge=edge)
         if len(rest) == 3 and rest[0] in "-x":
             to = parse_square(rest[1:])
             if to is not None:
                 return Parsed("move", frm=frm, to=to)
     if text.startswith("hunter"):
-        raise ParseError(f"a hunter outcome is one of {', '.join(OUTCOMES[3:7])}")
-    raise ParseError("moves look like: flip c3, c3-c6, c3xc6, d2-exit-d1, pass")
+        raise ParseError(msg("game.halali.illegal.hunter_outcomes",
+                             outcomes=", ".join(OUTCOMES[3:7])))
+    raise ParseError(msg("game.halali.illegal.move_forms"))
 
 
 def line_between(frm: int, to: int) -> tuple[int, int] | None:

@@ -1,15 +1,20 @@
-"""Why a Hau La action cannot be played, in words ("g1 is occupied (plug 1)"), and what a typed
-move that is no legal move means."""
+"""Why a Hau La action cannot be played, as a sentence with a key ("g1 is occupied (plug 1)":
+keys ``game.hau_la.illegal.…``, so each client says it in its language), and what a typed move
+that is no legal move means."""
 
 from __future__ import annotations
 
 from gamehall.core import NotationError
+from gamehall.core.messages import Message, msg
 from gamehall.games.hau_la.placements import FIRST, SECOND
 from gamehall.games.hau_la.rules import HauLaState
 from gamehall.games.hau_la.turns import EXTRAS
 
+PLUG = "plug "
+"""How `Table.occupant` names a hole held by a piece's plug (``plug 2``); else a tag colour."""
 
-def explain_illegal(state: HauLaState, action: int) -> str:
+
+def explain_illegal(state: HauLaState, action: int) -> Message:
     """Why the action number `action` (in range, the game going on) is not legal now: a hole that
     is taken or out of reach, else what the player is choosing."""
     t = state.table
@@ -20,9 +25,17 @@ def explain_illegal(state: HauLaState, action: int) -> str:
         if 0 <= h < b.n_holes:
             what = t.occupant().get(h)
             if what is not None and h not in t.ask().firsts + t.ask().seconds:
-                return f"{b.names[h]} is occupied ({what})"
-            return f"the piece cannot go into {b.names[h]} from here"
-    return f"action {action} is not legal here: {state.expecting()}"
+                return _occupied(b.names[h], what)
+            return msg("game.hau_la.illegal.unreachable", hole=b.names[h])
+    return msg("game.hau_la.illegal.action", action=str(action),
+               expecting=state.expecting_message())
+
+
+def _occupied(hole: str, what: str) -> Message:
+    """A taken hole: by a plug (numbered) or by a tag (its colour, said in the reader's words)."""
+    if what.startswith(PLUG):
+        return msg("game.hau_la.illegal.occupied_plug", hole=hole, plug=what[len(PLUG):])
+    return msg("game.hau_la.illegal.occupied_tag", hole=hole, colour=what)
 
 
 def read_move(state: HauLaState, text: str) -> int:
@@ -30,5 +43,6 @@ def read_move(state: HauLaState, text: str) -> int:
     player is choosing."""
     hole = state.typed_hole(text)
     if hole is not None:
-        raise NotationError(state.explain_illegal(state.ranges["hole"] + hole))
-    raise NotationError(f"{text.strip()} is not a legal move here ({state.expecting()})")
+        raise NotationError(explain_illegal(state, state.ranges["hole"] + hole))
+    raise NotationError(msg("game.hau_la.illegal.typed", text=text.strip(),
+                            expecting=state.expecting_message()))

@@ -19,6 +19,7 @@ from functools import cache
 from typing import Any
 
 from gamehall.core import NotationError
+from gamehall.core.messages import msg
 from gamehall.games.haugaz.geometry import DIRECTION_NAMES, Geometry
 
 
@@ -124,7 +125,7 @@ _TURN = re.compile(rf"{_POINT}{_POINT}-{_POINT}")
 def parse_point(geo: Geometry, text: str) -> int:
     """A point name such as ``d4`` (already lower case, no spaces)."""
     if text not in geo.index:
-        raise NotationError(f"{text} is not a point of the {geo.size}x{geo.size} board")
+        raise NotationError(msg("game.haugaz.illegal.no_point", point=text, size=geo.size))
     return geo.index[text]
 
 
@@ -145,14 +146,13 @@ def parse_action(geo: Geometry, heights: list[int], text: str) -> int:
         if text.startswith(colour) and re.fullmatch(_POINT, text[len(colour):]):
             return first + parse_point(geo, text[len(colour):])
     if _TURN.fullmatch(text):
-        raise NotationError("a turn is typed in two steps: first the placement (e.g. d4), "
-                            "then the move (e.g. c3-c5)")
+        raise NotationError(msg("game.haugaz.illegal.two_steps"))
     match = _MOVE.fullmatch(text)
     if match:
         return _parse_move(geo, heights, match)
     if re.fullmatch(_POINT, text):
         return parse_point(geo, text)
-    raise NotationError(f"cannot read {text!r}: type a point (d4), a move (c3-c5) or pass")
+    raise NotationError(msg("game.haugaz.illegal.unreadable", text=repr(text)))
 
 
 def _parse_move(geo: Geometry, heights: list[int], match: re.Match[str]) -> int:
@@ -160,12 +160,13 @@ def _parse_move(geo: Geometry, heights: list[int], match: re.Match[str]) -> int:
     dst = parse_point(geo, match.group(3) + match.group(4))
     line = geo.direction_between(src, dst)
     if line is None:
-        raise NotationError(f"{geo.names[src]} to {geo.names[dst]} is not a straight line")
+        raise NotationError(msg("game.haugaz.illegal.not_straight", point=geo.names[src],
+                                target=geo.names[dst]))
     d, steps = line
     h = heights[src]
     if h == 0:
-        raise NotationError(f"there is no stack on {geo.names[src]}")
+        raise NotationError(msg("game.haugaz.illegal.no_stack", point=geo.names[src]))
     if steps != h:
-        raise NotationError(f"the stack on {geo.names[src]} has height {h}: it moves exactly "
-                            f"{h} point{'s' if h > 1 else ''}, not {steps}")
+        raise NotationError(msg("game.haugaz.illegal.steps", point=geo.names[src], height=h,
+                                steps=steps))
     return geo.points + 8 * src + d

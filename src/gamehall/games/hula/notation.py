@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from gamehall.core import NotationError, normalise_notation
+from gamehall.core.messages import msg
 from gamehall.games.hula.geometry import Geometry
 
 SWAP_WORD = "swap"
@@ -49,13 +50,14 @@ def parse_cell(geo: Geometry, text: str) -> int:
     match = _CELL.fullmatch(key)
     last_row = chr(ord("a") + geo.num_rows - 1)
     if match is None:
-        raise NotationError(f"{text.strip()!r} is not a cell: write a row letter a–{last_row} "
-                            "and a number, like e6")
+        raise NotationError(msg("game.hula.illegal.not_a_cell", text=repr(text.strip()),
+                                last=last_row))
     row = ord(match.group(1)) - ord("a")
     if row >= geo.num_rows:
-        raise NotationError(f"there is no row {match.group(1)} on this board (rows a–{last_row})")
+        raise NotationError(msg("game.hula.illegal.no_row", row=match.group(1), last=last_row))
     length = geo.row_lengths[row]
-    raise NotationError(f"{key} is not a cell: row {match.group(1)} has cells 1–{length}")
+    raise NotationError(msg("game.hula.illegal.no_cell", cell=key, row=match.group(1),
+                            length=length))
 
 
 def parse_action(geo: Geometry, text: str) -> int:
