@@ -44,7 +44,7 @@ SPECS: list[dict[str, Any]] = [
     {"game": "halali", "options": {}, "bots": ["random", "random"], "seed": 22},
     {"game": "halali", "options": {"rifles": "random", "match": True},
      "bots": ["random", "random"], "seed": 23},
-    {"game": "halali", "options": {}, "bots": ["mcts:20", "random"], "seed": 24},
+    {"game": "halali", "options": {}, "bots": ["uct:20", "random"], "seed": 24},  # rollouts
     # Hotu Matua: dice; short turn limits so the games finish, and one cut at MAX_ACTIONS.
     {"game": "hotu_matua", "options": {"turn_limit": 8}, "bots": ["random", "random"], "seed": 31},
     {"game": "hotu_matua", "options": {"turn_limit": 20}, "bots": ["random", "random"],
