@@ -35,8 +35,9 @@ from gamehall.play.selfplay import (
 from gamehall.play.sprt import parse_sprt
 
 CANDIDATES: dict[str, Callable[[Game], Evaluator]] = {"halali": HalaliEvaluator}
-"""Evaluators on trial, by game (Halali!'s: accepted 6-0-0 at 600 simulations and registered,
-benchmarks/README.md, "The ladder table (issue 31)")."""
+"""Evaluators on trial, by game (Halali!'s: accepted at 600 simulations, 6-0-0 adjudicated and,
+after two fixes, 9-0-1 with `--no-adjudicate`, and registered: benchmarks/README.md, "The ladder
+table (issue 31)")."""
 LOG = Path(__file__).with_name("evaluator-ab.jsonl")
 
 
