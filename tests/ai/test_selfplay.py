@@ -188,3 +188,20 @@ def test_the_judge_needs_both_searches_to_agree() -> None:
     assert seen == [None] * 7 + [0]
     b.value = None  # a move b did not search (forced) changes nothing
     assert judge.see(1, b) is None and judge.see(0, a) == 0
+
+
+def test_the_judge_never_rules_on_a_search_whose_value_is_a_best_continuation() -> None:
+    from gamehall.ai import MCTSBot
+    from gamehall.play.selfplay import Adjudication, Judge
+
+    class Valued(MCTSBot):
+        value: float | None = None
+
+        def root_value(self) -> float | None:
+            return self.value
+
+    plain, ordered = Valued(1), Valued(2, ordering=(1.0, 0.5))
+    judge = Judge(Adjudication(0.9, 1), 2)
+    plain.value, ordered.value = 0.05, 0.99
+    assert judge.see(0, plain) is None and judge.see(1, ordered) is None
+    assert judge.see(0, plain) is None  # off for the rest of the game

@@ -107,9 +107,17 @@ class Judge:
     def __init__(self, rule: Adjudication, seats: int) -> None:
         self.rule = rule
         self.values: list[deque[float]] = [deque(maxlen=rule.moves) for _ in range(seats)]
+        self.off = False
 
     def see(self, seat: int, bot: Bot) -> int | None:
-        """Note `seat`'s search just made; the agreed winner, or None."""
+        """Note `seat`'s search just made; the agreed winner, or None. A search with ordered
+        widening (``+order``) turns the judge off for the game: its root value is a turn's best
+        continuation, not a winning chance, and adjudicating on it once handed Hau La games to
+        the side whose search said so (without adjudication that side lost them all)."""
+        if getattr(bot, "ordering", None) is not None:
+            self.off = True
+        if self.off:
+            return None
         value = bot.root_value() if isinstance(bot, MCTSBot) else None
         if value is None:
             return None
