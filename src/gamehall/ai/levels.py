@@ -5,8 +5,8 @@ a seed are the same on any machine, whatever its speed or load. `hard` is the la
 that answers within 2 s of one core of the development machine (``python -m benchmarks.levels``,
 figures in benchmarks/README.md; Halali!'s were set before its evaluator made a simulation ~20×
 cheaper, and kept so that ``uct:hard`` stays 600 rollouts there); `medium` is a fifth of it and
-`easy` a twenty-fifth (Hau La's `medium` is 40, not 60: at 60 the sequential test could not tell
-`hard` from it, at 40 it did, and 40 still beats `easy`). A game not listed (a plug-in) gets
+`easy` a twenty-fifth, except Hau La (4 / 12 / 300: its plain search is strongest near 12
+simulations and weaker with more, see below). A game not listed (a plug-in) gets
 `DEFAULT_SIMULATIONS`. Each level also has a safety ceiling in seconds (`CEILINGS`) that only the
 hall applies (a slow or loaded server must still answer); self-play and terminal play search the
 simulations exactly.
@@ -34,7 +34,7 @@ LEVEL_SIMULATIONS: dict[str, dict[str, int]] = {
     "hula": {"easy": 400, "medium": 2000, "hard": 10000},
     "haugaz": {"easy": 32, "medium": 160, "hard": 800},
     "halali": {"easy": 24, "medium": 120, "hard": 600},
-    "hau_la": {"easy": 12, "medium": 40, "hard": 300},
+    "hau_la": {"easy": 4, "medium": 12, "hard": 300},
     "hotu_matua": {"easy": 400, "medium": 2000, "hard": 10000},
 }
 """Simulations a move per game (registry name) and level."""
@@ -71,12 +71,14 @@ ORDER_SUFFIX = "+order"
 ORDERING = (1.0, 0.5)
 """(k, alpha) of ``+order`` (``+orderK``: k = K): a decision node visited n times keeps at most
 ceil(k·(n+1)^alpha) children, expanded best-scored first."""
-LEVEL_ORDER: dict[str, dict[str, tuple[float, float]]] = {
-    "hau_la": {"medium": ORDERING, "hard": ORDERING}}
-"""Ordered widening's (k, alpha) per game and level (benchmarks/README.md, "Hau La:
-evaluator-ordered widening": accepted against plain UCT; Hau La's `easy` stays plain, since with
-it 12 simulations already won nearly every game from the second seat and `medium` could not be
-told from it); ``+order[K]`` on a level overrides it, a plain ``mcts:N`` stays plain UCT."""
+LEVEL_ORDER: dict[str, dict[str, tuple[float, float]]] = {"hau_la": {"hard": ORDERING}}
+"""Ordered widening's (k, alpha) per game and level. Hau La (benchmarks/README.md, "The ladder
+table (issue 31)"), all measured without adjudication: plain UCT is strongest near 12 simulations
+(12 over 4: 6-0-0; 18 and 24 lost to 12: 4-0-11, 1-0-10; 60 lost 2-0-8), ``+order`` at 40 lost to
+plain 12 (0-0-9) and at 300 scored 12-0-15 against it; so `easy` and `medium` are plain 4 and 12
+and `hard` keeps ``+order`` at 300 (beating a 40 with it 16-0-5, level with plain 12): a
+`hard` clearly stronger than `medium` in Hau La is still to be found. ``+order[K]`` on a level
+overrides it, a plain ``mcts:N`` stays plain UCT."""
 RAVE_K = 1000.0
 """k of ``+rave`` without a number: beta = sqrt(k / (3n + k)), a child's own mean and its AMAF
 mean weighing alike near n = k/3 visits."""
