@@ -125,6 +125,9 @@ class Pages:
         page = context.new_page()
         page.on("pageerror", lambda exc: self.errors.append(str(exc)))
         page.goto(self.hall.url)
+        # the catalogue loads after the page: until then `t()` says keys (a test that runs a
+        # page module at once read "page.review.graph_label" for its label on a busy machine)
+        page.locator("html[data-catalogue]").wait_for(state="attached")
         return page
 
     def close(self) -> None:

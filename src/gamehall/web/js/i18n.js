@@ -60,6 +60,7 @@ export async function useLanguage(choice) {
   table = { ...en, ...own };
   parsedCache.clear();
   document.documentElement.lang = lang;
+  document.documentElement.dataset.catalogue = lang;  // loaded: what tests wait for
 }
 
 /** The page's string `key` with `args` put in (the key itself when no catalogue has it). */
