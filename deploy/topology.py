@@ -12,6 +12,7 @@ exactly this (the classes below); stop it with Ctrl-C.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import signal
@@ -161,6 +162,15 @@ class Node(Process):
                 time.sleep(0.1)
         raise RuntimeError(f"node {self.name} did not start: {self.log.read_text()[-3000:]}")
 
+    def nodes_alive(self) -> list[str] | None:
+        """The nodes this one knows alive (holder names), by its health; None if it does not
+        answer."""
+        try:
+            with urllib.request.urlopen(f"{self.http}/api/health", timeout=5) as resp:
+                return list(json.load(resp)["cluster"]["nodes_alive"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
     def start(self, timeout: float = 90.0) -> None:
         """Launch and wait until it is up."""
         self.launch()
@@ -247,9 +257,25 @@ class Topology:
             for node in self.nodes:  # one at a time: each migrates or checks the schema
                 node.start()
             self.nginx.start()
+            self.wait_formed()
         except BaseException:
             self.stop()
             raise
+
+    def wait_formed(self, timeout: float = 60.0) -> None:
+        """Wait until every running node knows every other one alive (its health's
+        `nodes_alive`). A node learns of another at its next look at the heartbeats, up to half
+        a second after the other started: the cluster is whole then, not when the last node
+        answers. RuntimeError with the nodes' views if that does not come."""
+        running = [n for n in self.nodes if n.alive()]
+        deadline = time.monotonic() + timeout
+        while True:
+            views = {n.name: n.nodes_alive() for n in running}
+            if all(v is not None and len(v) == len(running) for v in views.values()):
+                return
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the nodes do not all know each other: {views}")
+            time.sleep(0.1)
 
     def stop(self) -> None:
         for proc in [self.nginx, *self.nodes, self.redis]:

@@ -5,7 +5,9 @@ on three different nodes, and the owner of a room killed with kill -9 in the mid
 from __future__ import annotations
 
 import asyncio
+import json
 import random
+from typing import Any
 
 import httpx
 import redis
@@ -17,7 +19,6 @@ from tests.cluster.helpers import (
     node,
     one_history,
     owner_of,
-    wait_for,
 )
 from tests.server.live import seat_and_start
 
@@ -59,7 +60,7 @@ def test_a_game_across_three_nodes(topology: Topology) -> None:
     owners = [h["cluster"] for h in (n1.health(), n2.health(), n3.health())]
     assert {o["node"] for o in owners} == {"n1", "n2", "n3"}
     assert len({o["holder"] for o in owners}) == 3
-    assert all(len(o["nodes_alive"]) == 3 for o in owners)
+    assert all(len(o["nodes_alive"]) == 3 for o in owners), _liveness_report(topology, owners)
     metrics = httpx.get(f"{topology.http}/metrics", timeout=30).text
     for name in ("gamehall_moves_total", "gamehall_commit_seconds_bucket",
                  "gamehall_broadcast_seconds_bucket", "gamehall_rooms", "gamehall_connections",
@@ -68,14 +69,36 @@ def test_a_game_across_three_nodes(topology: Topology) -> None:
         assert name in metrics, name
 
 
-def _publications(topology: Topology) -> int:
-    """How many PUBLISH commands Redis has carried out since it started."""
-    client = redis.Redis.from_url(topology.redis.url)
-    try:
-        stats = client.info("commandstats")
-        return int(stats.get("cmdstat_publish", {}).get("calls", 0))
-    finally:
-        client.close()
+class Publications:
+    """Every publication on the hall's Redis channels while it listens (a pattern subscriber on
+    a thread of its own), parsed: a test can then count the publications of one room by kind,
+    whatever other rooms (an earlier test's departures) publish meanwhile."""
+
+    MARK = "gamehall:test-mark"
+
+    def __init__(self, topology: Topology) -> None:
+        self.client = redis.Redis.from_url(topology.redis.url, decode_responses=True)
+        self.sub = self.client.pubsub()
+        self.sub.psubscribe("gamehall:*")
+        while (m := self.sub.get_message(timeout=5)) is None or m["type"] != "psubscribe":
+            pass
+        self.seen: list[tuple[str, dict[str, Any]]] = []
+
+    def until_now(self) -> list[tuple[str, dict[str, Any]]]:
+        """Everything published before this call: a mark published now comes after it all."""
+        self.client.publish(self.MARK, "{}")
+        while True:
+            m = self.sub.get_message(timeout=30)
+            assert m is not None, "the mark did not come back"
+            if m["type"] != "pmessage":
+                continue
+            if m["channel"] == self.MARK:
+                return list(self.seen)
+            self.seen.append((str(m["channel"]), json.loads(m["data"])))
+
+    def close(self) -> None:
+        self.sub.close()
+        self.client.close()
 
 
 def test_the_state_event_answers_a_forwarded_move(topology: Topology) -> None:
@@ -92,10 +115,25 @@ def test_the_state_event_answers_a_forwarded_move(topology: Topology) -> None:
         b = await n3.client(room, bob, "bob")
         await seat_and_start([a, b])
         rng = random.Random(3)
-        before = _publications(topology)
-        for _ in range(4):
-            await move({0: a, 1: b}, rng)
-        assert _publications(topology) - before == 2 * 4
+        listening = Publications(topology)
+        try:
+            for _ in range(4):
+                await move({0: a, 1: b}, rng)
+            seen = listening.until_now()
+        finally:
+            listening.close()
+        calls = [m for c, m in seen if c.startswith("gamehall:node:") and m.get("t") == "call"
+                 and m.get("room") == room]
+        replies = [m for c, m in seen if c.startswith("gamehall:node:") and m.get("t") == "reply"]
+        states = [m for c, m in seen if c == f"gamehall:room:{room}" and m.get("event") == "state"]
+        assert len(calls) == 4 and not replies, seen
+        assert len(states) == 4 and all(s.get("answered") for s in states), seen
+        assert sorted(i for s in states for i in s["answered"]) == sorted(m["id"] for m in calls)
+        # besides: late news of the start (its notice, published after the commit that the
+        # players saw) and of who connected; nothing else
+        others = [m for c, m in seen if c == f"gamehall:room:{room}" and m.get("event") != "state"]
+        assert all(m.get("event") == "presence" or (m.get("event") == "message"
+                   and m["message"].get("type") == "info") for m in others), others
         one_history([a, b])
         for x in (a, b):
             await x.close()
@@ -160,7 +198,7 @@ def test_kill_9_of_a_rooms_owner_mid_game(topology: Topology) -> None:
         assert changes.get("acquired", 0) >= 1
     finally:
         topology.nodes[0].start()                            # the cluster is whole again
-        wait_for(lambda: len(n1.health()["cluster"]["nodes_alive"]) == 3)
+        topology.wait_formed()
 
 
 def test_http_players_on_a_following_node_read_every_acknowledged_move(
@@ -218,3 +256,19 @@ def _presence_report(topo: Topology, room: str, seen: list[dict[str, object]]) -
             + "\n".join(f"{k}: holder {v['holder']} alive {v['nodes_alive']}"
                          for k, v in views.items()))
 
+
+
+def _liveness_report(topo: Topology, views: list[dict[str, object]]) -> str:
+    """What a failed liveness check needs to be understood: each node's view, the node set and
+    heartbeats in Redis (time to live left), and what each node logged."""
+    r = redis.Redis.from_url(topo.redis.url, decode_responses=True)
+    try:
+        members = sorted(str(m) for m in r.smembers("gamehall:nodes"))
+        beats = {m: r.pttl(f"gamehall:alive:{m}") for m in members}
+    finally:
+        r.close()
+    logs = "\n".join(f"--- {n.name}\n" + "\n".join(
+        line for line in n.log.read_text().splitlines() if not line.startswith("INFO"))[-2000:]
+        for n in topo.nodes)
+    seen = [(v["node"], v["holder"], v["nodes_alive"], v.get("looked_s_ago")) for v in views]
+    return f"views {seen}\nredis nodes {members} ttl {beats}\n{logs}"

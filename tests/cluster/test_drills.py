@@ -141,4 +141,4 @@ def test_two_nodes_racing_for_rooms_exactly_one_wins_each(topology: Topology) ->
             assert seats == ["cann", "cbob"]
     finally:
         topology.nodes[0].start()
-        wait_for(lambda: len(n1.health()["cluster"]["nodes_alive"]) == 3)
+        topology.wait_formed()

@@ -84,6 +84,30 @@ def test_a_node_whose_connections_closed_is_judged_ended_and_its_leases_freed(
     asyncio.run(scenario())
 
 
+def test_a_node_knows_the_live_nodes_when_it_starts(redis_server: RedisServer) -> None:
+    """A node's first look at the heartbeats is part of its start: its first health answer lists
+    the nodes alive (it listed only itself until its first scan, half a second later: a test
+    that played a whole game in that time saw a node that knew nobody)."""
+    async def scenario() -> None:
+        a, b, c = (_node(redis_server, n, []) for n in ("n1", "n2", "n3"))
+        for node in (a, b):
+            await node.pubsub.open()
+            await node._heartbeat()
+        await c.pubsub.open()
+        c.scan_seconds = 3600.0  # no scan after the start: what it knows, it learnt there
+        await c.start(object())  # type: ignore[arg-type]
+        try:
+            assert c.live == {a.holder, b.holder, c.holder}
+            health = c.health()
+            assert len(health["nodes_alive"]) == 3 and health["looked_s_ago"] is not None
+        finally:
+            await c.stop()
+            for node in (a, b, c):
+                await node.pubsub.close()
+
+    asyncio.run(scenario())
+
+
 class _SlowHost:
     """An owner that carries out forwarded requests only when told to (a busy node)."""
 

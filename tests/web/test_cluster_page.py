@@ -105,6 +105,7 @@ def test_the_page_reconnects_to_another_node_and_plays_on(browser: Browser,
         for node in cluster.nodes:
             if not node.alive():
                 node.start()
+        cluster.wait_formed()
 
 
 def test_a_page_through_nginx_challenges_a_bot_streaming_from_one_node_and_plays_on(

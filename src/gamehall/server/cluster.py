@@ -61,6 +61,8 @@ SILENT_BEATS = 3
 """Heartbeats a node must have missed, its channel without a subscriber, to be judged ended."""
 RENEWALS = 6
 """Renewals per lease period: a node that does not run for up to 5/6 of it keeps its leases."""
+SLOW_SCAN = 2.0
+"""Seconds a look at the other nodes may take before the node says so (it judges late)."""
 FORWARD_CHECK = 0.25
 """How often a node waiting for a forwarded request's answer checks that the owner lives."""
 
@@ -146,6 +148,8 @@ class Cluster(PresenceAcrossNodes):
         """Rooms this node owns, with the fencing number of its lease."""
         self.live: set[str] = {self.holder}
         """The holders of the nodes alive at the last look."""
+        self.looked_at = 0.0
+        """When (monotonic) the last look at the other nodes' heartbeats ended."""
         self.gone: set[str] = set()
         """Holders judged dead (their heartbeat ran out) and not seen again since."""
         self.host: Host | None = None
@@ -196,6 +200,8 @@ class Cluster(PresenceAcrossNodes):
         self.pubsub.on_reconnect = self._reconnected
         self.pubsub.on_down = self._answers_lost
         await self._heartbeat()
+        with contextlib.suppress(RedisError, OSError):  # else at the first scan
+            await self._look()  # so that health lists the other nodes from its first answer
         self._stop_keeping.clear()
         self._keeper = threading.Thread(target=self._keep, args=(asyncio.get_running_loop(),),
                                         name="gamehall-leases", daemon=True)
@@ -416,25 +422,46 @@ class Cluster(PresenceAcrossNodes):
     async def _scan_loop(self) -> None:
         while True:
             await asyncio.sleep(self.scan_seconds)
+            began = time.monotonic()
             try:
                 await self._scan_once()
             except (RedisError, OSError):
                 pass  # the renewals report Redis trouble
             except Exception:
                 log.exception("room scan failed")
+            took = time.monotonic() - began
+            if took > SLOW_SCAN:
+                log.warning("a look at the cluster took %.1f s", took)
 
     async def _scan_once(self) -> None:
+        gone = await self._look()
+        if gone is None:
+            return
+        now = time.monotonic()
+        await self._settle_presence(gone | (set(self._slow) - self.live), now)
+        if self._unwritten:
+            await self.rewrite_presence()
+        if now < self._hot_until or self._unheld or now - self._last_full >= self.full_scan_seconds:
+            self._last_full = now
+            await self._take_unheld(self.live, now)
+
+    async def _look(self) -> set[str] | None:
+        """Which nodes are alive, by their heartbeats (`live`); the ones gone since the last
+        look, or None when Redis forgot the nodes (a restart: nobody is judged meanwhile). A
+        node learns of another at its first look after the other's start: at most
+        `scan_seconds` later (its own first look is in `start`)."""
         redis = self.pubsub.redis
         members = sorted(str(m) for m in await redis.smembers(self._key("nodes")))
         if self.holder not in members:  # Redis forgot the nodes (a restart): they come back
             await self._heartbeat()     # within a renewal; judge nobody dead meanwhile
-            return
+            return None
         alive = await redis.mget([self._key(f"alive:{m}") for m in members]) if members else []
         ended = await self._ended([m for m, a in zip(members, alive, strict=True)
                                    if a is not None and m != self.holder])
         if ended:
             alive = [None if m in ended else a for m, a in zip(members, alive, strict=True)]
         live = {m for m, a in zip(members, alive, strict=True) if a is not None} | {self.holder}
+        self.looked_at = time.monotonic()
         dead = set(members) - live
         if dead:
             self.gone |= dead
@@ -452,12 +479,7 @@ class Cluster(PresenceAcrossNodes):
                 self._slow.pop(m, None)
             if came:  # back from a pause judged as death: its presence was dropped, read it again
                 await self._reload_presence(came)
-        await self._settle_presence(gone | (set(self._slow) - live), now)
-        if self._unwritten:
-            await self.rewrite_presence()
-        if now < self._hot_until or self._unheld or now - self._last_full >= self.full_scan_seconds:
-            self._last_full = now
-            await self._take_unheld(live, now)
+        return gone
 
 
     async def _ended(self, others: list[str]) -> set[str]:
@@ -629,7 +651,9 @@ class Cluster(PresenceAcrossNodes):
 
     def health(self) -> dict[str, Any]:
         return {"node": self.node, "holder": self.holder, "rooms_owned": sorted(self.owned),
-                "nodes_alive": sorted(self.live), "lease_ms": self.lease_ms,
+                "nodes_alive": sorted(self.live),
+                "looked_s_ago": round(time.monotonic() - self.looked_at, 3) if self.looked_at
+                else None, "lease_ms": self.lease_ms,
                 "lease_changes": dict(self.changes), "redis_connected": self.pubsub.up}
 
 
