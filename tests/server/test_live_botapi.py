@@ -5,8 +5,10 @@ resumed with gameFull, a revoked token refused, a 429 waited out."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
+import signal
 import subprocess
 import sys
 import threading
@@ -359,3 +361,36 @@ def test_the_thirty_line_bot_of_the_readme_plays(hall: Server) -> None:
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_a_stop_ends_the_open_streams_and_waits_for_none(tmp_path: Path) -> None:
+    """SIGTERM while a bot holds its event stream and a game stream: both bodies end whole (the
+    client reads to their end, then opens them again elsewhere), and the server stops without
+    having to cancel a stream (uvicorn says "timeout graceful shutdown exceeded" when it must,
+    with a traceback, after holding the stop for 5 s)."""
+    log = tmp_path / "server.log"
+    server = Server(f"sqlite:///{tmp_path / 'hall.db'}", log, *CHEAP_HASHES)
+    with running(server):
+        token = bot_account(server, "stopper", ["hula"])
+        ann = account(server, "annstop")
+        r = challenge(server, ann, "stopper", game="hula", options={"size": 5}, seat=0)
+        accepted = httpx.post(f"{server.http}/api/challenge/{r.json()['id']}/accept",
+                              headers=auth(token))
+        assert accepted.status_code == 200, accepted.text
+        room = accepted.json()["room"]
+        with contextlib.ExitStack() as streams:
+            events = streams.enter_context(httpx.stream(
+                "GET", f"{server.http}/api/stream/event", headers=auth(token), timeout=30))
+            game = streams.enter_context(httpx.stream(
+                "GET", f"{server.http}/api/bot/game/stream/{room}", headers=auth(token),
+                timeout=30))
+            lines = [events.iter_lines(), game.iter_lines()]
+            assert json.loads(next(x for x in lines[1] if x.strip()))["type"] == "gameFull"
+            next(lines[0])  # the event stream's first keep-alive: its body has begun
+            assert server.proc is not None
+            server.proc.send_signal(signal.SIGTERM)
+            rest = [list(x) for x in lines]  # raises if a body is cut rather than ended
+        assert all(all(not x.strip() or json.loads(x) for x in r) for r in rest)
+        assert server.proc.wait(30) in (0, -signal.SIGTERM)  # uvicorn ends by the signal
+    said = log.read_text()
+    assert "graceful shutdown exceeded" not in said and "Traceback" not in said, said[-3000:]

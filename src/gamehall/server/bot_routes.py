@@ -101,6 +101,28 @@ class BotDoor:
         self.rules = rules("token", settings.token_rate, ("token",), "--token-rate")
         self.max_streams = settings.max_streams_per_token
         self.streams: Counter[str] = Counter()
+        self.open: set[Subscription] = set()
+        """The subscriptions of the streams open now (`end_streams` ends them)."""
+        self.ending = False
+
+    def end_streams(self) -> None:
+        """The server is stopping: every open stream ends now, its body complete (the client
+        opens it again, on another node of a cluster), instead of holding the stop until the
+        server cancels it (a traceback in the log, and a stop 5 s late)."""
+        self.ending = True
+        for sub in list(self.open):
+            sub.deliver({"event": "closing"})
+
+    @contextlib.contextmanager
+    def tracked(self, sub: Subscription) -> Any:
+        """Keep a stream's subscription known to `end_streams` while the stream runs."""
+        self.open.add(sub)
+        if self.ending:
+            sub.deliver({"event": "closing"})
+        try:
+            yield sub
+        finally:
+            self.open.discard(sub)
 
     async def check(self, key: str) -> None:
         if not await self.limiter.allow(self.rules, {"token": key}):
@@ -130,14 +152,15 @@ class BotDoor:
 
 async def _kept_alive(sub: Subscription) -> AsyncIterator[Event | None]:
     """A stream's events, and None after each `KEEPALIVE` seconds without one (the stream then
-    sends a newline, as lichess's do, so proxies keep it open); it ends at an overflow."""
+    sends a newline, as lichess's do, so proxies keep it open); it ends at an overflow, or when
+    the server is stopping (`BotDoor.end_streams`)."""
     while True:
         try:
             event = await asyncio.wait_for(sub.get(), KEEPALIVE)
         except TimeoutError:
             yield None
             continue
-        if event.get("event") == "overflow":
+        if event.get("event") in ("overflow", "closing"):
             return
         yield event
 
@@ -148,8 +171,9 @@ def _line(message: dict[str, Any]) -> bytes:
 
 def install(app: FastAPI, hall: Hall, settings: Settings,
             token_of: Callable[[Request | WebSocket], str | None]) -> None:
-    """Add the bot API's routes to the hall's app."""
+    """Add the bot API's routes to the hall's app (its `BotDoor` is `app.state.bot_door`)."""
     door = BotDoor(settings, hall.limiter)
+    app.state.bot_door = door
 
     async def caller(request: Request, need: str) -> Caller:
         """The identified caller, refused unless its token may do `need`: ``bot:play`` (an API
@@ -330,8 +354,9 @@ def _stream_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoor,
                 try:
                     await hall.pubsub.watch(channel)
                     yield b"\n"  # a first keep-alive: from here on no event is missed
-                    async for line in event_lines(sub):
-                        yield line
+                    with door.tracked(sub):
+                        async for line in event_lines(sub):
+                            yield line
                 finally:
                     sub.close()
                     hall.pubsub.unwatch(channel)
@@ -370,8 +395,9 @@ def _stream_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoor,
                 sub = hall.pubsub.subscribe(room.id)
                 try:
                     await hall.connected(room, player)
-                    async for line in game_lines(sub):
-                        yield line
+                    with door.tracked(sub):
+                        async for line in game_lines(sub):
+                            yield line
                 finally:
                     sub.close()
                     with contextlib.suppress(RoomError):

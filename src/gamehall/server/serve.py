@@ -6,7 +6,9 @@ import gc
 import importlib
 import json
 import logging
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from gamehall.core import GamehallError
 from gamehall.server.settings import Settings
@@ -58,10 +60,24 @@ def serve(host: str, port: int, db: str | None, settings: Settings, log_level: s
         say(f"cluster node {settings.node}, redis {_safe(settings.redis_url)}")
     say(f"open http://{shown}:{port}{page}")
     tune_gc()
-    uvicorn.run(app, host=host, port=port, log_level=log_level,
-                log_config=None if log_json else uvicorn.config.LOGGING_CONFIG,
-                ws_max_size=max(2**20, 4 * settings.max_message_bytes),
-                ws_per_message_deflate=False, timeout_graceful_shutdown=5)
+    config = uvicorn.Config(app, host=host, port=port, log_level=log_level,
+                            log_config=None if log_json else uvicorn.config.LOGGING_CONFIG,
+                            ws_max_size=max(2**20, 4 * settings.max_message_bytes),
+                            ws_per_message_deflate=False, timeout_graceful_shutdown=5)
+    stopping(uvicorn.Server, app.state.bot_door.end_streams)(config).run()
+
+
+def stopping(server: type[Any], first: Callable[[], None]) -> type[Any]:
+    """uvicorn's Server that calls `first` when it begins to stop: the bot API's streams end
+    then (they never end by themselves), so the stop waits for no open stream. WebSockets
+    need nothing: uvicorn closes them (1012, the page reconnects)."""
+
+    class Stopping(server):
+        async def shutdown(self, sockets: Any = None) -> None:
+            first()
+            await super().shutdown(sockets)
+
+    return Stopping
 
 
 def tune_gc() -> None:
