@@ -162,12 +162,13 @@ class Node(Process):
                 time.sleep(0.1)
         raise RuntimeError(f"node {self.name} did not start: {self.log.read_text()[-3000:]}")
 
-    def nodes_alive(self) -> list[str] | None:
-        """The nodes this one knows alive (holder names), by its health; None if it does not
-        answer."""
+    def view(self) -> tuple[str, set[str]] | None:
+        """This node's holder name and the holders it knows alive, by its health; None if it
+        does not answer (within 2 s)."""
         try:
-            with urllib.request.urlopen(f"{self.http}/api/health", timeout=5) as resp:
-                return list(json.load(resp)["cluster"]["nodes_alive"])
+            with urllib.request.urlopen(f"{self.http}/api/health", timeout=2) as resp:
+                cluster = json.load(resp)["cluster"]
+                return str(cluster["holder"]), {str(h) for h in cluster["nodes_alive"]}
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
@@ -270,9 +271,10 @@ class Topology:
         running = [n for n in self.nodes if n.alive()]
         deadline = time.monotonic() + timeout
         while True:
-            views = {n.name: n.nodes_alive() for n in running}
-            if all(v is not None and len(v) == len(running) for v in views.values()):
-                return
+            views = {n.name: n.view() for n in running}
+            holders = {v[0] for v in views.values() if v is not None}
+            if all(v is not None and v[1] == holders for v in views.values()):
+                return  # by name: a restarted node's old holder may still be listed a moment
             if time.monotonic() > deadline:
                 raise RuntimeError(f"the nodes do not all know each other: {views}")
             time.sleep(0.1)

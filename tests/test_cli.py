@@ -4,6 +4,7 @@ traceback, and before anything starts (a game, a server)."""
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -97,3 +98,16 @@ def test_play_refuses_a_record_in_a_missing_folder_before_the_game(tmp_path: Pat
                                       "--seed", "1", "--record", str(good)])
     assert result.exit_code == 0, result.output
     assert json.loads(good.read_text())["game"] == "hula"
+
+
+def test_a_serve_whose_start_fails_exits_with_3(tmp_path: Path) -> None:
+    """Redis unreachable when the server starts: its flags were good, its start fails, and the
+    process exits with status 3 (uvicorn's), never 0, so that a service manager starts it
+    again."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    done = subprocess.run([sys.executable, "-m", "gamehall", "serve", "--port", str(port),
+                           "--db", str(tmp_path / "h.db"), "--redis", "redis://127.0.0.1:1/0"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 3, (done.stdout + done.stderr)[-2000:]

@@ -80,8 +80,8 @@ class Publications:
         self.client = redis.Redis.from_url(topology.redis.url, decode_responses=True)
         self.sub = self.client.pubsub()
         self.sub.psubscribe("gamehall:*")
-        while (m := self.sub.get_message(timeout=5)) is None or m["type"] != "psubscribe":
-            pass
+        m = self.sub.get_message(timeout=30)
+        assert m is not None and m["type"] == "psubscribe", m
         self.seen: list[tuple[str, dict[str, Any]]] = []
 
     def until_now(self) -> list[tuple[str, dict[str, Any]]]:
@@ -124,7 +124,9 @@ def test_the_state_event_answers_a_forwarded_move(topology: Topology) -> None:
             listening.close()
         calls = [m for c, m in seen if c.startswith("gamehall:node:") and m.get("t") == "call"
                  and m.get("room") == room]
-        replies = [m for c, m in seen if c.startswith("gamehall:node:") and m.get("t") == "reply"]
+        ids = {m["id"] for m in calls}
+        replies = [m for c, m in seen if c.startswith("gamehall:node:") and m.get("t") == "reply"
+                   and m.get("id") in ids]
         states = [m for c, m in seen if c == f"gamehall:room:{room}" and m.get("event") == "state"]
         assert len(calls) == 4 and not replies, seen
         assert len(states) == 4 and all(s.get("answered") for s in states), seen

@@ -62,7 +62,8 @@ SILENT_BEATS = 3
 RENEWALS = 6
 """Renewals per lease period: a node that does not run for up to 5/6 of it keeps its leases."""
 SLOW_SCAN = 2.0
-"""Seconds a look at the other nodes may take before the node says so (it judges late)."""
+"""Seconds a scan (the look at the heartbeats, then the takeover of unheld rooms) may take
+before the node says so: meanwhile it judges others, and takes rooms, late."""
 FORWARD_CHECK = 0.25
 """How often a node waiting for a forwarded request's answer checks that the owner lives."""
 
@@ -149,7 +150,7 @@ class Cluster(PresenceAcrossNodes):
         self.live: set[str] = {self.holder}
         """The holders of the nodes alive at the last look."""
         self.looked_at = 0.0
-        """When (monotonic) the last look at the other nodes' heartbeats ended."""
+        """When (monotonic) the last look at the heartbeats had read them (`live` is as of then)."""
         self.gone: set[str] = set()
         """Holders judged dead (their heartbeat ran out) and not seen again since."""
         self.host: Host | None = None
@@ -200,8 +201,12 @@ class Cluster(PresenceAcrossNodes):
         self.pubsub.on_reconnect = self._reconnected
         self.pubsub.on_down = self._answers_lost
         await self._heartbeat()
-        with contextlib.suppress(RedisError, OSError):  # else at the first scan
-            await self._look()  # so that health lists the other nodes from its first answer
+        try:  # so that health lists the other nodes from its first answer
+            await self._look()
+        except (RedisError, OSError):
+            pass  # the first scan looks again
+        except Exception:
+            log.exception("first look at the cluster failed")
         self._stop_keeping.clear()
         self._keeper = threading.Thread(target=self._keep, args=(asyncio.get_running_loop(),),
                                         name="gamehall-leases", daemon=True)
@@ -431,7 +436,7 @@ class Cluster(PresenceAcrossNodes):
                 log.exception("room scan failed")
             took = time.monotonic() - began
             if took > SLOW_SCAN:
-                log.warning("a look at the cluster took %.1f s", took)
+                log.warning("a scan of the cluster took %.1f s", took)
 
     async def _scan_once(self) -> None:
         gone = await self._look()

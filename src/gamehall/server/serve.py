@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import importlib
 import json
 import logging
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -41,6 +43,10 @@ def database_url(db: str | None) -> str:
     return sqlite_url(Path(db))
 
 
+STARTUP_FAILURE = 3
+"""The exit status of a server whose start failed (uvicorn's own)."""
+
+
 def serve(host: str, port: int, db: str | None, settings: Settings, log_level: str = "info",
           say: object = print, log_json: bool = False) -> None:
     """Run the hall until interrupted."""
@@ -64,7 +70,11 @@ def serve(host: str, port: int, db: str | None, settings: Settings, log_level: s
                             log_config=None if log_json else uvicorn.config.LOGGING_CONFIG,
                             ws_max_size=max(2**20, 4 * settings.max_message_bytes),
                             ws_per_message_deflate=False, timeout_graceful_shutdown=5)
-    stopping(uvicorn.Server, app.state.bot_door.end_streams)(config).run()
+    server = stopping(uvicorn.Server, app.state.bot_door.end_streams)(config)
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: a stop like any other (as
+        server.run()                               # uvicorn.run treats it)
+    if not server.started:  # the start failed (the database, Redis): a failure to the
+        sys.exit(STARTUP_FAILURE)  # service manager, which starts it again
 
 
 def stopping(server: type[Any], first: Callable[[], None]) -> type[Any]:
