@@ -4,6 +4,7 @@ game that has no German text yet."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from gamehall.core import load_game
 from gamehall.core.messages import catalogue
 from gamehall.server.app import create_app
 
-GERMAN = ("halali", "hotu_matua")
+GERMAN = ("halali", "haugaz", "hau_la", "hotu_matua", "hula")
 
 
 @pytest.fixture(scope="module")
@@ -66,11 +67,21 @@ def test_the_german_games_have_a_german_rules_page(client: TestClient, name: str
     assert page["text"] != type(game).howto()
 
 
-def test_a_game_without_german_falls_back_to_english(client: TestClient) -> None:
-    page = client.get("/api/games/hula/rules", params={"lang": "de"}).json()
-    if (Path(__file__).parents[2] / "src/gamehall/games/hula/howto.de.md").exists():
-        pytest.skip("hula has a German text now")
-    assert page["language"] == "en" and page["text"] == type(load_game("hula")).howto()
+def test_a_game_without_german_falls_back_to_english(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """All five games have German rules now, so a game from another package stands in: it has
+    an English `howto.md` and no German one, and its German page is the English text."""
+    package = tmp_path / "untranslated_game"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "from tests.server.games import RaceGame\n\n\n"
+        "class Untranslated(RaceGame):\n    name = 'untranslated'\n")
+    (package / "howto.md").write_text("# How to play Untranslated\n\nRoll, then hold.\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    game = importlib.import_module("untranslated_game").Untranslated
+    english = "# How to play Untranslated\n\nRoll, then hold.\n"
+    assert game.howto_in("de") == ("en", english) and game.howto("de") == english
+    assert type(load_game("hula")).howto_in("de")[0] == "de"  # a translated one: its own
 
 
 def test_a_rules_page_in_an_unknown_language_is_a_400(client: TestClient) -> None:
