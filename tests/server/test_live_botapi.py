@@ -67,6 +67,18 @@ def challenge(server: Server, token: str, nickname: str, **body: Any) -> httpx.R
     return httpx.post(f"{server.http}/api/challenge/{nickname}", json=body, headers=auth(token))
 
 
+def hula_against_a_bot(server: Server, bot: str, person: str) -> tuple[str, str, str]:
+    """A bot account (`bot`, Hula only) that accepted a person's challenge to a size-5 Hula
+    game, the person in seat 0: (the bot's token, the person's token, the room)."""
+    token = bot_account(server, bot, ["hula"])
+    ann = account(server, person)
+    r = challenge(server, ann, bot, game="hula", options={"size": 5}, seat=0)
+    accepted = httpx.post(f"{server.http}/api/challenge/{r.json()['id']}/accept",
+                          headers=auth(token))
+    assert accepted.status_code == 200, accepted.text
+    return token, ann, str(accepted.json()["room"])
+
+
 def state_of(server: Server, token: str, room: str) -> dict[str, Any]:
     r = httpx.get(f"{server.http}/api/rooms/{room}", headers=auth(token))
     assert r.status_code == 200, r.text
@@ -248,13 +260,7 @@ def test_a_bot_account_is_for_good_and_only_before_it_played(hall: Server) -> No
 
 
 def test_a_dropped_game_stream_is_resumed_with_game_full(hall: Server) -> None:
-    token = bot_account(hall, "dropper", ["hula"])
-    ann = account(hall, "anndrop")
-    r = challenge(hall, ann, "dropper", game="hula", options={"size": 5}, seat=0)
-    accepted = httpx.post(f"{hall.http}/api/challenge/{r.json()['id']}/accept",
-                          headers=auth(token))
-    assert accepted.status_code == 200, accepted.text
-    room = accepted.json()["room"]
+    token, ann, room = hula_against_a_bot(hall, "dropper", "anndrop")
     state = state_of(hall, ann, room)
     hall.act(ann, room, "move", move=state["legal_moves"][0], version=state["version"])
     with httpx.stream("GET", f"{hall.http}/api/bot/game/stream/{room}", headers=auth(token),
@@ -371,13 +377,7 @@ def test_a_stop_ends_the_open_streams_and_waits_for_none(tmp_path: Path) -> None
     log = tmp_path / "server.log"
     server = Server(f"sqlite:///{tmp_path / 'hall.db'}", log, *CHEAP_HASHES)
     with running(server):
-        token = bot_account(server, "stopper", ["hula"])
-        ann = account(server, "annstop")
-        r = challenge(server, ann, "stopper", game="hula", options={"size": 5}, seat=0)
-        accepted = httpx.post(f"{server.http}/api/challenge/{r.json()['id']}/accept",
-                              headers=auth(token))
-        assert accepted.status_code == 200, accepted.text
-        room = accepted.json()["room"]
+        token, _, room = hula_against_a_bot(server, "stopper", "annstop")
         with contextlib.ExitStack() as streams:
             events = streams.enter_context(httpx.stream(
                 "GET", f"{server.http}/api/stream/event", headers=auth(token), timeout=30))
