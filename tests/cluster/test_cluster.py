@@ -244,8 +244,6 @@ def test_http_players_on_a_following_node_read_every_acknowledged_move(
 def _presence_report(topo: Topology, room: str, seen: list[dict[str, object]]) -> str:
     """What a failed presence check needs to be understood: each state's flags, the presence
     hash in Redis, and every node's view of the cluster."""
-    import redis
-
     r = redis.Redis.from_url(topo.redis.url, decode_responses=True)
     try:
         stored = r.hgetall(f"gamehall:presence:{room}")
