@@ -49,7 +49,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-from gamehall.server.serve import GC_THRESHOLDS
+from gamehall.server.ops.serve import GC_THRESHOLDS
 
 
 @dataclass

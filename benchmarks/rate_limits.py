@@ -22,9 +22,9 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from gamehall.server.guards import RateLimits, RateSettings
-from gamehall.server.hall import Settings
-from gamehall.server.limiter import Limiter, SharedLimiter
+from gamehall.server.api.guards import RateLimits, RateSettings
+from gamehall.server.hall.hall import Settings
+from gamehall.server.ops.limiter import Limiter, SharedLimiter
 
 
 def redis_cpu() -> float:

@@ -22,8 +22,8 @@ import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
-from gamehall.server.rooms import Move, Room
 from gamehall.server.storage import SqlStorage
+from gamehall.server.table.room import Move, Room
 
 ROOMS = 200
 

@@ -45,8 +45,8 @@ def _defines(file: Path, name: str) -> bool:
 
 def test_every_path_the_page_names_exists() -> None:
     paths = _paths(PAGE.read_text(encoding="utf-8"))
-    assert {"server/hall.py", "server/rooms.py", "server/storage/sql.py", "server/pubsub.py",
-            "server/app.py"} <= paths
+    assert {"server/hall/hall.py", "server/table/room.py", "server/storage/sql.py",
+            "server/pubsub/in_process.py", "server/api/app.py"} <= paths
     missing = sorted(p for p in paths if not _exists(p))
     assert not missing, f"docs/architecture.md names paths that do not exist: {missing}"
 
@@ -68,7 +68,7 @@ def _steps(text: str) -> list[tuple[str, str]]:
 
 def test_every_step_of_the_move_names_a_function_of_its_file() -> None:
     steps = _steps(PAGE.read_text(encoding="utf-8"))
-    assert ("server/hall_writes.py", "WritePath._commit") in steps and len(steps) >= 20
+    assert ("server/hall/write_path.py", "WritePath._commit") in steps and len(steps) >= 20
     wrong = sorted({f"{file} {name}" for file, name in steps if not _defines(_file(file), name)})
     assert not wrong, f"not defined where docs/architecture.md says: {wrong}"
 

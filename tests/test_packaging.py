@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 
 import gamehall
 from gamehall.cli import app as cli
-from gamehall.server.app import PROTOCOL_URL, create_app
+from gamehall.server.api.app import PROTOCOL_URL, create_app
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "gamehall"

@@ -15,9 +15,9 @@ import typer
 from typer.core import TyperGroup, TyperOption
 from typer.testing import CliRunner
 
-import gamehall.server.serve
+import gamehall.server.ops.serve
 from gamehall.cli import app
-from gamehall.server.settings import Settings, option_name
+from gamehall.server.ops.settings import Settings, option_name
 
 PROCESS_OPTIONS = {"host", "port", "db", "log_level", "log_json"}
 """`serve`'s options that are not the hall's settings."""
@@ -71,7 +71,7 @@ def settings_of(monkeypatch: pytest.MonkeyPatch, env: dict[str, str]) -> Setting
             **__: Any) -> None:
         got.append(settings)
 
-    monkeypatch.setattr(gamehall.server.serve, "serve", run)
+    monkeypatch.setattr(gamehall.server.ops.serve, "serve", run)
     clean = {k: None for k in os.environ if k.startswith("GAMEHALL_")}
     result = CliRunner().invoke(app, ["serve"], env={**clean, **env})
     assert result.exit_code == 0, result.output

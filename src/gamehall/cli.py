@@ -33,7 +33,7 @@ from gamehall.core import (
 )
 from gamehall.play.options_cli import parse_option_args
 from gamehall.play.terminal import Seat, play_game
-from gamehall.server.settings import Settings, option_name
+from gamehall.server.ops.settings import Settings, option_name
 
 app = typer.Typer(
     help="gamehall: Hula, Haugaz, Halali!, Hotu Matua and Hau La — engines, bots, and a hall.",
@@ -50,7 +50,7 @@ err = Console(stderr=True)
 F = TypeVar("F", bound=Callable[..., Any])
 EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
 SERVE = Settings()
-"""The hall's defaults, which `gamehall serve`'s options show and pass on (server/settings.py
+"""The hall's defaults, which `gamehall serve`'s options show and pass on (server/ops/settings.py
 declares them; tests/test_settings.py checks that each option takes its field's)."""
 
 
@@ -486,7 +486,7 @@ def serve(
     Every option may come from the environment: GAMEHALL_DB, GAMEHALL_REDIS, GAMEHALL_PORT, ...
     """
     settings = _serve_settings(locals())
-    from gamehall.server.serve import serve as run
+    from gamehall.server.ops.serve import serve as run
     run(host, port, db, settings, log_level, say=typer.echo, log_json=log_json)
 
 

@@ -268,7 +268,7 @@ def test_the_hall_caps_a_level_at_its_ceiling() -> None:
     """Only the hall's workers apply a level's ceiling (and the operator's, whichever is
     lower); on a clock that moves on 1 ms a reading the search stops there."""
     from gamehall.ai.levels import CEILINGS
-    from gamehall.server import botworker
+    from gamehall.server.engines import worker as botworker
 
     made: list[MCTSBot] = []
 

@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from gamehall.server.rooms import Room
 from gamehall.server.storage import room_from_values, room_row
+from gamehall.server.table.room import Room
 
 
 def _follow(owner: Room, copy: Room, before: int) -> Room:

@@ -8,7 +8,7 @@ import asyncio
 from redis.asyncio import Redis
 
 from deploy.topology import RedisServer
-from gamehall.server.leases import Leases
+from gamehall.server.cluster.leases import Leases
 
 
 def _client(server: RedisServer) -> Redis:

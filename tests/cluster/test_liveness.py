@@ -13,13 +13,13 @@ import pytest
 from redis.asyncio import Redis
 
 from deploy.topology import RedisServer
-from gamehall.server import cluster as cluster_module
-from gamehall.server.cluster import BEAT, SILENT_BEATS, Answer, Cluster, NotOwner
-from gamehall.server.errors import RoomError
-from gamehall.server.leases import Leases, Renewer
-from gamehall.server.protocol import Request
-from gamehall.server.redis_pubsub import RedisPubSub
+from gamehall.server.cluster import node as cluster_module
+from gamehall.server.cluster.leases import Leases, Renewer
+from gamehall.server.cluster.node import BEAT, SILENT_BEATS, Answer, Cluster, NotOwner
+from gamehall.server.pubsub.redis_pubsub import RedisPubSub
 from gamehall.server.storage import Coalescer
+from gamehall.server.table.errors import RoomError
+from gamehall.server.table.protocol import Request
 
 
 class _Rooms:

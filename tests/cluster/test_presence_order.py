@@ -11,8 +11,8 @@ from typing import Any
 from redis.asyncio import Redis
 
 from deploy.topology import RedisServer
-from gamehall.server.cluster import Cluster
-from gamehall.server.redis_pubsub import RedisPubSub
+from gamehall.server.cluster.node import Cluster
+from gamehall.server.pubsub.redis_pubsub import RedisPubSub
 
 
 class _Rooms:

@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 
 from deploy.topology import RedisServer
-from gamehall.server.pubsub import Event
-from gamehall.server.redis_pubsub import RedisPubSub
+from gamehall.server.pubsub.in_process import Event
+from gamehall.server.pubsub.redis_pubsub import RedisPubSub
 
 
 def test_events_reach_the_other_node_in_order(redis_server: RedisServer) -> None:

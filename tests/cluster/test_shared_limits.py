@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from deploy.topology import RedisServer, Topology
-from gamehall.server.limiter import Limiter, Rule, SharedLimiter, SignInLimits
+from gamehall.server.ops.limiter import Limiter, Rule, SharedLimiter, SignInLimits
 from tests.cluster.conftest import fresh_topology
 from tests.cluster.helpers import NODE_ENV, node
 from tests.server.live import auth

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from gamehall.server.clocks import use_time_source
+from gamehall.server.table.clocks import use_time_source
 
 ENV = "GAMEHALL_TEST_TIME"
 

@@ -21,10 +21,10 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
-import gamehall.server.app as app_module
-from gamehall.server.rooms import Move, Room
-from gamehall.server.settings import Settings
+import gamehall.server.api.app as app_module
+from gamehall.server.ops.settings import Settings
 from gamehall.server.storage import SqlStorage
+from gamehall.server.table.room import Move, Room
 
 
 class InjectedFailure(Exception):

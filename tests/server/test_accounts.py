@@ -11,17 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from gamehall.server.accounts import (
+from gamehall.server.accounts.identity import (
     RECHECK_SECONDS,
     Accounts,
     Passwords,
     RateLimited,
-    TokenOwner,
     TokenPolicy,
     token_hash,
 )
-from gamehall.server.errors import RoomError
 from gamehall.server.storage import SqlStorage
+from gamehall.server.storage.interface import TokenOwner
+from gamehall.server.table.errors import RoomError
 
 DAY = 86400.0
 
@@ -250,8 +250,8 @@ def test_old_hashes_are_upgraded_when_their_owner_signs_in(tmp_path: Path) -> No
 def test_through_http_a_sign_in_unused_for_a_month_is_over(tmp_path: Path) -> None:
     from fastapi.testclient import TestClient
 
-    from gamehall.server.app import create_app
-    from gamehall.server.settings import Settings
+    from gamehall.server.api.app import create_app
+    from gamehall.server.ops.settings import Settings
 
     clock = Clock()
     settings = Settings(argon2_time_cost=1, argon2_memory_kib=8192, token_idle_days=30)
@@ -273,7 +273,7 @@ def test_through_http_a_sign_in_unused_for_a_month_is_over(tmp_path: Path) -> No
 
 
 def test_the_halls_sign_in_limits_count_pairs_nicknames_and_addresses() -> None:
-    from gamehall.server.limiter import Limiter, SignInLimits
+    from gamehall.server.ops.limiter import Limiter, SignInLimits
 
     limits = SignInLimits(Limiter())
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from gamehall.server.app import create_app
+from gamehall.server.api.app import create_app
 
 
 def test_the_page_is_served_at_the_root_when_the_web_folder_has_an_index(tmp_path: Path) -> None:

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from gamehall.core import GamehallError, game_class
-from gamehall.server.boards import Boards
-from gamehall.server.errors import RoomError
+from gamehall.server.table.errors import RoomError
+from gamehall.server.table.options import Boards
 from tests.server.test_live_options import RAW, island
 
 HOTU = game_class("hotu_matua")

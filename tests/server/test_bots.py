@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from gamehall.core import load_game
-from gamehall.server.bots import BotLimits, BotPool, bot_spec
-from gamehall.server.errors import RoomError
+from gamehall.server.engines.pool import BotLimits, BotPool, bot_spec
+from gamehall.server.table.errors import RoomError
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gamehall.server.clocks import Clock, ClockError, TimeControl, parse_control
+from gamehall.server.table.clocks import Clock, ClockError, TimeControl, parse_control
 
 
 def test_controls_are_read_and_spelled_one_way() -> None:

@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 import gc
 
-from gamehall.server.collector import YOUNG_SECONDS, collect_young
-from gamehall.server.serve import GC_THRESHOLDS
+from gamehall.server.ops.gc import YOUNG_SECONDS, collect_young
+from gamehall.server.ops.serve import GC_THRESHOLDS
 
 
 def _collections() -> list[int]:

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from gamehall.server.app import create_app
-from gamehall.server.settings import Settings
+from gamehall.server.api.app import create_app
+from gamehall.server.ops.settings import Settings
 from tests.server.test_hints import Table
 
 EXPLORE = "/api/games/hula/explorer"

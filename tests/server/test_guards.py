@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from gamehall.server.guards import (
+from gamehall.server.api.guards import (
     ConnectionCounts,
     NoTokensInLog,
     RateLimits,
@@ -16,7 +16,7 @@ from gamehall.server.guards import (
     per_window,
     rules,
 )
-from gamehall.server.limiter import Limiter, Rule, SweptMemoryStorage
+from gamehall.server.ops.limiter import Limiter, Rule, SweptMemoryStorage
 
 
 def test_origins_the_halls_own_the_allowed_ones_and_none() -> None:

@@ -12,14 +12,14 @@ import pytest
 from fastapi.testclient import TestClient
 
 from gamehall.core import State
-from gamehall.server.accounts import Player
-from gamehall.server.app import create_app
-from gamehall.server.bots import BotPool
-from gamehall.server.hints import answer_hint
-from gamehall.server.limiter import Limiter
-from gamehall.server.protocol import Request
-from gamehall.server.rooms import Room
-from gamehall.server.settings import Settings
+from gamehall.server.accounts.identity import Player
+from gamehall.server.api.app import create_app
+from gamehall.server.engines.hints import answer_hint
+from gamehall.server.engines.pool import BotPool
+from gamehall.server.ops.limiter import Limiter
+from gamehall.server.ops.settings import Settings
+from gamehall.server.table.protocol import Request
+from gamehall.server.table.room import Room
 
 
 class Table:

@@ -11,9 +11,9 @@ from fastapi.testclient import TestClient
 
 from gamehall.core import Game, Option, load_game
 from gamehall.core.messages import render
-from gamehall.server.app import create_app
-from gamehall.server.bots import bot_spec, default_level
-from gamehall.server.rooms import FINISHED, Move, Room
+from gamehall.server.api.app import create_app
+from gamehall.server.engines.pool import bot_spec, default_level
+from gamehall.server.table.room import FINISHED, Move, Room
 
 GAMES = ("hula", "haugaz", "halali", "hotu_matua", "hau_la")
 

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from gamehall.core import load_game
 from gamehall.core.messages import catalogue
-from gamehall.server.app import create_app
+from gamehall.server.api.app import create_app
 
 GERMAN = ("halali", "haugaz", "hau_la", "hotu_matua", "hula")
 

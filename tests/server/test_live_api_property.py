@@ -12,7 +12,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 
-from gamehall.server.app import create_app
+from gamehall.server.api.app import create_app
 from tests.server.conftest import _server
 from tests.server.live import Server
 

@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gamehall.core import normalise_notation
-from gamehall.server.commands import parse_command
-from gamehall.server.protocol import REQUESTS, ProtocolError, parse_request
+from gamehall.server.table.commands import parse_command
+from gamehall.server.table.protocol import REQUESTS, ProtocolError, parse_request
 from tests.server.live import Client, Server
 
 HARMLESS = {"who", "help", "options", "spectate", "sync", "ping"}

@@ -21,7 +21,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
-from gamehall.server.accounts import token_hash
+from gamehall.server.accounts.identity import token_hash
 from gamehall.server.storage import (
     SqlStorage,
     alembic_config,

@@ -29,12 +29,14 @@ def _imports(module: str) -> set[str]:
 @pytest.mark.parametrize("module", ["accounts", "boards", "howto", "bots"])
 def test_refusing_modules_do_not_import_the_room(module: str) -> None:
     imported = _imports(module)
-    assert "gamehall.server.rooms" not in imported
-    assert "gamehall.server.errors" in imported
+    assert "gamehall.server.table.room" not in imported
+    assert "gamehall.server.table.errors" in imported
 
 
 def test_the_room_error_and_the_rooms_json_live_apart_from_the_room() -> None:
-    from gamehall.server import errors, roomjson, rooms
+    from gamehall.server.table import errors
+    from gamehall.server.table import room as rooms
+    from gamehall.server.table import room_json as roomjson
 
     assert rooms.RoomError is errors.RoomError  # the room raises the one error class
     assert not any(isinstance(node, ast.ClassDef) and node.name == "RoomError"

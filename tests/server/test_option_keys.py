@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from gamehall.core.messages import LANGUAGES, catalogue
-from gamehall.server.app import create_app
+from gamehall.server.api.app import create_app
 
 GAMES = ("halali", "hau_la", "haugaz", "hotu_matua", "hula")
 

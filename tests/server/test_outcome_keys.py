@@ -14,11 +14,11 @@ import pytest
 import sqlalchemy as sa
 
 from gamehall.core.messages import Message, render
-from gamehall.server import endings
-from gamehall.server.hall_botapi import game_line
-from gamehall.server.replay import game_record
-from gamehall.server.rooms import FINISHED, Room
+from gamehall.server.botapi.service import game_line
 from gamehall.server.storage import SqlStorage
+from gamehall.server.table import endings
+from gamehall.server.table.replay import game_record
+from gamehall.server.table.room import FINISHED, Room
 from tests.server.test_room_endings import play, table
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gamehall.server.commands import help_text, parse_command
-from gamehall.server.protocol import ProtocolError, Request, parse_message
+from gamehall.server.table.commands import help_text, parse_command
+from gamehall.server.table.protocol import ProtocolError, Request, parse_message
 
 
 def code(raw: str | bytes, limit: int = 4096) -> str:

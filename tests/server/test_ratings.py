@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from gamehall.server import ratings
-from gamehall.server.ratings import Rating, outcome_word, rate
-from gamehall.server.rooms import Room
+from gamehall.server.ratings import model as ratings
+from gamehall.server.ratings.model import Rating, outcome_word, rate
 from gamehall.server.storage import SqlStorage, UnknownPlayer
+from gamehall.server.table.room import Room
 
 
 def test_a_win_raises_the_winner_and_lowers_the_loser_by_as_much() -> None:

@@ -8,9 +8,9 @@ import pytest
 
 from gamehall.ai.levels import LEVEL_RAVE, WIDENING
 from gamehall.ai.review import ReviewBudget, review_budget
-from gamehall.server.errors import RoomError
-from gamehall.server.reviews import Reviews
-from gamehall.server.settings import Settings
+from gamehall.server.ops.settings import Settings
+from gamehall.server.reviews.service import Reviews
+from gamehall.server.table.errors import RoomError
 
 
 def _reviews(**settings: object) -> Reviews:
@@ -43,7 +43,7 @@ def test_a_hint_at_a_level_thinks_as_that_levels_bot() -> None:
     """Hints go through `bot_spec`, so Hula's medium hint searches with the level's RAVE."""
     from gamehall.ai import make_bot
     from gamehall.core import load_game
-    from gamehall.server.bots import bot_spec
+    from gamehall.server.engines.pool import bot_spec
 
     bot = make_bot(bot_spec("medium"), 1)
     state = load_game("hula").new_initial_state(1)

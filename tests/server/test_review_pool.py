@@ -8,7 +8,7 @@ import asyncio
 from typing import Any
 
 from gamehall.core import GameRecord
-from gamehall.server.reviews import ReviewPool
+from gamehall.server.reviews.service import ReviewPool
 from tests.ai.test_review import hula_blunder
 
 RECORD = GameRecord.from_state(hula_blunder()).to_dict()

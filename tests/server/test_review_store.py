@@ -10,7 +10,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from gamehall.server.review_store import (
+from gamehall.server.reviews.service import STATUS
+from gamehall.server.reviews.store import (
     DONE,
     FAILED,
     MAX_ATTEMPTS,
@@ -18,9 +19,8 @@ from gamehall.server.review_store import (
     Limits,
     ReviewStore,
 )
-from gamehall.server.reviews import STATUS
-from gamehall.server.rooms import FINISHED, Room
 from gamehall.server.storage import SqlStorage
+from gamehall.server.table.room import FINISHED, Room
 
 LEASE = 30.0
 OPEN = Limits(max_queued=100, per_player=100)

@@ -12,7 +12,7 @@ import random
 import pytest
 
 from gamehall.core import CHANCE, GameRecord, list_games, load_game
-from gamehall.server.reviewworker import review
+from gamehall.server.reviews.worker import review
 
 GAMES = [g for g in ("halali", "hau_la", "haugaz", "hotu_matua", "hula") if g in list_games()]
 

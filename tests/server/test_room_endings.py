@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from gamehall.server.rooms import FINISHED, OUT_BOT, PLAYING, WAITING, Occupant, Room
+from gamehall.server.table.room import FINISHED, OUT_BOT, PLAYING, WAITING, Occupant, Room
 from tests.server.test_rooms import refused
 
 

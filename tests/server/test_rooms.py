@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from gamehall.server.commands import parse_command
-from gamehall.server.errors import RoomError
-from gamehall.server.hall import SYSTEM_RANDOM
-from gamehall.server.protocol import dumps
-from gamehall.server.rooms import FINISHED, PLAYING, Move, Room
+from gamehall.server.hall.hall import SYSTEM_RANDOM
+from gamehall.server.table.commands import parse_command
+from gamehall.server.table.errors import RoomError
+from gamehall.server.table.protocol import dumps
+from gamehall.server.table.room import FINISHED, PLAYING, Move, Room
 
 
 @pytest.fixture(autouse=True)

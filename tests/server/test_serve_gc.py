@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import gc
 
-from gamehall.server.serve import GC_THRESHOLDS, tune_gc
+from gamehall.server.ops.serve import GC_THRESHOLDS, tune_gc
 
 PYTHON_DEFAULTS = (700, 10, 10)
 

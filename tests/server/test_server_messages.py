@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from gamehall.core.messages import CATALOGUES, LANGUAGES, Message, arguments, catalogue, parse
 from gamehall.core.messages import render as render_in
-from gamehall.server.app import create_app
+from gamehall.server.api.app import create_app
 
 SERVER = Path(__file__).resolve().parents[2] / "src" / "gamehall" / "server"
 KEY = re.compile(r"""["']((?:error|info|list|challenge)\.[A-Za-z0-9_.]+)["']""")

@@ -15,8 +15,6 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
-from gamehall.server.loopdb import LoopConnection
-from gamehall.server.rooms import Room
 from gamehall.server.storage import (
     ChatLine,
     NicknameTaken,
@@ -25,6 +23,8 @@ from gamehall.server.storage import (
     make_engine,
     metadata,
 )
+from gamehall.server.storage.loopdb import LoopConnection
+from gamehall.server.table.room import Room
 from tests.server.live import Client, Server, play_random
 from tests.server.postgres import pg_bin, postgres_cluster
 

@@ -14,9 +14,9 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.script import ScriptDirectory
 
-from gamehall.server.rooms import Move, Room
 from gamehall.server.storage import Fenced, SqlStorage, alembic_config, make_engine, room_row
 from gamehall.server.storage.batch import Write, updates_only
+from gamehall.server.table.room import Move, Room
 from tests.server.games import HOLD
 from tests.server.postgres import pg_bin, postgres_cluster
 

@@ -86,7 +86,7 @@ async def _play(server: Server, tokens: dict[str, str]) -> None:
 
 
 def main(out: Path) -> None:
-    if importlib.util.find_spec("gamehall.server.accounts") is not None:
+    if importlib.util.find_spec("gamehall.server.accounts.identity") is not None:
         raise SystemExit("this is not the release's code (see the docstring)")
     out.mkdir(parents=True, exist_ok=True)
     db = out / "release-0001.db"

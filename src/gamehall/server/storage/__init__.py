@@ -45,10 +45,3 @@ __all__ = [
     "SqlStorage", "Storage", "UnknownPlayer", "alembic_config", "bot_player", "make_engine",
     "metadata", "room_from_values", "room_row", "sqlite_url", "upgrade_schema",
 ]
-
-# The bot API's tables (bot accounts, API tokens' scopes, challenges) are part of the schema:
-# defined in their own module, over this metadata, and registered here with the rest.
-from gamehall.server import bot_store as _bot_store  # noqa: E402,F401
-
-# The reviews' table likewise (review_store.py, migration 0006).
-from gamehall.server import review_store as _review_store  # noqa: E402,F401

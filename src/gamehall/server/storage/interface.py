@@ -15,8 +15,28 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gamehall.server.accounts import AccountRow, TokenOwner
-from gamehall.server.rooms import Move, Room
+from gamehall.server.table.room import Move, Room
+
+
+@dataclass(frozen=True)
+class TokenOwner:
+    """What storage knows about a token: whose it is and when it was last used (seconds)."""
+
+    player_id: int
+    nickname: str
+    account: bool
+    last_used: float
+
+
+@dataclass(frozen=True)
+class AccountRow:
+    """A player as sign-in needs it."""
+
+    id: int
+    nickname: str
+    password_hash: str | None
+    bot: str | None
+
 
 
 class NicknameTaken(Exception):

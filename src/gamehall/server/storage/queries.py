@@ -12,10 +12,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from gamehall.core.phrases import beside
-from gamehall.server import ratings as rating_model
-from gamehall.server.accounts import TokenOwner, seconds
-from gamehall.server.rooms import FINISHED, Occupant, Room
-from gamehall.server.storage.interface import UnknownPlayer
+from gamehall.server.ratings import model as rating_model
+from gamehall.server.storage.interface import TokenOwner, UnknownPlayer
 from gamehall.server.storage.rows import now_stamp, outcome_of
 from gamehall.server.storage.schema import (
     actions,
@@ -25,6 +23,8 @@ from gamehall.server.storage.schema import (
     rooms,
     tokens,
 )
+from gamehall.server.table.clocks import seconds
+from gamehall.server.table.room import FINISHED, Occupant, Room
 
 TOKEN_OWNER = (sa.select(players.c.id, players.c.nickname, players.c.password_hash,
                          tokens.c.last_used_at)

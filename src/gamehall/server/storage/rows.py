@@ -10,9 +10,8 @@ from types import SimpleNamespace
 from typing import Any
 
 from gamehall.core.messages import Message, catalogue, msg
-from gamehall.server.accounts import stamp
-from gamehall.server.clocks import Clock, ClockError, parse_control, wall_time
-from gamehall.server.rooms import Move, Occupant, Room
+from gamehall.server.table.clocks import Clock, ClockError, parse_control, stamp, wall_time
+from gamehall.server.table.room import Move, Occupant, Room
 
 log = logging.getLogger("gamehall.server")
 

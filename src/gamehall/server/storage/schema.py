@@ -1,5 +1,5 @@
 """The schema (SQLAlchemy tables, kept equal to the migrations by a test), the engine each
-database needs, and the Alembic migrations shipped in `gamehall/server/migrations`."""
+database needs, and the Alembic migrations shipped in `gamehall/server/storage/migrations`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-MIGRATIONS = Path(__file__).parent.parent / "migrations"
+MIGRATIONS = Path(__file__).parent / "migrations"
 """The Alembic script folder (`env.py`, `versions/`), shipped in the package."""
 
 
@@ -106,6 +106,76 @@ game_players = sa.Table(
 )
 """Who played each finished game (the archive by player, profiles), with the rating change of
 a rated game. Written in the same transaction as the room row that records the end."""
+
+
+# The features' own tables (the bot API's: migration 0005; reviews: 0006; preferences: 0007),
+# here with the rest of the schema so that storage imports no feature; each feature's store
+# (botapi/store.py, reviews/store.py, accounts/preferences.py) reads and writes them.
+
+bot_accounts = sa.Table(
+    "bot_accounts", metadata,
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("games", sa.Text, nullable=False),
+    sa.Column("upgraded_at", sa.String(40), nullable=False),
+)
+"""Players made bot accounts (for good): the games each plays (a JSON list of names)."""
+
+api_tokens = sa.Table(
+    "api_tokens", metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False, index=True),
+    sa.Column("description", sa.String(100), nullable=False),
+    sa.Column("scopes", sa.String(100), nullable=False),
+    sa.Column("created_at", sa.String(40), nullable=False),
+)
+"""API tokens: the scopes of a row of `tokens` (which it is deleted with when revoked)."""
+
+challenges = sa.Table(
+    "challenges", metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("challenger_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False,
+              index=True),
+    sa.Column("dest_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False, index=True),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("clock", sa.String(16)),
+    sa.Column("rated", sa.Boolean),
+    sa.Column("seat", sa.Integer),
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("reason", sa.String(16)),
+    sa.Column("room", sa.String(32)),
+    sa.Column("created_at", sa.String(40), nullable=False),
+)
+"""Challenges: `created` (pending), then `accepted` (with its room), `declined` (with a
+reason) or `canceled` (by the challenger, or reason ``expired``: unanswered too long)."""
+
+reviews = sa.Table(
+    "reviews", metadata,
+    sa.Column("room_id", sa.String(32), sa.ForeignKey("rooms.id"), primary_key=True),
+    sa.Column("level", sa.String(32), primary_key=True),
+    sa.Column("simulations", sa.Integer, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("done", sa.Integer, nullable=False),
+    sa.Column("total", sa.Integer, nullable=False),
+    sa.Column("requested_by", sa.Integer, sa.ForeignKey("players.id"), nullable=False,
+              index=True),
+    sa.Column("node", sa.String(100), nullable=False),
+    sa.Column("lease_until", sa.Float, nullable=False),
+    sa.Column("attempts", sa.Integer, nullable=False),
+    sa.Column("error", sa.Text),
+    sa.Column("result", sa.Text),
+    sa.Column("accuracy", sa.Text),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("updated_at", sa.String(40), nullable=False),
+)
+
+preferences = sa.Table(
+    "preferences", metadata,
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("language", sa.String(8)),
+    sa.Column("updated_at", sa.String(40), nullable=False),
+)
 
 
 SQLITE_SYNC = ("normal", "full")

@@ -22,10 +22,6 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from gamehall.core import GamehallError
-from gamehall.server.accounts import AccountRow, TokenOwner
-from gamehall.server.clocks import wall_time
-from gamehall.server.loopdb import LoopConnection
-from gamehall.server.rooms import FINISHED, Move, Room
 from gamehall.server.storage.batch import (
     NotOnlyUpdates,
     Write,
@@ -38,7 +34,14 @@ from gamehall.server.storage.batch import (
     updates_only,
 )
 from gamehall.server.storage.coalescer import Coalescer
-from gamehall.server.storage.interface import ChatLine, NicknameTaken, Storage
+from gamehall.server.storage.interface import (
+    AccountRow,
+    ChatLine,
+    NicknameTaken,
+    Storage,
+    TokenOwner,
+)
+from gamehall.server.storage.loopdb import LoopConnection
 from gamehall.server.storage.queries import (
     TOKEN_OWNER,
     Ending,
@@ -62,6 +65,8 @@ from gamehall.server.storage.schema import (
     tokens,
     upgrade_schema,
 )
+from gamehall.server.table.clocks import wall_time
+from gamehall.server.table.room import FINISHED, Move, Room
 
 log = logging.getLogger("gamehall.server")
 T = TypeVar("T")

@@ -1,0 +1,3 @@
+"""Who a request comes from: guests, accounts, tokens, passwords, and what a player chose
+(preferences).
+"""

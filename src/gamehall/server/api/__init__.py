@@ -1,0 +1,3 @@
+"""The HTTP and WebSocket API: the FastAPI app, one router per feature, the room's WebSocket, the
+door (who asks, scopes, limits).
+"""

@@ -1,0 +1,3 @@
+"""This node's part in a cluster: room ownership and leases, forwarding, presence across nodes,
+revocations.
+"""

@@ -1,0 +1,2 @@
+"""Operating a hall: `gamehall serve`, its settings, limits machinery, metrics, garbage collection.
+"""

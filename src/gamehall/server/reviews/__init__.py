@@ -1,0 +1,3 @@
+"""Reviews of finished games: asking for one, running the jobs in worker processes, keeping the
+results.
+"""
