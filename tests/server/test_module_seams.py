@@ -26,7 +26,8 @@ def _imports(module: str) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("module", ["accounts", "boards", "howto", "bots"])
+@pytest.mark.parametrize("module", ["accounts/identity", "table/options", "api/routes/howto",
+                                    "engines/pool"])
 def test_refusing_modules_do_not_import_the_room(module: str) -> None:
     imported = _imports(module)
     assert "gamehall.server.table.room" not in imported
@@ -40,5 +41,5 @@ def test_the_room_error_and_the_rooms_json_live_apart_from_the_room() -> None:
 
     assert rooms.RoomError is errors.RoomError  # the room raises the one error class
     assert not any(isinstance(node, ast.ClassDef) and node.name == "RoomError"
-                   for node in ast.walk(ast.parse((SERVER / "rooms.py").read_text())))
+                   for node in ast.walk(ast.parse((SERVER / "table" / "room.py").read_text())))
     assert {"render", "render_head", "snapshot", "summary"} <= set(vars(roomjson))

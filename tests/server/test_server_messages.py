@@ -25,7 +25,7 @@ BUILT = re.compile(r"""f["']((?:error|info|list|challenge)\.[A-Za-z0-9_.]*)\{"""
 
 
 def _sources() -> list[tuple[Path, str]]:
-    return [(f, f.read_text("utf-8")) for f in sorted(SERVER.glob("*.py"))]
+    return [(f, f.read_text("utf-8")) for f in sorted(SERVER.rglob("*.py"))]
 
 
 def _server_part(language: str) -> dict[str, str]:

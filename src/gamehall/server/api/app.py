@@ -40,11 +40,11 @@ from gamehall.server.api.routes import explorer, howto
 from gamehall.server.api.routes import languages as language_routes
 from gamehall.server.api.routes import reviews as review_routes
 from gamehall.server.api.websocket import mount_websocket
+from gamehall.server.botapi.service import BotApi
 from gamehall.server.cluster.node import Cluster
 from gamehall.server.cluster.revocations import Revocations
 from gamehall.server.engines.pool import BotLimits, BotPool, bot_levels, default_level
 from gamehall.server.hall.hall import Hall, Player
-from gamehall.server.hall.write_path import CHANGED
 from gamehall.server.ops.limiter import Limiter, SharedLimiter
 from gamehall.server.ops.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from gamehall.server.ops.settings import Settings
@@ -125,6 +125,7 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
                 sign_ins=sign_ins, cluster=cluster, limiter=limiter)
     if cluster is not None:  # a sign-out reaches every node's memory of tokens at once
         Revocations(cluster.pubsub, hall.accounts)
+    botapi = BotApi(hall)
     reviews = Reviews(hall, settings)
 
     @contextlib.asynccontextmanager
@@ -150,6 +151,7 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
                               f"(protocol version {proto.PROTOCOL_VERSION}).")
     door = Door(settings, hall.limiter)
     app.state.hall = hall
+    app.state.botapi = botapi
     app.state.reviews = reviews
     app.state.door = door
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
@@ -160,7 +162,7 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
     review_routes.install(app, hall, reviews, door)  # before the room actions it would hit
     _routes(app, hall, door)
     _account_routes(app, hall, door)
-    _player_routes(app, hall, reviews)
+    _player_routes(app, hall, botapi, reviews)
     bot_routes.install(app, hall, settings, token_of)
     explorer.install(app, explorer.Explorer(store, hall.boards, settings.explorer_max_games,
                                             settings.explorer_max_depth), door, _check_rate)
@@ -380,8 +382,7 @@ def _routes(app: FastAPI, hall: Hall, door: Door) -> None:
         _check_rate(await door.rates.message_wait(visitor_key(player, address), address))
         r = await hall.get_room(room_id)
         req = proto.parse_request({**(body or {}), "type": kind})
-        replies = [m for m in await hall.execute(r, player, req)
-                   if m["type"] != "sync" and m is not CHANGED]
+        replies = (await hall.execute(r, player, req)).replies
         r = await hall.get_room(room_id)
         return {"replies": replies, "state": json.loads(hall.render(r, hall.seat_for(r, player)))}
 
@@ -436,7 +437,7 @@ def _account_routes(app: FastAPI, hall: Hall, door: Door) -> None:
         return resp
 
 
-def _player_routes(app: FastAPI, hall: Hall, reviews: Reviews) -> None:
+def _player_routes(app: FastAPI, hall: Hall, botapi: BotApi, reviews: Reviews) -> None:
     """Profiles, leaderboards and the archive of finished games (read only, public)."""
 
     @app.get("/api/players/{nickname}",
@@ -447,7 +448,7 @@ def _player_routes(app: FastAPI, hall: Hall, reviews: Reviews) -> None:
             else None
         if found is None:
             raise RoomError("unknown_player", msg("error.player.unknown", nickname=nickname[:40]))
-        games = await hall.bot_store.games_of_name(found["nickname"])
+        games = await botapi.bot_store.games_of_name(found["nickname"])
         found["bot_account"], found["bot_games"] = games is not None, games or []
         await review_routes.with_accuracy(reviews, found["recent"])
         return found
@@ -457,7 +458,7 @@ def _player_routes(app: FastAPI, hall: Hall, reviews: Reviews) -> None:
                           offset: Annotated[int, Query(ge=0, le=10**6)] = 0) -> dict[str, Any]:
         title = _game_title(game)
         players = await hall.storage.leaderboard(game, limit + 1, offset)
-        bots = await hall.bot_store.bot_names([p["nickname"] for p in players])
+        bots = await botapi.bot_store.bot_names([p["nickname"] for p in players])
         for p in players:
             p["bot_account"] = p["nickname"] in bots
         more = len(players) > limit

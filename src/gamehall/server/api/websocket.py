@@ -16,7 +16,6 @@ from gamehall.server.api.guards import (
     origin_allowed,
 )
 from gamehall.server.hall.hall import Hall, Player
-from gamehall.server.hall.write_path import CHANGED
 from gamehall.server.ops.settings import Settings
 from gamehall.server.table import protocol as proto
 from gamehall.server.table.errors import RoomError
@@ -177,13 +176,13 @@ class Connection:
             room = await self.hall.get_room(self.room_id)
             # a token signed out since the connection opened no longer acts (cheap: cached)
             player = await self.hall.identify(self.token) if self.player is not None else None
-            for reply in await self.hall.execute(room, player, req):
-                if reply["type"] == "sync":
-                    self.sub.deliver({"event": "sync"})
-                elif reply is CHANGED:  # the mover's own answer: the room as its change left it
-                    self.sub.deliver({"event": "state"})
-                else:
-                    self._send(reply)
+            done = await self.hall.execute(room, player, req)
+            for reply in done.replies:
+                self._send(reply)
+            if done.resync:
+                self.sub.deliver({"event": "sync"})
+            if done.changed:  # the mover's own answer: the room as its change left it
+                self.sub.deliver({"event": "state"})
         except ProtocolError as exc:
             self._send(proto.error(exc.code, exc.said, exc.ref if exc.ref is not None else ref))
         except RoomError as exc:

@@ -1,23 +1,27 @@
-"""The bot API's concern of the hall: bot accounts, challenges, and each player's own channel
-(games starting and ending, challenges made and settled), which the event stream relays.
+"""The bot API's feature: bot accounts, challenges, and each player's own channel (games
+starting and ending, challenges made and settled), which the event stream relays.
 
-Everything a bot does to a room goes through the one write path (`WritePath.execute`); what
-this concern adds is how a bot gets to a table: a challenge, accepted, creates the room with both
-players seated and (when they fill it) starts it, as one commit of a room nobody has seen yet.
-Bot accounts and challenges live in storage (`bot_store.py`), so every node sees them.
+Everything a bot does to a room goes through the hall's one write path (`Hall.execute`); what
+this feature adds is how a bot gets to a table: a challenge, accepted, creates the room with both
+players seated and (when they fill it) starts it, as one commit of a room nobody has seen yet
+(`Hall.open_room`). It subscribes to the hall's events (`HallEvents`): games starting and ending
+reach the players' streams, a bot account may not join a seat by hand, unanswered challenges
+expire with the hall's sweeps. Bot accounts and challenges live in storage (`store.py`), so every
+node sees them.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gamehall.core import GamehallError, game_class
 from gamehall.core.messages import Message, msg
 from gamehall.core.phrases import beside
 from gamehall.server.accounts.identity import Player
 from gamehall.server.botapi.store import BotStore, Challenge
-from gamehall.server.hall.core import SYSTEM_RANDOM, HallCore
+from gamehall.server.hall.hall import Hall
+from gamehall.server.hall.write_path import SYSTEM_RANDOM
 from gamehall.server.table.clocks import stamp
 from gamehall.server.table.errors import RoomError
 from gamehall.server.table.room import FINISHED, PLAYING, Move, Room
@@ -70,20 +74,18 @@ def game_line(room: Room, seat: int) -> dict[str, Any]:
     return line
 
 
-class BotApi(HallCore):
+class BotApi:
     """Bot accounts, challenges, and the events each player's stream is told."""
 
-    if TYPE_CHECKING:
-        def _build_room(self, created_by: str, game: str, options: dict[str, Any],
-                        rated: bool | None, clock: str | None) -> Room: ...
-        async def _store_new_room(self, room: Room, moves: list[Move] | None = None) -> None: ...
-
-    @property
-    def bot_store(self) -> BotStore:
-        store: BotStore | None = getattr(self, "_bot_store", None)
-        if store is None:
-            store = self._bot_store = BotStore(self.storage)
-        return store
+    def __init__(self, hall: Hall) -> None:
+        self.hall = hall
+        self.storage, self.pubsub, self.settings = hall.storage, hall.pubsub, hall.settings
+        self.clock = hall.clock
+        self.bot_store = BotStore(hall.storage)
+        self._bot_ids: set[int] = set()
+        hall.events.on_game_changed(self._announce_game)
+        hall.events.check_join(self._refuse_bot_accounts)
+        hall.events.add_sweep(self.expire_challenges)
 
     def _check_bot_api(self) -> None:
         if not self.bot_store.available:
@@ -106,15 +108,19 @@ class BotApi(HallCore):
     # --- bot accounts --------------------------------------------------------------------------
     async def is_bot_account(self, player_id: int) -> bool:
         """Whether the player is a bot account (for good, so a yes is remembered)."""
-        known: set[int] = self.__dict__.setdefault("_bot_ids", set())
-        if player_id in known:
+        if player_id in self._bot_ids:
             return True
         if not self.bot_store.available:
             return False
         if await self.bot_store.bot_games(player_id) is not None:
-            known.add(player_id)
+            self._bot_ids.add(player_id)
             return True
         return False
+
+    async def _refuse_bot_accounts(self, player: Player) -> None:
+        """A bot account plays the games it is challenged to, never a seat taken by hand."""
+        if await self.is_bot_account(player.id):
+            raise RoomError("bot_account", msg("error.bot_account.join"))
 
     @staticmethod
     def _check_games(games: list[str]) -> list[str]:
@@ -162,7 +168,7 @@ class BotApi(HallCore):
                                                   nickname=nickname[:40]))
         if dest.id == player.id:
             raise RoomError("challenge_refused", msg("error.challenge.yourself"))
-        room = self._build_room(player.nickname, game, options, rated, clock)
+        room = self.hall.build_room(player.nickname, game, options, rated, clock)
         if seat is not None and not 0 <= seat < room.game.num_players:
             raise RoomError("no_such_seat", msg("error.challenge.seat", game=room.game.title,
                                                 most=room.game.num_players - 1))
@@ -214,8 +220,8 @@ class BotApi(HallCore):
                                   strict=True):
             if is_bot:
                 await self._check_open_games(bot_id)
-        room = self._build_room(found.challenger, found.game, found.options, found.rated,
-                                found.clock)
+        room = self.hall.build_room(found.challenger, found.game, found.options, found.rated,
+                                    found.clock)
         n = room.game.num_players
         first = found.seat if found.seat is not None else SYSTEM_RANDOM.randrange(n)
         accounts = await self.storage.accounts_among([found.challenger_id, found.dest_id])
@@ -231,16 +237,12 @@ class BotApi(HallCore):
             room.settle_clock(self.clock())
         if not await self.bot_store.settle(cid, "accepted"):
             raise RoomError("challenge_settled", msg("error.challenge.settled"))
-        await self._store_new_room(room, moves)
+        live = await self.hall.open_room(room, moves)
         await self.bot_store.set_room(cid, room.id)
-        live = self.rooms[room.id]
-        self._plan(live)
         settled = {**found.to_json(), "status": "accepted", "room": room.id}
         await self.tell_player(found.challenger_id, {"type": "challengeAccepted",
                                                      "challenge": settled})
-        if live.status == PLAYING:
-            await self._announce_game(live)
-            self._schedule_bot(live)
+        await self.hall.play_on(live)
         return live
 
     async def decline_challenge(self, player: Player, cid: str, reason: str) -> Challenge:

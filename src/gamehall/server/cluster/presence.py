@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from redis.exceptions import RedisError
 
 if TYPE_CHECKING:
-    from gamehall.server.cluster.node import Host
+    from gamehall.server.cluster.host import Host
     from gamehall.server.pubsub.redis_pubsub import RedisPubSub
 
 ABSENCE_KEEP = 86400

@@ -1,40 +1,100 @@
 """The one path every change takes, under the room's lock: check, apply to a draft, commit the
-draft, make it the room, publish. In a cluster the owner does it; the others pass it on."""
+draft, make it the room, publish. In a cluster the owner does it; the others pass it on.
+
+`WritePath.execute` answers with an `Outcome`: whether this node changed the room (the requester
+then renders it from the return value, not from the broadcast) and the replies for the
+requester, so no caller ever sees an internal marker."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import random
 import secrets
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from redis.exceptions import RedisError
 
 from gamehall.core.messages import Message, msg
 from gamehall.server.accounts.identity import Player
-from gamehall.server.cluster.node import Answer, NotOwner, Unreachable
+from gamehall.server.cluster.host import Answer, NotOwner, Unreachable
+from gamehall.server.cluster.node import Cluster
 from gamehall.server.engines.hints import answer_hint
-from gamehall.server.engines.pool import bot_spec
-from gamehall.server.hall.core import SYSTEM_RANDOM, HallCore, log
-from gamehall.server.pubsub.in_process import Event
-from gamehall.server.storage import ChatLine, Fenced, room_row
+from gamehall.server.engines.pool import BotPool, bot_spec
+from gamehall.server.hall.events import HallEvents
+from gamehall.server.hall.keeper import RoomKeeper
+from gamehall.server.hall.timekeeper import Timekeeper
+from gamehall.server.hall.watchers import Watchers
+from gamehall.server.ops.limiter import Limiter
+from gamehall.server.ops.metrics import Metrics
+from gamehall.server.ops.settings import Settings
+from gamehall.server.pubsub.in_process import Event, PubSub
+from gamehall.server.storage import ChatLine, Fenced, Storage, room_row
 from gamehall.server.table import protocol as proto
+from gamehall.server.table.changes import (
+    MANAGING,
+    Claim,
+    Join,
+    Leave,
+    PlayMove,
+    Rematch,
+    Resign,
+    SeatBot,
+    SetClock,
+    SetOption,
+    SetRated,
+    Spectate,
+    Start,
+    change_of,
+)
 from gamehall.server.table.clocks import stamp
 from gamehall.server.table.commands import help_text, parse_command
 from gamehall.server.table.errors import RoomError
+from gamehall.server.table.options import Boards
 from gamehall.server.table.protocol import ProtocolError, Request
-from gamehall.server.table.room import FINISHED, PLAYING, WAITING, Move, Room, now
+from gamehall.server.table.room import FINISHED, PLAYING, WAITING, Move, Room
+from gamehall.server.table.room_facts import now
 from gamehall.server.table.sentences import joined, outcome_arg, seat_arg
 
-CHANGED: dict[str, Any] = {"type": "changed"}
-"""The reply that says the request changed the room (`WritePath.execute`); never sent as is."""
+log = logging.getLogger("gamehall.server")
 
-MANAGING = {"option", "bot", "start", "rated", "clock"}
-"""Requests that set up the table (see `WritePath._check_may_manage`)."""
+SYSTEM_RANDOM = random.SystemRandom()
+"""Chance is drawn from the operating system's generator: nothing a client saw predicts it."""
+
+Applied = tuple[Message | None, list[Move]] | None
+"""What a change did: the notice for everyone and the moves played (None: nothing to do)."""
 
 
-class WritePath(HallCore):
-    async def _settle_time(self, live: Room) -> Room:
+@dataclass(frozen=True)
+class Outcome:
+    """What one request did, for the requester: `changed` — this node changed the room (render
+    it now); `resync` — send the whole room again (``sync``); `replies` — messages of the
+    protocol for the requester alone."""
+
+    changed: bool = False
+    resync: bool = False
+    replies: list[dict[str, Any]] = field(default_factory=list)
+
+
+class WritePath:
+    """Carries out requests: the read-only ones at once, changes under the room's lock."""
+
+    def __init__(self, keeper: RoomKeeper, watchers: Watchers, timekeeper: Timekeeper,
+                 events: HallEvents, storage: Storage, pubsub: PubSub, cluster: Cluster | None,
+                 bots: BotPool, limiter: Limiter, settings: Settings, boards: Boards,
+                 metrics: Metrics, clock: Callable[[], float]) -> None:
+        self.keeper, self.watchers, self.timekeeper, self.events = (
+            keeper, watchers, timekeeper, events)
+        self.storage, self.pubsub, self.cluster = storage, pubsub, cluster
+        self.bots, self.limiter, self.settings, self.boards = bots, limiter, settings, boards
+        self.metrics, self.clock = metrics, clock
+        self.changed: Callable[[Room], None] = lambda _room: None
+        """Handed over at assembly: a room this node changed (its house bot may be to move)."""
+
+    async def settle_time(self, live: Room) -> Room:
         """If the running seat's time is up, it drops out now, a change committed like any other
         (under the room's lock, before every change): the room as it is then."""
         t = self.clock()
@@ -42,84 +102,99 @@ class WritePath(HallCore):
             return live
         draft = live.draft()
         seat = draft.time_out(t)
-        await self._commit(live, draft, [])
+        await self.commit(live, draft, [])
         said = (msg("info.game_over", outcome=outcome_arg(draft)) if draft.outcome
                 else msg("info.time_up")) if draft.status == FINISHED else \
             msg("info.time_out", who=draft.person(seat))
         await self.pubsub.publish(live.id, {"event": "message", "message": proto.info(said)})
-        return self.rooms.get(live.id, draft)
+        return self.keeper.rooms.get(live.id, draft)
 
-    async def execute(self, room: Room, player: Player | None,
-                      req: Request) -> list[dict[str, Any]]:
-        """Carry out one request; return the replies for the requester (broadcasts go out too).
-        A change this node carried out answers with `CHANGED` among them: the requester renders
-        the room now, from the return value, not from the broadcast (which it then skips as
-        already seen).
+    async def execute(self, room: Room, player: Player | None, req: Request) -> Outcome:
+        """Carry out one request; return what it did for the requester (broadcasts go out
+        too). A change this node carried out is `Outcome.changed`: the requester renders the
+        room now, from the return value, not from the broadcast (which it then skips as already
+        seen).
 
         Raises ProtocolError or RoomError for a refused request, which then changed nothing.
         """
         if req.kind == "chat" and req.args["text"].lstrip().startswith("/"):
             req = parse_command(req.args["text"], req.ref)
-        if req.kind == "ping":
-            return [{"type": "pong", **({"id": req.ref} if req.ref is not None else {})}]
-        if req.kind == "help":
-            return [proto.info(help_text(), req.ref)]
-        if req.kind == "who":
-            return [proto.info(self._who(room), req.ref)]
-        if req.kind == "options":
-            opts = [f"{k}={v}" for k, v in room.game.shown_options().items()]
-            return [proto.info(msg("info.options", options=joined(opts)) if opts
-                               else msg("info.options_none"), req.ref)]
-        if req.kind == "clocks":
-            return [proto.info(self._clocks_text(room), req.ref)]
+        question = "rated?" if req.kind == "rated" and "value" not in req.args else req.kind
+        answer = self.ANSWERS.get(question)
+        if answer is not None:
+            return Outcome(replies=[answer(self, room, req)])
         if req.kind == "sync":
-            return [{"type": "sync"}]
+            return Outcome(resync=True)
         if req.kind == "identify":
             raise ProtocolError(proto.UNKNOWN_TYPE, msg("error.identify_over_http"), req.ref)
-        if req.kind == "rated" and "value" not in req.args:
-            return [proto.info(rated_text(room), req.ref)]
         if player is None:
             raise ProtocolError(proto.NOT_IDENTIFIED, msg("error.not_identified"), req.ref)
         if req.kind == "chat":
             await self._chat_line(room, player, req.args["text"])
-            return []
+            return Outcome()
         if req.kind == "hint":  # read only: thought out here, on any node that has the room
-            return [await answer_hint(self.bots, self.limiter, self.settings, room, player, req)]
-        if req.kind == "join" and await self.is_bot_account(player.id):
-            raise RoomError("bot_account", msg("error.bot_account.join"))
+            hint = await answer_hint(self.bots, self.limiter, self.settings, room, player, req)
+            return Outcome(replies=[hint])
+        if req.kind == "join":
+            await self.events.joining(player)
         if self.cluster is not None:
             return await self._execute_at_owner(room.id, player, req)
-        return await self._execute_here(room.id, player, req)
+        return await self.execute_here(room.id, player, req)
 
-    async def _execute_here(self, room_id: str, player: Player, req: Request,
-                            answer: Answer | None = None) -> list[dict[str, Any]]:
+    def _pong(self, room: Room, req: Request) -> dict[str, Any]:
+        return {"type": "pong", **({"id": req.ref} if req.ref is not None else {})}
+
+    def _help(self, room: Room, req: Request) -> dict[str, Any]:
+        return proto.info(help_text(), req.ref)
+
+    def _who(self, room: Room, req: Request) -> dict[str, Any]:
+        return proto.info(self.watchers.who(room), req.ref)
+
+    def _options(self, room: Room, req: Request) -> dict[str, Any]:
+        opts = [f"{k}={v}" for k, v in room.game.shown_options().items()]
+        return proto.info(msg("info.options", options=joined(opts)) if opts
+                          else msg("info.options_none"), req.ref)
+
+    def _clocks(self, room: Room, req: Request) -> dict[str, Any]:
+        return proto.info(self._clocks_text(room), req.ref)
+
+    def _rated(self, room: Room, req: Request) -> dict[str, Any]:
+        return proto.info(rated_text(room), req.ref)
+
+    ANSWERS: dict[str, Callable[[WritePath, Room, Request], dict[str, Any]]] = {
+        "ping": _pong, "help": _help, "who": _who, "options": _options, "clocks": _clocks,
+        "rated?": _rated,
+    }
+    """The questions anyone may ask (no identity needed, nothing changes): their answers."""
+
+    async def execute_here(self, room_id: str, player: Player, req: Request,
+                           answer: Answer | None = None) -> Outcome:
         """A state-changing request for a room this node owns (every room, on a single node);
         `answer`: another node's request, answered by the state event of its change."""
-        async with self._lock(room_id):
+        async with self.keeper.lock(room_id):
             if self.cluster is not None and self.cluster.fence(room_id) is None:
                 raise NotOwner(room_id)
-            live = self.rooms.get(room_id) or await self.get_room(room_id)
+            live = self.keeper.rooms.get(room_id) or await self.keeper.get_room(room_id)
             if live.seat_of(player.id) is not None:
-                self._presence.seen(room_id, player.id, self.clock())
-            live = await self._settle_time(live)
+                self.timekeeper.seen(room_id, player.id)
+            live = await self.settle_time(live)
             draft = live.draft()
             change = self._change(draft, player, req)
             if change is not None:
                 rematch = self._rematch_room(draft) if draft.rematch_agreed() else None
-                await self._commit(live, draft, change[1], rematch, answer=answer)
+                await self.commit(live, draft, change[1], rematch, answer=answer)
         if change is not None and change[0]:
             message = proto.info(change[0])
             await self.pubsub.publish(room_id, {"event": "message", "message": message})
-        now = self.rooms.get(room_id)
+        now = self.keeper.rooms.get(room_id)
         for one in (room_id, now.rematch if now is not None else None):
-            now_live = self.rooms.get(one) if one is not None else None
+            now_live = self.keeper.rooms.get(one) if one is not None else None
             if now_live is not None:
-                self._schedule_bot(now_live)
-        self._maybe_evict(room_id)
-        return [CHANGED] if change is not None else []
+                self.changed(now_live)
+        self.keeper.maybe_evict(room_id)
+        return Outcome(changed=change is not None)
 
-    async def _execute_at_owner(self, room_id: str, player: Player,
-                                req: Request) -> list[dict[str, Any]]:
+    async def _execute_at_owner(self, room_id: str, player: Player, req: Request) -> Outcome:
         """Carry out the request here when this node owns the room, else have the owner do it.
         While the room changes hands (its owner died) the request waits, up to a lease period
         and a forwarding timeout; it is only ever sent again when it certainly did not arrive."""
@@ -130,13 +205,13 @@ class WritePath(HallCore):
             try:
                 holder = await cluster.owner(room_id)
                 if holder == cluster.holder:
-                    return await self._execute_here(room_id, player, req)
+                    return await self.execute_here(room_id, player, req)
                 if holder is not None:
                     start = time.perf_counter()
                     replies = await cluster.forward(
                         holder, room_id, (player.id, player.nickname, player.account), req)
                     self.metrics.forward_seconds.observe(time.perf_counter() - start)
-                    return replies
+                    return Outcome(replies=replies)  # the change: learnt from its commit
             except (NotOwner, Unreachable):
                 cluster.forget_owner(room_id)
             except RoomError as exc:
@@ -145,7 +220,7 @@ class WritePath(HallCore):
                 if exc.code != "room_unavailable" or not await self._was_played(room_id, player,
                                                                                 req):
                     raise
-                return []
+                return Outcome()
             except (RedisError, OSError) as exc:
                 log.warning("cannot reach Redis for room %s: %s", room_id, exc)
             if time.monotonic() > deadline:
@@ -169,73 +244,86 @@ class WritePath(HallCore):
                 req: Request) -> tuple[Message | None, list[Move]] | None:
         """Apply a state-changing request to `room` (a draft): the notice for everyone and the
         moves played, or None when there is nothing to do. Raises for a refused request."""
-        a = req.args
-        if req.kind in MANAGING or (req.kind == "leave" and a.get("seat") is not None
-                                    and (occ := room.seats[room.seat_index(a["seat"])])
-                                    and occ.bot is not None):
-            self._check_may_manage(room, player)
-        moves: list[Move] = []
-        notice: Message | None
-        who = player.nickname
-        if req.kind == "move":
-            seat, action = room.check_move(player.id, a["move"], a["version"])
-            moves = [room.apply(seat, action), *room.resolve_chance(SYSTEM_RANDOM)]
-            notice = None
-        elif req.kind == "join":
-            seat = room.join(player.id, player.nickname, a.get("seat"), account=player.account)
-            notice = msg("info.joined", player=who, seat=seat_arg(room.game, seat))
-        elif req.kind in ("leave", "spectate"):
-            if req.kind == "spectate" and room.seat_of(player.id) is None:
-                return None
-            seat = room.leave(player.id, a.get("seat"))
-            notice = msg("info.left", player=who, seat=seat_arg(room.game, seat))
-        elif req.kind == "bot":
-            spec = bot_spec(a.get("level"), self.bots.limits)
-            target = self._person_for_bot(room, a.get("seat"))
-            if target is not None:
-                if target != room.to_move():
-                    room.set_bot(spec, f"{spec} bot", target)  # refused: a person holds it
-                if target != self._claimable(room):
-                    raise RoomError("not_absent", self._not_absent(room))
-                absent = room.person(target)
-                room.hand_to_bot(player.id, target, spec, f"{spec} bot")
-                notice = msg("info.handed_to_bot", player=who, absent=absent, level=spec)
-            else:
-                seat = room.set_bot(spec, f"{spec} bot", a.get("seat"))
-                notice = msg("info.bot_seated", player=who, level=spec,
-                             seat=seat_arg(room.game, seat))
-        elif req.kind == "clock":
-            control = room.set_clock(a.get("control"))
-            notice = (msg("info.clock_set", player=who, control=control.text) if control
-                      else msg("info.clock_off", player=who))
-        elif req.kind == "claim":
-            away = self._claimable(room)
-            room.claim(player.id, away, self._not_absent(room) if away is None else "")
-            assert away is not None
-            notice = (msg("info.claimed_game", player=who, outcome=outcome_arg(room))
-                      if room.status == FINISHED else
-                      msg("info.claimed_seat", player=who, absent=room.person(away)))
-        elif req.kind == "rematch":
-            notice = msg("info.rematch_starts" if room.ask_rematch(player.id)
-                         else "info.rematch_asked", player=who)
-        elif req.kind == "option":
-            ((key, value),) = self.boards.check(type(room.game), {a["key"]: a["value"]}).items()
-            notice = msg("info.option_set", player=who, option=key,
-                         value=str(room.set_option(key, value)))
-        elif req.kind == "start":
-            room.start()
-            moves = room.resolve_chance(SYSTEM_RANDOM)
-            notice = msg("info.started", player=who)
-        elif req.kind == "resign":
-            notice = msg("info.resigned", player=who, seat=seat_arg(room.game,
-                                                                    room.resign(player.id)))
-        elif req.kind == "rated":
-            room.set_rated(a["value"])
-            notice = msg("info.rated_set", player=who, rated=_yes(a["value"]))
-        else:
+        change = change_of(req)
+        if change is None:
             raise ProtocolError(proto.UNKNOWN_TYPE, msg("error.not_room_action", kind=req.kind),
                                 req.ref)
-        return notice, moves
+        if isinstance(change, MANAGING) or (isinstance(change, Leave) and change.seat is not None
+                                            and (occ := room.seats[room.seat_index(change.seat)])
+                                            and occ.bot is not None):
+            self._check_may_manage(room, player)
+        return self.APPLY[type(change)](self, room, player, change)
+
+    def _play(self, room: Room, player: Player, change: PlayMove) -> Applied:
+        seat, action = room.check_move(player.id, change.move, change.version)
+        return None, [room.apply(seat, action), *room.resolve_chance(SYSTEM_RANDOM)]
+
+    def _join(self, room: Room, player: Player, change: Join) -> Applied:
+        seat = room.join(player.id, player.nickname, change.seat, account=player.account)
+        return msg("info.joined", player=player.nickname, seat=seat_arg(room.game, seat)), []
+
+    def _leave(self, room: Room, player: Player, change: Leave | Spectate) -> Applied:
+        if isinstance(change, Spectate) and room.seat_of(player.id) is None:
+            return None
+        seat = room.leave(player.id, change.seat if isinstance(change, Leave) else None)
+        return msg("info.left", player=player.nickname, seat=seat_arg(room.game, seat)), []
+
+    def _seat_bot(self, room: Room, player: Player, change: SeatBot) -> Applied:
+        who = player.nickname
+        spec = bot_spec(change.level, self.bots.limits)
+        target = self._person_for_bot(room, change.seat)
+        if target is None:
+            seat = room.set_bot(spec, f"{spec} bot", change.seat)
+            return msg("info.bot_seated", player=who, level=spec,
+                       seat=seat_arg(room.game, seat)), []
+        if target != room.to_move():
+            room.set_bot(spec, f"{spec} bot", target)  # refused: a person holds it
+        if target != self.timekeeper.claimable(room):
+            raise RoomError("not_absent", self.timekeeper.not_absent(room))
+        absent = room.person(target)
+        room.hand_to_bot(player.id, target, spec, f"{spec} bot")
+        return msg("info.handed_to_bot", player=who, absent=absent, level=spec), []
+
+    def _set_clock(self, room: Room, player: Player, change: SetClock) -> Applied:
+        control = room.set_clock(change.control)
+        return (msg("info.clock_set", player=player.nickname, control=control.text) if control
+                else msg("info.clock_off", player=player.nickname)), []
+
+    def _claim(self, room: Room, player: Player, change: Claim) -> Applied:
+        away = self.timekeeper.claimable(room)
+        room.claim(player.id, away, self.timekeeper.not_absent(room) if away is None else "")
+        assert away is not None
+        return (msg("info.claimed_game", player=player.nickname, outcome=outcome_arg(room))
+                if room.status == FINISHED else
+                msg("info.claimed_seat", player=player.nickname, absent=room.person(away))), []
+
+    def _rematch(self, room: Room, player: Player, change: Rematch) -> Applied:
+        return msg("info.rematch_starts" if room.ask_rematch(player.id)
+                   else "info.rematch_asked", player=player.nickname), []
+
+    def _set_option(self, room: Room, player: Player, change: SetOption) -> Applied:
+        ((key, value),) = self.boards.check(type(room.game), {change.key: change.value}).items()
+        return msg("info.option_set", player=player.nickname, option=key,
+                   value=str(room.set_option(key, value))), []
+
+    def _start(self, room: Room, player: Player, change: Start) -> Applied:
+        room.start()
+        return msg("info.started", player=player.nickname), room.resolve_chance(SYSTEM_RANDOM)
+
+    def _resign(self, room: Room, player: Player, change: Resign) -> Applied:
+        seat = room.resign(player.id)
+        return msg("info.resigned", player=player.nickname, seat=seat_arg(room.game, seat)), []
+
+    def _set_rated(self, room: Room, player: Player, change: SetRated) -> Applied:
+        room.set_rated(change.value)
+        return msg("info.rated_set", player=player.nickname, rated=_yes(change.value)), []
+
+    APPLY: dict[type, Callable[[WritePath, Room, Player, Any], Applied]] = {
+        PlayMove: _play, Join: _join, Leave: _leave, Spectate: _leave, SeatBot: _seat_bot,
+        SetClock: _set_clock, Claim: _claim, Rematch: _rematch, SetOption: _set_option,
+        Start: _start, Resign: _resign, SetRated: _set_rated,
+    }
+    """Each change's handler: it applies the change to the draft and says what to tell."""
 
     @staticmethod
     def _check_may_manage(room: Room, player: Player) -> None:
@@ -259,18 +347,6 @@ class WritePath(HallCore):
             seat = to_move if to_move is not None else 0
         occ = room.seats[seat]
         return seat if occ is not None and occ.plays() else None
-
-    def _claimable(self, room: Room) -> int | None:
-        """The seat of the absent person to move, once the others may claim against it."""
-        away = self.absence(room)
-        return away["seat"] if away is not None and away["claim_in_ms"] == 0 else None
-
-    def _not_absent(self, room: Room) -> Message:
-        away = self.absence(room)
-        if away is None:
-            return msg("error.claim.nobody_absent")
-        wait = -(-away["claim_in_ms"] // 1000)
-        return msg("error.claim.wait", player=away["player"], seconds=wait)
 
     def _clocks_text(self, room: Room) -> Message:
         clock = room.clock_json(self.clock())
@@ -296,7 +372,7 @@ class WritePath(HallCore):
         room.rematch = new.id
         return new, moves
 
-    async def _commit(self, live: Room, draft: Room, moves: list[Move],
+    async def commit(self, live: Room, draft: Room, moves: list[Move],
                       also: tuple[Room, list[Move]] | None = None,
                       answer: Answer | None = None) -> None:
         """Store `draft` (the live room with a change applied) and its new moves, then make it
@@ -324,7 +400,7 @@ class WritePath(HallCore):
                 raise NotOwner(live.id)
             if also is not None:
                 new_fence = await self.cluster.create(also[0].id)
-                await self._watch(also[0].id)
+                await self.keeper.watch(also[0].id)
         start = time.perf_counter()
         try:
             if also is None:
@@ -350,8 +426,8 @@ class WritePath(HallCore):
         self.metrics.commit_seconds.observe(time.perf_counter() - start)
         self.metrics.moves.inc(len(moves))
         for made in ([also[0]] if also is not None else []) + [draft]:
-            self._install(made)
-            self._plan(made)
+            self.keeper.install(made)
+            self.timekeeper.plan(made)
         start = time.perf_counter()
         event = self._state_event(live, draft, moves)
         if answer is None or self.cluster is None or answer.room != draft.id:
@@ -364,7 +440,7 @@ class WritePath(HallCore):
         for made, before in ([(also[0], None)] if also is not None else []) + [(draft, live)]:
             if made.status in (PLAYING, FINISHED) and (before is None
                                                        or before.status != made.status):
-                await self._announce_game(made)  # the players' event streams learn it
+                await self.events.game_changed(made)  # the players' event streams learn it
 
     def _state_event(self, live: Room, draft: Room, moves: list[Move]) -> Event:
         """What a commit publishes: in a cluster, with what the other nodes need to follow it
@@ -380,14 +456,14 @@ class WritePath(HallCore):
         except Exception:
             log.exception("could not reload room %s; keeping it as it was", live.id)
             fresh = None
-        if self.rooms.get(live.id) is live:
-            self._install(fresh if fresh is not None else live)
-        await self.pubsub.publish(live.id, self._resync_event(live.id))
+        if self.keeper.rooms.get(live.id) is live:
+            self.keeper.install(fresh if fresh is not None else live)
+        await self.pubsub.publish(live.id, self.resync_event(live.id))
 
-    def _resync_event(self, room_id: str) -> Event:
+    def resync_event(self, room_id: str) -> Event:
         """Tells this node's connections to render the room, and other nodes to reload their
         copy if it is not at the room's revision."""
-        room = self.rooms.get(room_id)
+        room = self.keeper.rooms.get(room_id)
         return {"event": "state", "resync": room.revision if room is not None else -1}
 
     async def _chat_line(self, room: Room, player: Player, text: str) -> None:
@@ -395,12 +471,7 @@ class WritePath(HallCore):
         if not text:
             raise ProtocolError(proto.BAD_MESSAGE, msg("error.chat.empty"))
         line = ChatLine(player.nickname, text, now())
-        kept = self.cluster is None or room.id in self.rooms
-        if kept:
-            await self.chat_history(room.id)  # before the line is stored: it is added once
-        await self.storage.add_chat(room.id, line, keep=self.settings.chat_keep)
-        if kept:
-            self._chat[room.id].append(line)
+        await self.keeper.add_chat(room, line)
         message = proto.chat(line.sender, line.text, line.at)
         await self.pubsub.publish(room.id, {"event": "message", "message": message})
 

@@ -44,7 +44,7 @@ class Deadlines:
         return len(self._next)
 
 
-class Presence:
+class LastSeen:
     """When each person was last seen in each room (a connection closing, a request), and when
     the turn in progress began. A person is absent from the later of the two: a player who left
     while waiting for the other's move still gets the whole allowance once their turn comes."""
@@ -74,7 +74,7 @@ class Presence:
             del self._seen[key]
 
 
-def absence(room: Room, online: set[int], presence: Presence, limit: float,
+def absence(room: Room, online: set[int], last_seen: LastSeen, limit: float,
             now: float) -> dict[str, Any] | None:
     """The ``absent`` object of the state: the person to move in an untimed running game has no
     connection; `claim_in_ms` is how long until the others may claim or seat a bot (0: now)."""
@@ -83,12 +83,12 @@ def absence(room: Room, online: set[int], presence: Presence, limit: float,
     occ = room.person_to_move()
     if occ is None or occ.player_id is None or occ.player_id in online:
         return None
-    claim_at = presence.absent_from(room.id, occ.player_id) + limit
+    claim_at = last_seen.absent_from(room.id, occ.player_id) + limit
     return {"seat": room.to_move(), "player": occ.nickname,
             "claim_in_ms": max(0, round((claim_at - now) * 1000))}
 
 
-def next_deadline(room: Room, online: set[int], presence: Presence, limit: float,
+def next_deadline(room: Room, online: set[int], last_seen: LastSeen, limit: float,
                   now: float) -> float | None:
     """When something changes in the room by time alone: a flag falls, or an absent player
     becomes claimable (the hall then publishes the new state)."""
@@ -96,7 +96,7 @@ def next_deadline(room: Room, online: set[int], presence: Presence, limit: float
         return None
     if room.clock is not None:
         return room.clock.deadline()
-    away = absence(room, online, presence, limit, now)
+    away = absence(room, online, last_seen, limit, now)
     if away is None or away["claim_in_ms"] == 0:
         return None
     return now + away["claim_in_ms"] / 1000

@@ -14,13 +14,13 @@ from gamehall.core.phrases import and_list
 from gamehall.core.phrases import seat as phrase_seat
 
 if TYPE_CHECKING:
-    from gamehall.server.table.room import Room
+    from gamehall.server.table.room_facts import RoomFacts
 
 DROPPED = {"time": "room.outcome.time", "claim": "room.outcome.claim"}
 """Why a seat drops out (``time``, ``claim``): the key of the clause that says it."""
 
 
-def person(room: Room, seat: int) -> Arg:
+def person(room: RoomFacts, seat: int) -> Arg:
     """`Room.person` for a message: a name as it is; the seat's name, said in the reader's
     language, where nobody sits or beside a name two seats share (two "random bot"s)."""
     occ = room.seats[seat] if seat < len(room.seats) else None
@@ -32,26 +32,26 @@ def person(room: Room, seat: int) -> Arg:
     return occ.nickname
 
 
-def people(room: Room, seats: Sequence[int]) -> Arg:
+def people(room: RoomFacts, seats: Sequence[int]) -> Arg:
     """The persons of `seats`, joined by "and"."""
     return and_list([person(room, i) for i in seats])
 
 
-def resigned(room: Room, seat: int) -> Message:
+def resigned(room: RoomFacts, seat: int) -> Message:
     return msg("room.outcome.resigned", who=person(room, seat))
 
 
-def dropped(room: Room, seat: int, reason: str) -> Message:
+def dropped(room: RoomFacts, seat: int, reason: str) -> Message:
     """`seat` ran out of time (``time``) or was away too long (``claim``)."""
     return msg(DROPPED[reason], who=person(room, seat))
 
 
-def ended(room: Room, winners: Sequence[int], why: Message) -> Message:
+def ended(room: RoomFacts, winners: Sequence[int], why: Message) -> Message:
     """The hall ended the game for `why` (`resigned`, `dropped`): the `winners` win."""
     return msg("room.outcome.ended", why=why, winners=people(room, winners), count=len(winners))
 
 
-def ranked_last(room: Room, out: Sequence[int], top: Sequence[int], share: bool) -> Message:
+def ranked_last(room: RoomFacts, out: Sequence[int], top: Sequence[int], share: bool) -> Message:
     """The rules ended a game the seats `out` dropped out of: they rank last. With `share`
     (what they would have had went to the seats `top`) the sentence names those as winners,
     else it keeps the game's own sentence."""

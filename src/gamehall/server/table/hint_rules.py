@@ -7,15 +7,14 @@ from typing import TYPE_CHECKING
 
 from gamehall.core.messages import msg
 from gamehall.server.table.errors import RoomError
+from gamehall.server.table.statuses import FINISHED, PLAYING
 
 if TYPE_CHECKING:
-    from gamehall.server.table.room import Room
+    from gamehall.server.table.room_facts import RoomFacts
 
 
-def hint_refusal(room: Room, seat: int | None) -> RoomError | None:
+def hint_refusal(room: RoomFacts, seat: int | None) -> RoomError | None:
     """Why `seat` may not have a hint now (None: it may). Pure: the state message asks it too."""
-    from gamehall.server.table.room import FINISHED, PLAYING
-
     if seat is None:
         return RoomError("not_seated", msg("error.hint.not_player"))
     if room.status == FINISHED:
@@ -35,6 +34,6 @@ def hint_refusal(room: Room, seat: int | None) -> RoomError | None:
     return None
 
 
-def hints_allowed(room: Room, seat: int | None) -> bool:
+def hints_allowed(room: RoomFacts, seat: int | None) -> bool:
     """The state message's ``hints``: whether `seat` may ask for a hint now."""
     return hint_refusal(room, seat) is None

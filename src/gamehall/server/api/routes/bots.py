@@ -3,7 +3,7 @@ challenges, and two NDJSON streams (a player's events, a game's states).
 
 The routes only translate, as app.py's do: a move, a resignation or a chat line is a request
 to `Hall.execute`, the one path every client's change takes, and a game's state is the page's
-own `state` message for the bot's seat (`HallCore.render`), so hidden information stays hidden
+own `state` message for the bot's seat (`StateRenderer.render`), so hidden information stays hidden
 exactly as it does for people. docs/bot-api.md describes every route and event.
 """
 
@@ -27,6 +27,7 @@ from gamehall.server.accounts.identity import Player, RateLimited, new_token, to
 from gamehall.server.api.guards import rules
 from gamehall.server.botapi.service import (
     DECLINE_REASONS,
+    BotApi,
     game_line,
     player_channel,
     reason_said,
@@ -173,6 +174,7 @@ def _line(message: dict[str, Any]) -> bytes:
 def install(app: FastAPI, hall: Hall, settings: Settings,
             token_of: Callable[[Request | WebSocket], str | None]) -> None:
     """Add the bot API's routes to the hall's app (its `BotDoor` is `app.state.bot_door`)."""
+    botapi: BotApi = app.state.botapi
     door = BotDoor(settings, hall.limiter)
     app.state.bot_door = door
 
@@ -184,10 +186,10 @@ def install(app: FastAPI, hall: Hall, settings: Settings,
         player = await hall.identify(token)
         if player is None or token is None:
             raise ProtocolError(proto.NOT_IDENTIFIED, msg("error.token.missing"))
-        if not hall.bot_store.available:
+        if not botapi.bot_store.available:
             raise RoomError("storage_error", msg("error.bot_api.unavailable"))
         key = token_hash(token)
-        scopes = await hall.bot_store.token_scopes(key)
+        scopes = await botapi.bot_store.token_scopes(key)
         have = set(scopes or ())
         if need == "bot:play" and "bot:play" not in have:
             raise RoomError("missing_scope", msg("error.token.needs_bot_play"))
@@ -202,7 +204,7 @@ def install(app: FastAPI, hall: Hall, settings: Settings,
 
     async def bot(request: Request) -> Caller:
         who = await caller(request, "bot:play")
-        if not await hall.is_bot_account(who.player.id):
+        if not await botapi.is_bot_account(who.player.id):
             raise RoomError("not_bot", msg("error.bot_api.not_bot", nickname=who.player.nickname))
         return who
 
@@ -217,6 +219,7 @@ def _token_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoor,
         caller: Callable[[Request, str], Awaitable[Caller]],
         bot: Callable[[Request], Awaitable[Caller]]) -> None:
     """The bot API's routes: API tokens."""
+    botapi: BotApi = app.state.botapi
     @app.post("/api/account/tokens", status_code=201,
               summary="Create an API token with scopes (bot:play, read); shown once")
     async def create_token(body: TokenIn, request: Request) -> dict[str, Any]:
@@ -227,7 +230,7 @@ def _token_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoor,
         if bad or not body.scopes:
             raise RoomError("bad_scope", msg("error.token.scopes", scopes=", ".join(SCOPES)))
         token = new_token()
-        made = await hall.bot_store.add_token(
+        made = await botapi.bot_store.add_token(
             who.player.id, token_hash(token), body.description.strip(),
             sorted(set(body.scopes)), stamp(hall.clock()), settings.max_api_tokens)
         if made is None:
@@ -238,13 +241,13 @@ def _token_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoor,
     @app.get("/api/account/tokens", summary="Your API tokens (never the tokens themselves)")
     async def list_tokens(request: Request) -> dict[str, Any]:
         who = await caller(request, "session")
-        return {"tokens": [t.to_json() for t in await hall.bot_store.tokens(who.player.id)]}
+        return {"tokens": [t.to_json() for t in await botapi.bot_store.tokens(who.player.id)]}
 
     @app.delete("/api/account/tokens/{token_id}",
                 summary="Revoke an API token: it stops working at once, on every node")
     async def revoke_token(token_id: str, request: Request) -> dict[str, Any]:
         who = await caller(request, "session")
-        key = await hall.bot_store.revoke_token(who.player.id, token_id[:16])
+        key = await botapi.bot_store.revoke_token(who.player.id, token_id[:16])
         if key is None:
             raise RoomError("no_such_token", msg("error.token.unknown"))
         await hall.accounts.forget_token(key)
@@ -255,28 +258,29 @@ def _account_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoor,
         caller: Callable[[Request, str], Awaitable[Caller]],
         bot: Callable[[Request], Awaitable[Caller]]) -> None:
     """The bot API's routes: bot accounts."""
+    botapi: BotApi = app.state.botapi
     @app.post("/api/bot/account/upgrade",
               summary="Make your account a bot account, for good (only before it has played)")
     async def upgrade(request: Request,
                       body: Annotated[GamesIn | None, Body()] = None) -> dict[str, Any]:
         who = await caller(request, "act")
         games = body.games if body is not None and body.games is not None else list_games()
-        done = await hall.upgrade_to_bot(who.player, games)
+        done = await botapi.upgrade_to_bot(who.player, games)
         return {"nickname": who.player.nickname, "bot_account": True, "games": done}
 
     @app.get("/api/bot/account", summary="Your bot account: the games it plays")
     async def bot_account(request: Request) -> dict[str, Any]:
         who = await caller(request, "read")
-        games = await hall.bot_store.bot_games(who.player.id)
+        games = await botapi.bot_store.bot_games(who.player.id)
         return {"nickname": who.player.nickname, "bot_account": games is not None,
                 "games": games or []}
 
     @app.put("/api/bot/account", summary="Say which games your bot plays")
     async def set_games(body: GamesIn, request: Request) -> dict[str, Any]:
         who = await caller(request, "act")  # the bot, or its owner's browser (account page)
-        if not await hall.is_bot_account(who.player.id):
+        if not await botapi.is_bot_account(who.player.id):
             raise RoomError("not_bot", msg("error.bot_api.not_bot", nickname=who.player.nickname))
-        games = await hall.set_bot_games(who.player, body.games or list_games())
+        games = await botapi.set_bot_games(who.player, body.games or list_games())
         return {"nickname": who.player.nickname, "bot_account": True, "games": games}
 
 
@@ -284,10 +288,11 @@ def _challenge_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoo
         caller: Callable[[Request, str], Awaitable[Caller]],
         bot: Callable[[Request], Awaitable[Caller]]) -> None:
     """The bot API's routes: challenges."""
+    botapi: BotApi = app.state.botapi
     @app.get("/api/challenge", summary="Your pending challenges, made and received")
     async def challenges(request: Request) -> dict[str, Any]:
         who = await caller(request, "read")
-        pending = await hall.bot_store.pending(who.player.id)
+        pending = await botapi.bot_store.pending(who.player.id)
         return {"in": [c.to_json() for c in pending if c.dest_id == who.player.id],
                 "out": [c.to_json() for c in pending if c.challenger_id == who.player.id],
                 "reasons": [_reason(r) for r in DECLINE_REASONS]}
@@ -296,7 +301,7 @@ def _challenge_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoo
                                              "not: its status, room, reason")
     async def one_challenge(cid: str, request: Request) -> dict[str, Any]:
         who = await caller(request, "read")
-        found = await hall.bot_store.challenge(cid)
+        found = await botapi.bot_store.challenge(cid)
         if found is None:
             raise RoomError("unknown_challenge", msg("error.challenge.unknown", id=cid[:16]))
         if who.player.id not in (found.challenger_id, found.dest_id):
@@ -307,7 +312,7 @@ def _challenge_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoo
               summary="Challenge a bot account (or, as a bot, a person) to a game")
     async def challenge(nickname: str, body: ChallengeIn, request: Request) -> dict[str, Any]:
         who = await caller(request, "act")
-        made = await hall.make_challenge(who.player, nickname, body.game, body.options,
+        made = await botapi.make_challenge(who.player, nickname, body.game, body.options,
                                          body.clock, body.rated, body.seat)
         return made.to_json()
 
@@ -315,7 +320,7 @@ def _challenge_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoo
               summary="Accept a challenge: the room is made with both seated and started")
     async def accept(cid: str, request: Request) -> dict[str, Any]:
         who = await caller(request, "act")
-        room = await hall.accept_challenge(who.player, cid)
+        room = await botapi.accept_challenge(who.player, cid)
         seat = room.seat_of(who.player.id)
         assert seat is not None
         return {"ok": True, "room": room.id, "game": game_line(room, seat)}
@@ -326,13 +331,13 @@ def _challenge_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoo
                       body: Annotated[DeclineIn | None, Body()] = None) -> dict[str, Any]:
         who = await caller(request, "act")
         reason = body.reason if body is not None else "generic"
-        await hall.decline_challenge(who.player, cid, reason)
+        await botapi.decline_challenge(who.player, cid, reason)
         return {"ok": True, "reason": reason}
 
     @app.post("/api/challenge/{cid}/cancel", summary="Cancel a challenge you made")
     async def cancel(cid: str, request: Request) -> dict[str, Any]:
         who = await caller(request, "act")
-        await hall.cancel_challenge(who.player, cid)
+        await botapi.cancel_challenge(who.player, cid)
         return {"ok": True}
 
 
@@ -340,6 +345,7 @@ def _stream_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoor,
         caller: Callable[[Request, str], Awaitable[Caller]],
         bot: Callable[[Request], Awaitable[Caller]]) -> None:
     """The bot API's routes: streams."""
+    botapi: BotApi = app.state.botapi
     @app.get("/api/stream/event", response_class=StreamingResponse,
              summary="NDJSON: gameStart, gameFinish, challenge, challengeCanceled, "
                      "challengeDeclined, challengeAccepted (open games and pending challenges "
@@ -363,13 +369,13 @@ def _stream_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoor,
                     hall.pubsub.unwatch(channel)
 
         async def event_lines(sub: Subscription) -> AsyncIterator[bytes]:
-            for room_id in await hall.bot_store.open_rooms(who.player.id):
+            for room_id in await botapi.bot_store.open_rooms(who.player.id):
                 with contextlib.suppress(RoomError):
                     room = await hall.get_room(room_id)
                     seat = room.seat_of(who.player.id)
                     if room.status == PLAYING and seat is not None:
                         yield _line({"type": "gameStart", "game": game_line(room, seat)})
-            for c in await hall.bot_store.pending(who.player.id):
+            for c in await botapi.bot_store.pending(who.player.id):
                 yield _line({"type": "challenge", "challenge": c.to_json()})
             async for event in _kept_alive(sub):
                 if event is None:
@@ -467,8 +473,8 @@ def _action_routes(app: FastAPI, hall: Hall, settings: Settings, door: BotDoor,
         room = await hall.get_room(room_id)
         if room.seat_of(who.player.id) is None:
             raise RoomError("not_seated", msg("error.bot_api.not_in_room"))
-        replies = await hall.execute(room, who.player, proto.parse_request(message))
-        return {"ok": True, "replies": [r for r in replies if r.get("type") != "sync"]}
+        done = await hall.execute(room, who.player, proto.parse_request(message))
+        return {"ok": True, "replies": done.replies}
 
     @app.post("/api/bot/game/{room_id}/move/{move}",
               summary="Play a move (the game's notation, URL-encoded) for your seat")
