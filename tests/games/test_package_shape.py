@@ -18,7 +18,7 @@ PACKAGES = sorted(p.name for p in GAMES.iterdir() if (p / "__init__.py").exists(
 
 SKELETON = ("__init__.py", "game.py", "rules.py", "notation.py", "jsonform.py", "view.py",
             "explain.py", "README.md")
-ABOVE_RULES = ("game", "jsonform", "view", "explain", "svg", "evaluator", "__init__")
+ABOVE_RULES = ("game", "jsonform", "view", "explain", "svg", "evaluator", "floor", "__init__")
 """Modules that present or wire the rules: `rules.py` imports none of them, even indirectly."""
 
 CLASS_NAMES = {"hula": "Hula", "haugaz": "Haugaz", "halali": "Halali",

@@ -13,10 +13,9 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from functools import cache
-from importlib.metadata import entry_points
-from typing import Any, cast
+from typing import cast
 
+from gamehall.ai.plugins import GamePlugins
 from gamehall.core import (
     CHANCE,
     TERMINAL,
@@ -79,24 +78,18 @@ def playout(state: State, rng: random.Random, deadline: float | None = None) -> 
 
 
 EvaluatorFactory = Callable[[Game], Evaluator]
-_registered: dict[str, EvaluatorFactory] = {}
+_plugins: GamePlugins[Evaluator] = GamePlugins(GROUP)
+_registered = _plugins.registered
 
 
 def register_evaluator(game_name: str, factory: EvaluatorFactory) -> None:
     """Use `factory(game)` as the default MCTS evaluator for `game_name`."""
-    _registered[game_name] = factory
-
-
-@cache
-def _declared() -> dict[str, Any]:
-    return {ep.name: ep for ep in entry_points(group=GROUP)}
+    _plugins.register(game_name, factory)
 
 
 def default_evaluator(game: Game) -> Evaluator:
     """The game's registered evaluator if there is one, else one random rollout."""
-    factory = _registered.get(game.name)
-    if factory is None and game.name in _declared():
-        factory = _declared()[game.name].load()
+    factory = _plugins.factory(game)
     if factory is None:
         return RandomRollout()
     evaluator = factory(game)

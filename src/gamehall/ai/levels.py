@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from gamehall.ai.floor import floor_actions
 from gamehall.ai.mcts import MCTSBot, Node
 from gamehall.core import GamehallError, State
 
@@ -115,14 +116,15 @@ def level_rave(level: str | None, asked: float | None, game: str) -> float | Non
 
 class LevelBot(MCTSBot):
     """`MCTSBot` at a named level: its simulation budget is looked up for each game it plays;
-    no time cap of its own (`ceiling` is what the hall caps it at)."""
+    no time cap of its own (`ceiling` is what the hall caps it at); it chooses above the floor
+    (`ai/floor.py`: the game's rule of thumb, no move that loses at once while another exists)."""
 
     def __init__(self, seed: int | None, level: str,
                  chance_widening: tuple[float, float] | None = None,
                  rave: float | None = None, order: float | None = None) -> None:
         super().__init__(seed, simulations=DEFAULT_SIMULATIONS[level], seconds=None,
                          chance_widening=chance_widening, rave=rave,
-                         ordering=level_ordering(None, order, ""))
+                         ordering=level_ordering(None, order, ""), floor=floor_actions)
         self.level = level
         self.ceiling = CEILINGS[level]
         self.asked_rave = rave

@@ -22,6 +22,9 @@
   decision node expands its actions best-scored first and keeps at most ceil(k·(n+1)^alpha)
   children after n visits (evaluator-ordered progressive widening); a later step of the same
   seat's turn is then worth its best child, not the mean.
+- Opt-in (`floor`), for the levels: `choose` keeps to the actions a floor function allows
+  (`ai/floor.py`: no pass while a placement exists, no move that loses at once), expanding and
+  choosing only among them at the root.
 - Opt-in (`track_root_returns`), for reviews: each root child's mean return for every seat, not
   only for its mover (`root_returns`).
 """
@@ -32,7 +35,7 @@ import math
 import random
 import time
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -43,6 +46,9 @@ from gamehall.ai import rave as amaf
 from gamehall.ai.bot import Bot
 from gamehall.ai.evaluators import Evaluator, default_evaluator
 from gamehall.core import CHANCE, TERMINAL, Game, GamehallError, State
+
+Floor = Callable[[State, Sequence[int]], list[int]]
+"""Which of a position's legal actions a bot may choose (`ai/floor.py`'s `floor_actions`)."""
 
 WIDE = 32
 """Children from which selection runs in numpy: one vectorised multiply-add and argmax costs a few
@@ -124,7 +130,8 @@ class MCTSBot(Bot):
                  reuse: bool = True, clock: Callable[[], float] = time.perf_counter,
                  chance_widening: tuple[float, float] | None = None,
                  track_root_returns: bool = False, rave: float | None = None,
-                 ordering: tuple[float, float] | None = None) -> None:
+                 ordering: tuple[float, float] | None = None,
+                 floor: Floor | None = None) -> None:
         super().__init__(seed)
         if simulations is None and seconds is None:
             raise GamehallError("an MCTS budget needs simulations, seconds, or both")
@@ -157,6 +164,10 @@ class MCTSBot(Bot):
         self.ordering = ordering
         """(k, alpha): decision nodes expand best-scored actions first, at most
         ceil(k·(n+1)^alpha) children after n visits (`ai/ordering.py`); None: all, at random."""
+        self.floor = floor
+        """Narrows `choose`'s legal actions before the search (None: every legal action)."""
+        self._allowed: frozenset[int] | None = None
+        """During a floored `choose`: the root actions it may expand and choose."""
         self.solve = solve
         self.reuse = reuse
         self.track_root_returns = track_root_returns
@@ -181,12 +192,17 @@ class MCTSBot(Bot):
     def choose(self, state: State) -> int:
         start = self.clock()
         legal = state.legal_actions()
-        if len(legal) == 1:  # a forced step (common in multi-step turns): nothing to search
+        allowed = self.floor(state, legal) if self.floor is not None and len(legal) > 1 else legal
+        if len(allowed) == 1:  # a forced step (common in multi-step turns): nothing to search
             self.stats = SearchStats(seconds=self.clock() - start)
-            return legal[0]
+            return allowed[0]
         deadline = start + self.seconds if self.seconds is not None else None
-        root = self.search(state, deadline)
-        action = self.best_action(root, state)
+        self._allowed = frozenset(allowed) if len(allowed) < len(legal) else None
+        try:
+            root = self.search(state, deadline)
+            action = self.best_action(root, state)
+        finally:
+            self._allowed = None
         self.stats.seconds = self.clock() - start
         return action
 
@@ -209,6 +225,9 @@ class MCTSBot(Bot):
         root = self._reused_root(state)
         if root is None:
             root = self._new_node(state, -1, -1)
+        allowed = self._allowed
+        if allowed is not None and root.table is None:  # (a RAVE root selects over its table)
+            root.untried = [a for a in root.untried if a in allowed]
         stats = SearchStats(reused_visits=root.n)
         self._root_sums = {} if self.track_root_returns else None
         limit = self.simulations if self.simulations is not None else math.inf
@@ -524,11 +543,14 @@ class MCTSBot(Bot):
     # --- choosing and reuse ----------------------------------------------------------------
     def best_action(self, root: Node, state: State) -> int:
         """The move `choose` plays after `search(state)` returned `root`: an immediate or proven
-        win; else the most visited child not proven to lose."""
+        win; else the most visited child not proven to lose; during a floored `choose`, among
+        the actions the floor allows only."""
         player = root.player
-        children = list(root.children.values())
+        allowed = self._allowed
+        children = [c for c in root.children.values() if allowed is None or c.action in allowed]
         if not children:
-            return self.rng.choice(state.legal_actions())
+            return self.rng.choice(sorted(allowed) if allowed is not None
+                                   else state.legal_actions())
         proven = [c for c in children if c.proven is not None]
         if proven:
             top = max(c.proven_norm[player] for c in proven)

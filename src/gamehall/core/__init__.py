@@ -7,6 +7,7 @@ from gamehall.core.abilities import (
     ObservationBounds,
     ObservationShape,
     ObservationTensor,
+    RuleOfThumb,
     StepRenderer,
     offers,
 )
@@ -51,6 +52,7 @@ __all__ = [
     "Option",
     "OptionValue",
     "RecordError",
+    "RuleOfThumb",
     "State",
     "StateFormatError",
     "StepRenderer",

@@ -90,6 +90,18 @@ class ActionScorer(Protocol):
         ...
 
 
+@runtime_checkable
+class RuleOfThumb(Protocol):
+    """A game's floor for bots: which legal actions no player with the least sense would choose
+    (passing while a placement exists, handing stacks over...), so that even `easy` never plays
+    them. Declared per game in the ``gamehall.floors`` entry-point group (`gamehall.ai.floor`)."""
+
+    def sensible(self, state: State, actions: Sequence[int]) -> list[int]:
+        """The actions of `actions` (legal at `state`, a decision node) that keep to the rule, in
+        their order; never empty when `actions` is not. `state` must be left unchanged."""
+        ...
+
+
 _known: dict[tuple[type, type], bool] = {}
 
 
