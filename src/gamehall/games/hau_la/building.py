@@ -15,7 +15,7 @@ import numpy as np
 from gamehall.games.hau_la.curves import Sampled
 from gamehall.games.hau_la.data import Model
 from gamehall.games.hau_la.geometry import EAST, UP, Arr
-from gamehall.games.hau_la.shapes import end_shapes, joint_shapes, rotation_table
+from gamehall.games.hau_la.shapes import SHAPES, end_shapes, joint_shapes_cached, rotation_table
 from gamehall.games.hau_la.touch import SegmentGrid
 
 SIDES = ("u", "d")
@@ -71,9 +71,12 @@ def plug_direction(axis: Arr, side: int) -> Arr:
 class Building:
     """The board's holes plus every placed piece, with per-hole arrays for fast enumeration."""
 
-    def __init__(self, model: Model, pieces: tuple[Piece, ...]) -> None:
+    def __init__(self, model: Model, pieces: tuple[Piece, ...],
+                 parent: Building | None = None) -> None:
         self.model = model
         self.pieces = pieces
+        self._parent = parent
+        """The building this one grew from by its last piece, while its grid is still to make."""
         nb = len(model.board)
         self.n_board = nb
         board = np.array([[x, y, 0.0] for x, y in model.board])
@@ -150,9 +153,12 @@ class Building:
         s0, s1 = plan.sides
         rev = h0 > h1
         lo, hi, slo, shi = (h1, h0, s1, s0) if rev else (h0, h1, s0, s1)
-        js = joint_shapes(m, spec, self.pos[lo][None], plug_direction(self.axis[lo], slo)[None],
-                          self.pos[hi][None], plug_direction(self.axis[hi], shi)[None],
-                          np.array([self.is_board(lo)]), np.array([self.is_board(hi)]))
+        # the enumeration that offered this placement has usually put its shape in the cache
+        js = joint_shapes_cached(SHAPES, m, [spec], self.pos[lo][None],
+                                 plug_direction(self.axis[lo], slo)[None], self.pos[hi][None],
+                                 plug_direction(self.axis[hi], shi)[None],
+                                 np.array([self.is_board(lo)]), np.array([self.is_board(hi)]),
+                                 [1])[0]
         if not js.ok[0]:
             raise PlanError(f"a {spec.name} does not fit between those holes")
         s = js.shape
@@ -170,11 +176,15 @@ class Building:
         number = len(self.pieces) + 1
         piece = Piece(number, plan, placer, bonus, self.n_holes, shape.points[0],
                       shape.hole_pos[0], shape.hole_tan[0], shape.hole_axis[0])
-        return Building(self.model, (*self.pieces, piece))
+        return Building(self.model, (*self.pieces, piece), parent=self)
 
     # --- touch index -------------------------------------------------------------------------
     @cached_property
     def grid(self) -> SegmentGrid:
+        parent, self._parent = self._parent, None
+        if parent is not None and "grid" in parent.__dict__:  # the parent's grid plus one piece
+            p = self.pieces[-1]
+            return parent.grid.extended(p.points[:-1], p.points[1:], len(self.pieces) - 1)
         m = self.model
         reach = max(2 * m.r + m.seg_len / 2, m.r + m.tag_r) + 0.01
         if not self.pieces:
