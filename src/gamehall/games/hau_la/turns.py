@@ -293,7 +293,8 @@ class Table:
         """The values the current step may take (distinct, sorted)."""
         step = self.step()
         assert self.placements is not None and step is not None
-        return [int(v) for v in np.unique(self.placements.rows[self.rows, step])]
+        # a few hundred small ints at most: a set is quicker than np.unique's sort
+        return sorted(set(self.placements.rows[self.rows, step].tolist()))
 
     def _forced(self, step: int) -> bool:
         ask = self.asked if self.asked is not None else self.ask()
