@@ -116,5 +116,20 @@ def test_grid_agrees_with_brute_force() -> None:
     assert 0 < touch.sum() < 400
 
 
+def test_grid_grown_piece_by_piece_is_the_grid_built_at_once() -> None:
+    rng = np.random.default_rng(3)
+    segs = [rng.uniform(-4, 4, (n, 3)) for n in (20, 1, 30, 12)]
+    parts = [(s, s + rng.normal(size=s.shape) * 0.2) for s in segs]
+    grown = SegmentGrid.build(parts[0][0], parts[0][1], np.zeros(20, dtype=np.int64),
+                              reach=2 * M.r + 0.21, max_len=0.5)
+    for i, (p0, p1) in enumerate(parts[1:], start=1):
+        grown = grown.extended(p0, p1, i)
+    p0, p1 = np.concatenate([p for p, _ in parts]), np.concatenate([q for _, q in parts])
+    piece = np.repeat(np.arange(4), [len(s) for s in segs])
+    whole = SegmentGrid.build(p0, p1, piece, reach=2 * M.r + 0.21, max_len=0.5)
+    for f in dataclasses.fields(SegmentGrid):
+        assert np.array_equal(getattr(grown, f.name), getattr(whole, f.name)), f.name
+
+
 def test_starting_building_is_touch_free() -> None:
     assert contacts(Building.start(M), []) == []

@@ -11,11 +11,12 @@ from functools import cached_property
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from gamehall.games.hau_la.curves import Sampled
 from gamehall.games.hau_la.data import Model
 from gamehall.games.hau_la.geometry import EAST, UP, Arr
-from gamehall.games.hau_la.shapes import end_shapes, joint_shapes, rotation_table
+from gamehall.games.hau_la.shapes import SHAPES, end_shapes, joint_shapes_cached, rotation_table
 from gamehall.games.hau_la.touch import SegmentGrid
 
 SIDES = ("u", "d")
@@ -71,22 +72,45 @@ def plug_direction(axis: Arr, side: int) -> Arr:
 class Building:
     """The board's holes plus every placed piece, with per-hole arrays for fast enumeration."""
 
-    def __init__(self, model: Model, pieces: tuple[Piece, ...]) -> None:
+    pos: Arr
+    tan: Arr
+    axis: Arr
+    host: NDArray[np.int64]
+    """Index of the piece holding each hole (-1: the board)."""
+    plug: NDArray[np.int64]
+    """Index of the piece whose plug is in each hole (-1: none)."""
+    names: tuple[str, ...]
+
+    def __init__(self, model: Model, pieces: tuple[Piece, ...],
+                 parent: Building | None = None) -> None:
         self.model = model
         self.pieces = pieces
+        self._parent = parent
+        """The building this one grew from by its last piece, while its grid is still to make."""
         nb = len(model.board)
         self.n_board = nb
-        board = np.array([[x, y, 0.0] for x, y in model.board])
-        self.pos = np.concatenate([board] + [p.hole_pos for p in pieces])
-        self.tan = np.concatenate([np.tile(EAST, (nb, 1))] + [p.hole_tan for p in pieces])
-        self.axis = np.concatenate([np.tile(UP, (nb, 1))] + [p.hole_axis for p in pieces])
-        self.host = np.concatenate([np.full(nb, -1)] + [np.full(len(p.hole_pos), i)
-                                                        for i, p in enumerate(pieces)])
-        self.plug = np.full(len(self.pos), -1)
-        for i, p in enumerate(pieces):
-            self.plug[list(p.plan.holes)] = i
-        self.names = tuple(f"g{i + 1}" for i in range(nb)) + tuple(
-            f"{p.number}{LETTERS[k]}" for p in pieces for k in range(len(p.hole_pos)))
+        # the hole arrays: the parent's plus the last piece's holes, or all made afresh
+        base, new = ((parent, pieces[-1:]) if parent is not None
+                     else (None, pieces))
+        first = len(pieces) - len(new)
+        if base is None:
+            board = np.array([[x, y, 0.0] for x, y in model.board])
+            pos, tan, axis = [board], [np.tile(EAST, (nb, 1))], [np.tile(UP, (nb, 1))]
+            host, plug, names = [np.full(nb, -1)], [np.full(nb, -1)], tuple(
+                f"g{i + 1}" for i in range(nb))
+        else:
+            pos, tan, axis = [base.pos], [base.tan], [base.axis]
+            host, plug, names = [base.host], [base.plug], base.names
+        self.pos = np.concatenate(pos + [p.hole_pos for p in new])
+        self.tan = np.concatenate(tan + [p.hole_tan for p in new])
+        self.axis = np.concatenate(axis + [p.hole_axis for p in new])
+        self.host = np.concatenate(host + [np.full(len(p.hole_pos), first + i)
+                                           for i, p in enumerate(new)])
+        self.plug = np.concatenate(plug + [np.full(len(p.hole_pos), -1) for p in new])
+        for i, p in enumerate(new):
+            self.plug[list(p.plan.holes)] = first + i
+        self.names = names + tuple(
+            f"{p.number}{LETTERS[k]}" for p in new for k in range(len(p.hole_pos)))
         self._by_name = {n: i for i, n in enumerate(self.names)}
         self._shapes: dict[Plan, Sampled] = {}
 
@@ -150,9 +174,12 @@ class Building:
         s0, s1 = plan.sides
         rev = h0 > h1
         lo, hi, slo, shi = (h1, h0, s1, s0) if rev else (h0, h1, s0, s1)
-        js = joint_shapes(m, spec, self.pos[lo][None], plug_direction(self.axis[lo], slo)[None],
-                          self.pos[hi][None], plug_direction(self.axis[hi], shi)[None],
-                          np.array([self.is_board(lo)]), np.array([self.is_board(hi)]))
+        # the enumeration that offered this placement has usually put its shape in the cache
+        js = joint_shapes_cached(SHAPES, m, [spec], self.pos[lo][None],
+                                 plug_direction(self.axis[lo], slo)[None], self.pos[hi][None],
+                                 plug_direction(self.axis[hi], shi)[None],
+                                 np.array([self.is_board(lo)]), np.array([self.is_board(hi)]),
+                                 [1])[0]
         if not js.ok[0]:
             raise PlanError(f"a {spec.name} does not fit between those holes")
         s = js.shape
@@ -170,11 +197,15 @@ class Building:
         number = len(self.pieces) + 1
         piece = Piece(number, plan, placer, bonus, self.n_holes, shape.points[0],
                       shape.hole_pos[0], shape.hole_tan[0], shape.hole_axis[0])
-        return Building(self.model, (*self.pieces, piece))
+        return Building(self.model, (*self.pieces, piece), parent=self)
 
     # --- touch index -------------------------------------------------------------------------
     @cached_property
     def grid(self) -> SegmentGrid:
+        parent, self._parent = self._parent, None
+        if parent is not None and "grid" in parent.__dict__:  # the parent's grid plus one piece
+            p = self.pieces[-1]
+            return parent.grid.extended(p.points[:-1], p.points[1:], len(self.pieces) - 1)
         m = self.model
         reach = max(2 * m.r + m.seg_len / 2, m.r + m.tag_r) + 0.01
         if not self.pieces:

@@ -222,7 +222,7 @@ def fit_joints(m: Model, a: Arr, da: Arr, b: Arr, db: Arr, length: float | Arr) 
     n = len(span)
     lengths = np.broadcast_to(np.asarray(length, dtype=float), (n,))
     d_hat = unit(b - a)
-    collinear = (norm(cross(d_hat, da)) < 1e-9) & (norm(cross(d_hat, db)) < 1e-9)
+    collinear = (_cross_norm(d_hat, da) < 1e-9) & (_cross_norm(d_hat, db) < 1e-9)
     in_span = (span >= m.min_span * lengths - 1e-12) & (span <= m.max_span * lengths + 1e-12)
     t = ratio_tables(m.ratios)
     n_r = len(m.ratios)
@@ -248,6 +248,15 @@ def fit_joints(m: Model, a: Arr, da: Arr, b: Arr, db: Arr, length: float | Arr) 
     return JointFit(ok, np.where(found, s[rows, pick], zero), np.where(found, t.ra[pick], zero),
                     np.where(found, t.rb[pick], zero),
                     np.where(found, U_KAPPA[where[rows, pick]], zero), best_k)
+
+
+def _cross_norm(a: Arr, b: Arr) -> Arr:
+    """norm(cross(a, b)) for (M, 3) arrays, axis by axis (the same operations on each number,
+    without stacking the cross product first)."""
+    a0, a1, a2 = a[:, 0], a[:, 1], a[:, 2]
+    b0, b1, b2 = b[:, 0], b[:, 1], b[:, 2]
+    x, y, z = a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0
+    return np.sqrt(x * x + y * y + z * z)
 
 
 def _basis(u: Arr) -> tuple[Arr, Arr, Arr, Arr]:

@@ -25,6 +25,20 @@ def _keys(cells: Ints) -> Ints:
     return (c[..., 0] * _SPAN + c[..., 1]) * _SPAN + c[..., 2]
 
 
+def _listing(p0: Arr, p1: Arr, reach: float, cell: float) -> tuple[Ints, Ints]:
+    """(cell key, segment index) of every cell each segment's box grown by `reach` overlaps."""
+    lo = np.floor((np.minimum(p0, p1) - reach) / cell).astype(np.int64)
+    hi = np.floor((np.maximum(p0, p1) + reach) / cell).astype(np.int64)
+    dims = hi - lo + 1
+    counts = dims[:, 0] * dims[:, 1] * dims[:, 2]
+    seg = np.repeat(np.arange(len(p0), dtype=np.int64), counts)
+    start = np.repeat(np.cumsum(counts) - counts, counts)
+    k = np.arange(len(seg), dtype=np.int64) - start
+    d = dims[seg]
+    off = np.stack([k // (d[:, 1] * d[:, 2]), (k // d[:, 2]) % d[:, 1], k % d[:, 2]], axis=1)
+    return _keys(lo[seg] + off), seg
+
+
 @dataclass(frozen=True)
 class SegmentGrid:
     """The building's centre-line segments, bucketed by grid cell."""
@@ -40,22 +54,33 @@ class SegmentGrid:
     max_len: float
     """Longest segment (building or query): midpoints farther than 2r + this never touch."""
 
+    reach: float = 0.0
+    """How far beyond its bounding box each segment is listed (kept for `extended`)."""
+
     @classmethod
     def build(cls, p0: Arr, p1: Arr, piece: Ints, reach: float, max_len: float,
               cell: float = 1.0) -> SegmentGrid:
-        lo = np.floor((np.minimum(p0, p1) - reach) / cell).astype(np.int64)
-        hi = np.floor((np.maximum(p0, p1) + reach) / cell).astype(np.int64)
-        dims = hi - lo + 1
-        counts = dims[:, 0] * dims[:, 1] * dims[:, 2]
-        seg = np.repeat(np.arange(len(p0), dtype=np.int64), counts)
-        start = np.repeat(np.cumsum(counts) - counts, counts)
-        k = np.arange(len(seg), dtype=np.int64) - start
-        d = dims[seg]
-        off = np.stack([k // (d[:, 1] * d[:, 2]), (k // d[:, 2]) % d[:, 1], k % d[:, 2]], axis=1)
-        keys = _keys(lo[seg] + off)
+        keys, seg = _listing(p0, p1, reach, cell)
         order = np.argsort(keys, kind="stable")
         return cls(p0, p1, piece, cell, keys[order], seg[order], (p0 + p1) * 0.5,
-                   float(max(max_len, norm(p1 - p0).max(initial=0.0))))
+                   float(max(max_len, norm(p1 - p0).max(initial=0.0))), reach)
+
+    def extended(self, p0: Arr, p1: Arr, piece: int) -> SegmentGrid:
+        """This grid plus one piece's segments: the grid `build` would make of all of them.
+
+        A building grows one piece at a time, so merging the new piece's few sorted keys into
+        the sorted listing costs far less than sorting the whole listing again; equal keys keep
+        the order a stable sort of the concatenation gives (older segments first).
+        """
+        keys, seg = _listing(p0, p1, self.reach, self.cell)
+        order = np.argsort(keys, kind="stable")
+        keys, seg = keys[order], seg[order] + len(self.p0)
+        at = np.searchsorted(self.keys, keys, side="right")
+        return SegmentGrid(np.concatenate([self.p0, p0]), np.concatenate([self.p1, p1]),
+                           np.concatenate([self.piece, np.full(len(p0), piece, dtype=np.int64)]),
+                           self.cell, np.insert(self.keys, at, keys), np.insert(self.segs, at, seg),
+                           np.concatenate([self.mid, (p0 + p1) * 0.5]),
+                           float(max(self.max_len, norm(p1 - p0).max(initial=0.0))), self.reach)
 
     def candidates(self, mid: Arr) -> tuple[Ints, Ints]:
         """Pairs (query index, segment index) worth an exact distance test."""

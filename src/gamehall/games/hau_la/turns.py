@@ -81,6 +81,8 @@ class Table:
     events: list[Message] = field(default_factory=list)
     """What happened lately, as sentences (the last 12)."""
     placements: Placements | None = None
+    asked: Ask | None = None
+    """What the placement under way allows (fixed while it is chosen; None: ask again)."""
     rows: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
     # --- set-up ------------------------------------------------------------------------------
@@ -220,7 +222,7 @@ class Table:
         whole round passed)."""
         self.phase = OVER
         self.ranking = self.live_ranking()
-        self.placements, self.pending = None, {}
+        self.placements, self.pending, self.asked = None, {}, None
         self._log("over", why=why, who=self._who(self.ranking[0]))
 
     def _log(self, event: str, **args: Arg) -> None:
@@ -268,6 +270,7 @@ class Table:
         if kind >= 0:
             self.kind = kind
         self.placements, self.rows = found, np.arange(len(found))
+        self.asked = ask
         self._autofill()
         return True
 
@@ -290,10 +293,11 @@ class Table:
         """The values the current step may take (distinct, sorted)."""
         step = self.step()
         assert self.placements is not None and step is not None
-        return [int(v) for v in np.unique(self.placements.rows[self.rows, step])]
+        # a few hundred small ints at most: a set is quicker than np.unique's sort
+        return sorted(set(self.placements.rows[self.rows, step].tolist()))
 
     def _forced(self, step: int) -> bool:
-        ask = self.ask()
+        ask = self.asked if self.asked is not None else self.ask()
         if step == KIND:
             return len(ask.kinds) == 1
         if step == FIRST:
@@ -347,7 +351,7 @@ class Table:
         plan = self.plan()
         tag = self.pending.get(TAG, -1)
         phase, placer = self.phase, self.placer
-        self.placements, self.pending = None, {}
+        self.placements, self.pending, self.asked = None, {}, None
         what = msg("game.hau_la.what", piece=self._piece(plan.kind),
                    holes="–".join(self.building.names[h] for h in plan.holes))
         if phase == PLACE:
