@@ -264,3 +264,27 @@ def test_the_command_is_listed_with_help() -> None:
     text = " ".join(out.output.split())
     for game, levels in REVIEW_SIMULATIONS.items():
         assert f"{game} {levels['easy']:,}/{levels['medium']:,}/{levels['hard']:,}" in text
+
+
+def test_a_step_order_the_turn_makes_good_is_no_mistake() -> None:
+    """Issue 42: a Hotu Matua step order that won two steps later read "100% → 47% ??" because
+    the position after the first step was not proven yet. A step is judged by the lesser of its
+    own drop and its turn's from it on, so the same step is a blunder only where the turn ends
+    lost."""
+    from gamehall.ai.review import Estimate, PositionSearch, _assemble, _Position
+
+    won = Estimate((1.0, 0.0), 50, True)
+    unsure = Estimate((0.47, 0.53), 1000, False)
+    final = load_game("t_tictactoe").new_initial_state()
+
+    def steps(turn_end: Estimate) -> list:
+        search = PositionSearch(best=1, root=won, children={})
+        mid = PositionSearch(best=3, root=unsure, children={})
+        positions = [_Position(0, 1, 0, 2, "x", "move", True, 2, search, "y"),
+                     _Position(1, 1, 0, 3, "z", "move", True, 2, mid, "z")]
+        return _assemble(positions, turn_end, final, 10, 0.5)
+
+    kept = steps(won)
+    assert kept[0].drop > 0.5 and kept[0].mark is None and kept[0].accuracy == 100.0
+    lost = steps(Estimate((0.0, 1.0), 0, True))
+    assert lost[0].mark == "blunder"
