@@ -21,6 +21,7 @@ from typer.core import TyperCommand
 from gamehall import __version__
 from gamehall.ai import make_bot
 from gamehall.ai.levels import SUFFIXES_HELP
+from gamehall.ai.review_levels import levels_help as review_levels_help
 from gamehall.core import (
     Game,
     GamehallError,
@@ -230,9 +231,9 @@ def review(
     file: Annotated[Path, typer.Argument(help="A game record (JSON), e.g. from --record.",
                                          exists=True, dir_okay=False)],
     level: Annotated[str, typer.Option(
-        help="The search per position, as the bots of that level search: easy, medium or "
-             "hard (the level's simulations in this game, e.g. Hula's medium 2000 with RAVE, "
-             "Hau La's 60), or a count like 3000 (plain UCT). Suffixes: "
+        help="The search per position: easy, medium or hard (the review level's "
+             f"simulations in this game; {review_levels_help()}; Hula's levels with RAVE as its "
+             "bots), or a count like 3000 (plain UCT). Suffixes: "
              f"{SUFFIXES_HELP}. Time budgets (2s) are refused: a review must not depend on the "
              "machine.")] = "medium",
     seed: Annotated[int, typer.Option(help="Seed of the searches: the same seed, the same "

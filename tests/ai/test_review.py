@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gamehall.ai import MCTSBot
-from gamehall.ai.levels import LEVEL_RAVE, RAVE_K, WIDENING, Extras, level_simulations, split_level
+from gamehall.ai.levels import LEVEL_RAVE, RAVE_K, WIDENING, Extras, split_level
 from gamehall.ai.review import (
     ReviewBudget,
     choice_positions,
@@ -19,6 +19,7 @@ from gamehall.ai.review import (
     review_record,
     search_position,
 )
+from gamehall.ai.review_levels import REVIEW_SIMULATIONS, review_simulations
 from gamehall.cli import app
 from gamehall.core import GamehallError, GameRecord, State, load_game
 from tests.ai.toy_games import FACE, HOLD, ROLL
@@ -202,7 +203,7 @@ def test_suffixes_are_a_set_and_a_level_searches_as_its_bot() -> None:
     does (a count stays plain UCT unless it asks); a capped level's word reads back alike."""
     for word in ("medium+pw+rave", "medium+rave+pw"):
         assert review_budget(word, "hula") == ReviewBudget(
-            level_simulations("medium", "hula"), WIDENING, RAVE_K)
+            review_simulations("medium", "hula"), WIDENING, RAVE_K)
     assert review_budget("medium+pw+rave300", "hula").rave == 300.0
     assert review_budget("500+rave", "hula") == ReviewBudget(500, None, RAVE_K)
     medium = review_budget("medium+pw", "hula")
@@ -216,12 +217,14 @@ def test_suffixes_are_a_set_and_a_level_searches_as_its_bot() -> None:
 
 
 def test_budgets_and_bad_arguments() -> None:
+    """A review level's simulations are the review's own table (`REVIEW_SIMULATIONS`), not the
+    bots' levels: a review reads values, a bot only needs a good move."""
     assert review_budget("medium", "hula") == ReviewBudget(
-        level_simulations("medium", "hula"), None, LEVEL_RAVE["hula"])
+        review_simulations("medium", "hula"), None, LEVEL_RAVE["hula"])
     assert review_budget("easy", "hau_la") == ReviewBudget(
-        level_simulations("easy", "hau_la"), None, None)
+        review_simulations("easy", "hau_la"), None, None)
     assert review_budget("hard", "haugaz") == ReviewBudget(
-        level_simulations("hard", "haugaz"), None, None)
+        review_simulations("hard", "haugaz"), None, None)
     assert review_budget("300+pw", "hula") == ReviewBudget(300, WIDENING, None)
     with pytest.raises(GamehallError, match="RAVE"):
         review_budget("medium+rave", "hau_la")
@@ -255,5 +258,33 @@ def test_cli_review_prints_marks_and_accuracy(tmp_path: Path) -> None:
 
 
 def test_the_command_is_listed_with_help() -> None:
-    out = CliRunner().invoke(app, ["review", "--help"])
+    out = CliRunner().invoke(app, ["review", "--help"], env={"COLUMNS": "400"})
     assert out.exit_code == 0 and "--level" in out.output and "--seed" in out.output
+    # the help is written from the review's table, so it cannot drift from it (issue 42)
+    text = " ".join(out.output.split())
+    for game, levels in REVIEW_SIMULATIONS.items():
+        assert f"{game} {levels['easy']:,}/{levels['medium']:,}/{levels['hard']:,}" in text
+
+
+def test_a_step_order_the_turn_makes_good_is_no_mistake() -> None:
+    """Issue 42: a Hotu Matua step order that won two steps later read "100% → 47% ??" because
+    the position after the first step was not proven yet. A step is judged by the lesser of its
+    own drop and its turn's from it on, so the same step is a blunder only where the turn ends
+    lost."""
+    from gamehall.ai.review import Estimate, PositionSearch, _assemble, _Position
+
+    won = Estimate((1.0, 0.0), 50, True)
+    unsure = Estimate((0.47, 0.53), 1000, False)
+    final = load_game("t_tictactoe").new_initial_state()
+
+    def steps(turn_end: Estimate) -> list:
+        search = PositionSearch(best=1, root=won, children={})
+        mid = PositionSearch(best=3, root=unsure, children={})
+        positions = [_Position(0, 1, 0, 2, "x", "move", True, 2, search, "y"),
+                     _Position(1, 1, 0, 3, "z", "move", True, 2, mid, "z")]
+        return _assemble(positions, turn_end, final, 10, 0.5)
+
+    kept = steps(won)
+    assert kept[0].drop > 0.5 and kept[0].mark is None and kept[0].accuracy == 100.0
+    lost = steps(Estimate((0.0, 1.0), 0, True))
+    assert lost[0].mark == "blunder"

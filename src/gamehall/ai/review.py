@@ -8,21 +8,20 @@ simulations per position, a progress callback) and a server store what it return
   with exactly `simulations` simulations, no time cap and no tree reuse, seeded from the review's
   seed and the position's index: the same record and seed give the same review on any machine,
   and a position's figures do not depend on which others are reviewed (`positions`).
-- The search tracks each root child's mean return for every seat (`track_root_returns`). The
-  chances *before* a move are the root's value (the mean over all its simulations, which UCT
-  spends mostly on the best moves; exact where the solver proved the root); *after*, the move
-  played's child in the same search. Where the search hardly tried the move played (fewer than
-  `visit_floor` visits, not proven — UCT spends little on what it thinks bad, and none at all
-  once the solver proves the root), the position after it is searched too and its value stands
-  in: the next position's own search (it is seeded by its index), or a search from the roll or
-  flip that follows, as MCTS can search from a chance node. (The best child's mean, not the
-  root's, would be the maximum of noisy means — biased up in wide positions, so every move
-  would seem to drop.)
-- A drop is marked only where the search is sure: both estimates proven or at least
-  `visit_floor` visits, and the mark is taken from the lower confidence bound of the drop,
-  drop − 0.5·sqrt(1/n_before + 1/n_after) (0.5 bounds the standard deviation of a 0..1 return;
-  a proven value has no uncertainty). Move accuracy uses the same bound, so a move is held
-  against a player only as far as the search is sure of it.
+- A position's value is its best move's value in its own search (`position_value`: the most
+  visited move's mean, exact where the solver proved it; at a roll or flip, each outcome's best
+  move's value weighted by its odds) — not the mean of all simulations, which the moves UCT
+  explores drag down. A move is judged by the search of the position after it, not by its
+  average inside the first tree (which stays high for a refuted move), so every position a
+  judged move touches is searched once: before it, after it, and where its turn ends.
+- A turn of several steps is judged as a turn: a step's drop is the lesser of its own and its
+  turn's from it on (to the next turn's start or chance), so a step order the rest of the turn
+  makes good is no mistake. The move the search prefers is never marked.
+- A drop is marked only where the values are sure (proven, or at least `visit_floor` visits
+  behind each), and less one standard deviation of the difference of the two values, from the
+  spread measured per game (`review_levels.REVIEW_SPREAD`; none for a proven value). Move
+  accuracy uses the same drop, so a move is held against a player only as far as the search
+  is sure of it.
 - Chance steps (dice, flips) are nobody's choice and forced steps (one legal move) none either:
   they are never marked and do not count in the accuracy; they are not searched (their chances
   are carried from their neighbours for the graph).
@@ -47,12 +46,12 @@ from gamehall.ai.levels import (
     WIDENING,
     Extras,
     level_rave,
-    level_simulations,
     parse_level,
     split_level,
 )
-from gamehall.ai.mcts import ChildReturns, MCTSBot
+from gamehall.ai.mcts import ChildReturns, MCTSBot, Node
 from gamehall.ai.ranks import RANKED_SEATS, expected_ranks
+from gamehall.ai.review_levels import review_simulations, review_spread
 from gamehall.core import CHANCE, GamehallError, GameRecord, State
 
 DEFAULT_SIMULATIONS = 1000
@@ -75,11 +74,13 @@ class Estimate:
     visits: int
     exact: bool
 
-    def variance(self) -> float:
-        """(0.5/sqrt(visits))², a bound on the mean's variance; 0 exact, inf unvisited."""
+    def variance(self, spread: float = 0.5) -> float:
+        """The value's variance, spread²/visits (`spread`: a simulation's standard deviation as
+        measured for the game, `REVIEW_SPREAD`; 0.5 bounds any 0..1 return's); 0 exact, inf
+        unvisited."""
         if self.exact:
             return 0.0
-        return math.inf if self.visits == 0 else 0.25 / self.visits
+        return math.inf if self.visits == 0 else spread * spread / self.visits
 
     def sure(self, floor: int) -> bool:
         return self.exact or self.visits >= floor
@@ -91,7 +92,8 @@ class PositionSearch:
 
     best: int
     root: Estimate
-    """The position's value: the mean over every simulation (exact where the root is proven)."""
+    """The position's value: its best move's (exact where the root is proven), see
+    `position_value`."""
     children: dict[int, ChildReturns]
 
     def estimate(self, action: int) -> Estimate | None:
@@ -269,7 +271,7 @@ def review_budget(level: str | None, game: str) -> ReviewBudget:
     if rave is not None:
         amaf.check_game(game)
     if budget.level is not None:
-        return ReviewBudget(level_simulations(budget.level, game), widening, rave)
+        return ReviewBudget(review_simulations(budget.level, game), widening, rave)
     if budget.simulations is None:
         raise GamehallError(
             f"a review needs a number of simulations, and {level!r} is a time budget (it would "
@@ -301,20 +303,73 @@ def search_position(state: State, *, simulations: int, seed: int,
                     chance_widening: tuple[float, float] | None = None,
                     rave: float | None = None) -> PositionSearch:
     """Search `state` (a seat to move, or a chance node: then `best` is -1) with exactly
-    `simulations` simulations; its root's value and each root child's."""
+    `simulations` simulations (fewer once the solver proves the root); the position's value
+    (`position_value`) and each root child's."""
     bot = MCTSBot(seed, simulations=simulations, seconds=None, reuse=False,
                   chance_widening=chance_widening, track_root_returns=True, rave=rave)
     root = bot.search(state)
     best = bot.best_action(root, state) if state.current_player() >= 0 else -1
     children = bot.root_returns
+    return PositionSearch(best, position_value(root, state, children, best), children)
+
+
+def position_value(root: Node, state: State, children: Mapping[int, ChildReturns],
+                   best: int) -> Estimate:
+    """A searched position's value per seat: exact where the solver proved it; at a seat's
+    choice, the value of the move the search would play (its mean, or exact where proven) —
+    not the mean of every simulation, which the moves UCT explores drag down (issue 42: Halali!
+    0.50 at 120 simulations for a position whose best move is worth 0.69); at a chance node,
+    each outcome's best move's value weighted by the outcome's probability (two seats
+    constant-sum, where a node's mean gives both seats'), else the mean over the outcomes."""
     if root.proven is not None:
-        value = Estimate(tuple(root.proven_norm), root.n, True)
-    else:
-        total = sum(c.visits for c in children.values())
-        seats = state.game.num_players
-        value = Estimate(tuple(sum(c.visits * c.mean[s] for c in children.values()) / total
-                               for s in range(seats)) if total else (0.5,) * seats, total, False)
-    return PositionSearch(best, value, children)
+        return Estimate(tuple(root.proven_norm), root.n, True)
+    seats = state.game.num_players
+    if best >= 0:
+        chosen = children.get(best)
+        if chosen is None:
+            return Estimate((1.0 / seats,) * seats, 0, False)
+        return Estimate(chosen.mean, chosen.visits, chosen.proven)
+    if seats == 2 and state.game.utility_sum is not None:
+        odds = dict(state.chance_outcomes())
+        weight = 0.0
+        total = 0
+        chances = [0.0, 0.0]
+        for action, node in root.children.items():
+            own = _node_value(node, children.get(action))
+            if own is None:
+                continue
+            p = odds.get(action, 0.0)
+            weight += p
+            total += node.n
+            for s in (0, 1):
+                chances[s] += p * own[s]
+        if weight > 0:
+            return Estimate(tuple(c / weight for c in chances), total, False)
+    visited = sum(c.visits for c in children.values())
+    if not visited:
+        return Estimate((1.0 / seats,) * seats, 0, False)
+    return Estimate(tuple(sum(c.visits * c.mean[s] for c in children.values()) / visited
+                          for s in range(seats)), visited, False)
+
+
+def _node_value(node: Node, returns: ChildReturns | None) -> tuple[float, float] | None:
+    """A two-seat decision node's value below a chance root: exact where proven, else its most
+    visited child's mean (a proven win first, proven losses last, as `MCTSBot.best_action`),
+    else the node's own mean (a leaf); None where no simulation passed."""
+    if node.proven is not None:
+        return (node.proven_norm[0], node.proven_norm[1])
+    kids = list(node.children.values())
+    mover = node.player
+    if kids and mover in (0, 1):
+        wins = [c for c in kids if c.proven is not None and c.proven_norm[mover] >= 1.0]
+        alive = [c for c in kids if c.proven is None or c.proven_norm[mover] > 0.0] or kids
+        pick = wins[0] if wins else max(alive, key=lambda c: c.n)
+        if pick.n > 0 or pick.proven is not None:
+            q = pick.proven_norm[mover] if pick.proven is not None else pick.w / pick.n
+            return (q, 1.0 - q) if mover == 0 else (1.0 - q, q)
+    if returns is not None:
+        return (returns.mean[0], returns.mean[1])
+    return None
 
 
 def _normalised(state: State) -> tuple[float, ...]:
@@ -348,8 +403,8 @@ def review_record(record: GameRecord, *, simulations: int = DEFAULT_SIMULATIONS,
         return search_position(state, simulations=simulations, seed=position_seed(seed, index),
                                chance_widening=chance_widening, rave=rave)
 
-    found = _walk(record, final, wanted, search, visit_floor, progress)
-    steps = _assemble(found, final, visit_floor)
+    found, last = _walk(record, final, wanted, search, progress)
+    steps = _assemble(found, last, final, visit_floor, review_spread(final.game.name))
     end = _normalised(final) if final.is_terminal() else (
         steps[-1].after if steps else _neutral(final))
     review = Review(game=final.game.name, options=dict(final.game.options),
@@ -362,7 +417,8 @@ def review_record(record: GameRecord, *, simulations: int = DEFAULT_SIMULATIONS,
 
 @dataclass(frozen=True)
 class _Position:
-    """What the walk learnt of one action: who moved, what, and the searches made there."""
+    """What the walk learnt of one action: who moved, what, where its turn ends, and the search
+    of the position before it (where one was made)."""
 
     index: int
     turn: int
@@ -370,45 +426,67 @@ class _Position:
     action: int
     move: str
     kind: str
+    reviewed: bool
+    """Whether this action is judged (a choice, and wanted)."""
+    turn_end: int
+    """The index of the position where the mover's turn is over: the next action that starts a
+    turn or is chance, or the end of the record (chance is nobody's play: luck is left out)."""
     search: PositionSearch | None
-    """The review's search of a choice position (None: not reviewed)."""
-    value: Estimate | None
-    """The position's value where it was searched, for review or as the position after an
-    unsure move."""
+    """The search of the position before this action (None: not searched)."""
     best_move: str | None
+    """The search's preferred move in notation, where this action is judged."""
 
 
 def _walk(record: GameRecord, final: State, wanted: frozenset[int] | None,
-          search: Callable[[State, int], PositionSearch], floor: int,
-          progress: Progress | None) -> list[_Position]:
-    """Replay the record, searching each wanted position where a seat has a choice, and each
-    position that follows a move its search hardly tried (its value stands in for the move's);
-    report progress after each action."""
-    state = final.game.new_initial_state(record.seed)
+          search: Callable[[State, int], PositionSearch],
+          progress: Progress | None) -> tuple[list[_Position], Estimate | None]:
+    """Replay the record and search every position a judged move needs: the one before it, the
+    one after it and the one that ends its turn; report progress after each action. Returns the
+    positions and the value of the position after the last action (exact where the game is
+    over, searched where a judged move needs it, else None)."""
+    game = final.game
     actions = final.history()  # the record's moves as actions (it may give only notation)
     n = len(actions)
-    found: list[_Position] = []
-    turn = 0
-    needed = False  # whether the previous move's child was unsure: search this position too
+    state = game.new_initial_state(record.seed)
+    kinds: list[tuple[int, str, bool]] = []  # (player, kind, starts a turn or is chance)
     for index, action in enumerate(actions):
-        if index == 0 or final.game.starts_turn(state, action):
-            turn += 1
         player = state.current_player()
         kind = (CHANCE_STEP if player == CHANCE
                 else FORCED if len(state.legal_actions()) < 2 else MOVE)
-        reviewed = kind == MOVE and (wanted is None or index in wanted)
-        result = search(state, index) if reviewed or needed else None
-        mine = result if reviewed else None
-        best = state.action_to_string(mine.best) if mine is not None else None
+        kinds.append((player, kind, player == CHANCE or index == 0
+                      or game.starts_turn(state, action)))
+        state.apply_action(action)
+    ends = [n] * n
+    for index in range(n - 2, -1, -1):
+        ends[index] = index + 1 if kinds[index + 1][2] else ends[index + 1]
+    reviewed = [kind == MOVE and (wanted is None or index in wanted)
+                for index, (_, kind, _) in enumerate(kinds)]
+    needed: set[int] = set()
+    for index in range(n):
+        if reviewed[index]:
+            needed.update((index, index + 1, ends[index]))
+    state = game.new_initial_state(record.seed)
+    found: list[_Position] = []
+    turn = 0
+    for index, action in enumerate(actions):
+        player, kind, _ = kinds[index]
+        if index == 0 or game.starts_turn(state, action):
+            turn += 1
+        result = search(state, index) if index in needed else None
+        best = (state.action_to_string(result.best)
+                if result is not None and reviewed[index] else None)
         found.append(_Position(index, max(turn, 1), player, action,
-                               state.action_to_string(action), kind, mine,
-                               result.root if result is not None else None, best))
-        own = mine.estimate(action) if mine is not None else None
-        needed = mine is not None and (own is None or not own.sure(floor))
+                               state.action_to_string(action), kind, reviewed[index],
+                               ends[index], result, best))
         state.apply_action(action)
         if progress is not None:
             progress(index + 1, n)
-    return found
+    last: Estimate | None = None
+    if final.is_terminal():
+        last = Estimate(_normalised(final), 0, True)
+    elif n in needed:
+        last = search(final.clone(), n).root
+    return found, last
 
 
 def _neutral(state: State) -> tuple[float, ...]:
@@ -417,78 +495,64 @@ def _neutral(state: State) -> tuple[float, ...]:
     return (1.0 / n,) * n
 
 
-def _assemble(positions: list[_Position], final: State, floor: int) -> list[ReviewStep]:
-    """The steps: estimates before and after each action, drops, marks, move accuracies."""
-    n = len(positions)
-    afters = [_after(positions, i, final, floor) for i in range(n)]
-    values = _position_values(positions, afters, final)
+def _judged(before: Estimate, later: Estimate, seat: int, spread: float) -> float:
+    """The mover's drop from `before` to `later`, less the uncertainty of the two values: one
+    standard deviation of their difference, from the search's measured spread (`spread` per
+    simulation: `REVIEW_SPREAD`), none where a value is exact; at least 0."""
+    drop = before.chances[seat] - later.chances[seat]
+    return max(0.0, drop - math.sqrt(before.variance(spread) + later.variance(spread)))
+
+
+def _assemble(positions: list[_Position], last: Estimate | None, final: State, floor: int,
+              spread: float) -> list[ReviewStep]:
+    """The steps: values before and after each action, drops, marks, move accuracies.
+
+    A judged step's drop is the lesser of its own (the position before it against the one after
+    it) and its turn's from it on (against the position where the turn is over): a step order
+    that the rest of the turn makes good is no mistake, however the search read the half-done
+    turn (issue 42: a Hotu Matua order that won two steps later read 100% → 47%), while a turn
+    that throws the game away is held against the step that did it. The move the search itself
+    prefers is never held against its mover: its value is the position's, and a drop between
+    the two searches is their noise, not the move's."""
+    values: list[Estimate | None] = [p.search.root if p.search is not None else None
+                                     for p in positions]
+    values.append(last)
+    chances = _position_values(values, final)
     steps: list[ReviewStep] = []
     for i, pos in enumerate(positions):
-        search, after = pos.search, afters[i]
         seat = None if pos.player == CHANCE else pos.player
-        if search is None:
+        before, after, end = values[i], values[i + 1], values[pos.turn_end]
+        if not pos.reviewed or pos.search is None or before is None:
             steps.append(ReviewStep(pos.index, pos.turn, seat, pos.action, pos.move, pos.kind,
-                                    None, None, values[i], values[i + 1], 0.0, 0.0, 0, False,
+                                    None, None, chances[i], chances[i + 1], 0.0, 0.0, 0, False,
                                     None, None))
             continue
-        before = search.root
         p = pos.player
-        after_chances = after.chances if after is not None else values[i + 1]
+        after_chances = after.chances if after is not None else chances[i + 1]
         drop = max(0.0, before.chances[p] - after_chances[p])
-        sure = after is not None and before.sure(floor) and after.sure(floor)
+        sure = (after is not None and end is not None and before.sure(floor)
+                and after.sure(floor) and end.sure(floor))
         sure_drop = 0.0
-        if sure and after is not None:
-            sure_drop = max(0.0, drop - math.sqrt(before.variance() + after.variance()))
+        if sure and after is not None and end is not None and pos.action != pos.search.best:
+            sure_drop = min(_judged(before, after, p, spread), _judged(before, end, p, spread))
         visits = after.visits if after is not None and not after.exact else 0
+        best = pos.search.best
         steps.append(ReviewStep(
-            pos.index, pos.turn, seat, pos.action, pos.move, pos.kind, search.best,
-            pos.best_move, before.chances, after_chances, drop, sure_drop, visits, sure,
+            pos.index, pos.turn, seat, pos.action, pos.move, pos.kind, best, pos.best_move,
+            before.chances, after_chances, drop, sure_drop, visits, sure,
             mark(sure_drop) if sure else None, move_accuracy(sure_drop) if sure else None))
     return steps
 
 
-def _after(positions: list[_Position], i: int, final: State, floor: int) -> Estimate | None:
-    """The estimate of the position after action `i`, for a reviewed position: the played
-    child's, or where that is unsure, the value of the position that follows (searched by the
-    walk for that; exact at the end)."""
-    search = positions[i].search
-    if search is None:
-        return None
-    own = search.estimate(positions[i].action)
-    if own is not None and own.sure(floor):
-        return own
-    if i + 1 < len(positions):
-        ahead = positions[i + 1].value
-    else:
-        ahead = Estimate(_normalised(final), 0, True) if final.is_terminal() else None
-    if ahead is not None and ahead.sure(floor):
-        return ahead
-    return own
-
-
-def _position_values(positions: list[_Position], afters: list[Estimate | None],
-                     final: State) -> list[tuple[float, ...]]:
+def _position_values(values: list[Estimate | None], final: State) -> list[tuple[float, ...]]:
     """Every position's chances for the graph: a searched one's value, the end's exact result;
-    between, carried from the move before (its estimate of what it led to) or, at the very
-    start, from the first position that has one."""
-    n = len(positions)
-    values: list[tuple[float, ...] | None] = [None] * (n + 1)
-    for i, pos in enumerate(positions):
-        if pos.value is not None:
-            values[i] = pos.value.chances
-    if final.is_terminal():
-        values[n] = _normalised(final)
-    for i in range(1, n + 1):
-        if values[i] is None:
-            after = afters[i - 1]
-            values[i] = after.chances if after is not None else values[i - 1]
-    known = next((v for v in values if v is not None), None)
-    neutral = _neutral(final)
+    between, carried from the position before or, at the very start, from the first position
+    that has one."""
+    known = next((v.chances for v in values if v is not None), _neutral(final))
     filled: list[tuple[float, ...]] = []
     for v in values:
-        if v is None:
-            v = known if known is not None else neutral
-        filled.append(v)
+        known = v.chances if v is not None else (filled[-1] if filled else known)
+        filled.append(known)
     return filled
 
 

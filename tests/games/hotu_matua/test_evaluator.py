@@ -90,3 +90,30 @@ def test_refuses_other_games_and_bad_weights() -> None:
         HotuMatuaEvaluator(game, scale=0.0)
     with pytest.raises(GamehallError):
         HotuMatuaEvaluator(game).evaluate(load_game("hula").new_initial_state(), random.Random(0))
+
+
+def test_a_taken_pearls_field_is_open_sea() -> None:
+    """Issue 42: once a pearl is taken its field is ordinary sea (README, rules), so a ship on
+    it, or a path through it, counts its real steps; the table had kept it blocked, so at 1–1 a
+    fleet beside the last pearls read 59 steps instead of a handful and its side lost all hope."""
+    game = load_game("hotu_matua")
+    ev = HotuMatuaEvaluator(game)
+    state = game.new_initial_state(seed=1)
+    assert isinstance(state, HotuMatuaState)
+    board = state.board
+    taken, left = board.pearls[0], list(board.pearls[1:])
+    state.owned = [1, 1]
+    state.pearls = left[1:]  # two gone, three left: 1–1
+    ship = state.ships[0]
+    state.ships[0] = taken  # north's first ship sails over the taken pearl's field
+    assert ship != taken
+    steps = ev.fleet_steps(state, 0)
+    assert steps < board.num_fields, steps  # was 55 for that ship alone
+    value = ev.evaluate(state, random.Random(0))
+    assert value is not None and value[0] > -0.5  # was about -1: a fleet taken for lost
+    # each ship's distance is a true shortest path through open sea: one step from a neighbour
+    table = pearl_steps(board, tuple(state.pearls))
+    for i, _pearl in enumerate(state.pearls):
+        row = table[i]
+        assert row[taken] < board.num_fields
+        assert row[taken] == min(row[g] for g in board.neighbours(taken)) + 1 or row[taken] == 0

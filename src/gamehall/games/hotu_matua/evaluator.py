@@ -5,11 +5,13 @@ seldom chains all four ships at a pearl, so a random rollout costs milliseconds 
 a 2-second search made about 120 of them. This evaluator values a position at once from what
 decides the game: the pearls each side owns, and how far each side's fleet is from closing a
 chain at a pearl still on the board — for each pearl, the steps (field to field, around the
-pearls) that would bring every ship of the fleet next to it; the nearest pearl counts. The value
-for north is ``tanh((pearls_N - pearls_S + w·(steps_S - steps_N)) / scale)``, south's its
-negative (the game's returns are +1/−1, a draw 0).
+pearls still lying there; a taken pearl's field is open sea) that would bring every ship of the
+fleet next to it; the nearest pearl counts. The value for north is
+``tanh((pearls_N - pearls_S + w·(steps_S - steps_N)) / scale)``, south's its negative (the
+game's returns are +1/−1, a draw 0).
 
-Nothing is applied to the state; the distances are computed once per board. It imports only the
+Nothing is applied to the state; the distances are computed once per board and set of pearls
+left. It imports only the
 engine (the interface, `gamehall.core.Evaluator`, is structural) and is registered in
 ``pyproject.toml`` under ``gamehall.evaluators``.
 """
@@ -28,14 +30,22 @@ from gamehall.games.hotu_matua.notation import SHIPS_PER_SEAT
 from gamehall.games.hotu_matua.rules import HotuMatuaState
 
 
+def pearl_steps(board: Board, pearls: tuple[int, ...] | None = None
+                ) -> tuple[tuple[int, ...], ...]:
+    """Per pearl of `pearls` (those still on the board; default all of `board.pearls`), per
+    field: the fewest steps from that field to a field next to the pearl, never entering the
+    field of a pearl still lying there (unreachable: the field count). A taken pearl's field is
+    ordinary sea (rules), so the table depends on which pearls are left."""
+    return _pearl_steps(board, tuple(sorted(board.pearls if pearls is None else pearls)))
+
+
 @cache
-def pearl_steps(board: Board) -> tuple[tuple[int, ...], ...]:
-    """Per pearl (in `board.pearls` order), per field: the fewest steps from that field to a
-    field next to the pearl, never entering a pearl's field (unreachable: the field count)."""
-    blocked = set(board.pearls)
+def _pearl_steps(board: Board, pearls: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """`pearl_steps` for a sorted tuple of pearls left (at most 2^5 tables a board)."""
+    blocked = set(pearls)
     far = board.num_fields
     out = []
-    for pearl in board.pearls:
+    for pearl in pearls:
         steps = [far] * board.num_fields
         todo: deque[int] = deque()
         for f in board.neighbours(pearl):
@@ -64,13 +74,12 @@ class HotuMatuaEvaluator:
 
     def fleet_steps(self, state: HotuMatuaState, seat: int) -> int:
         """Steps that would bring all of `seat`'s ships next to the nearest pearl left."""
-        table = pearl_steps(state.board)
-        index = {p: i for i, p in enumerate(state.board.pearls)}
+        left = tuple(sorted(state.pearls))
+        table = pearl_steps(state.board, left)
         base = seat * SHIPS_PER_SEAT
         fleet = state.ships[base:base + SHIPS_PER_SEAT]
         best = SHIPS_PER_SEAT * state.board.num_fields
-        for pearl in state.pearls:
-            row = table[index[pearl]]
+        for row in table:
             best = min(best, sum(row[f] for f in fleet))
         return best
 

@@ -1,0 +1,50 @@
+"""What a review searches per position at each level, per game, and how noisy that search is.
+
+A review's level is not a bot's: a bot must answer in a second or two a move, a review must
+read each position's value well enough to mark a real blunder and leave a good move alone, and
+may take up to half a minute for a 60-move game on one core (issue 42). So a review level has
+its own simulations per game (`REVIEW_SIMULATIONS`, measured: benchmarks/README.md, "Review
+budgets"), and the search's spread (`REVIEW_SPREAD`) is measured too, so the allowance taken
+off every drop is the search's real noise, not a bound four times as large.
+"""
+
+from __future__ import annotations
+
+from gamehall.ai.levels import LEVEL_NAMES
+
+REVIEW_SIMULATIONS: dict[str, dict[str, int]] = {
+    "hula": {"easy": 300, "medium": 1500, "hard": 6000},
+    "haugaz": {"easy": 200, "medium": 800, "hard": 4000},
+    "halali": {"easy": 600, "medium": 3000, "hard": 12000},
+    "hau_la": {"easy": 24, "medium": 100, "hard": 400},
+    "hotu_matua": {"easy": 600, "medium": 3000, "hard": 12000},
+}
+"""Simulations a searched position per game (registry name) and review level."""
+DEFAULT_REVIEW_SIMULATIONS = {"easy": 200, "medium": 1000, "hard": 5000}
+"""The budgets of a game that `REVIEW_SIMULATIONS` does not list (a plug-in)."""
+REVIEW_SPREAD: dict[str, float] = {"halali": 0.02, "hau_la": 0.02}
+"""Per game, the standard deviation of a position's value times sqrt(the visits behind it):
+the value's standard deviation is spread/sqrt(visits). Measured over positions of strong play
+searched with several seeds (``python -m benchmarks.review_spread``: Halali! 0.006 and Hau La
+0.01 at medium, whose evaluators are deterministic, so the only noise is the sampling of
+chance and of ties; rounded up); 0.5, the bound of any 0..1 return's, for a game not measured
+yet (Hula, Haugaz, Hotu Matua: their measurement did not finish in this round)."""
+UNMEASURED_SPREAD = 0.5
+
+
+def review_simulations(level: str, game: str) -> int:
+    """The simulations a position of a review at `level` in the game registered as `game`."""
+    return REVIEW_SIMULATIONS.get(game, DEFAULT_REVIEW_SIMULATIONS)[level]
+
+
+def review_spread(game: str) -> float:
+    """A simulation's spread in `game` (`REVIEW_SPREAD`; the 0.5 bound where not measured)."""
+    return REVIEW_SPREAD.get(game, UNMEASURED_SPREAD)
+
+
+def levels_help() -> str:
+    """The review levels' simulations per game, in words, from the table (command help)."""
+    games = ", ".join(
+        f"{game} {'/'.join(f'{REVIEW_SIMULATIONS[game][lv]:,}' for lv in LEVEL_NAMES)}"
+        for game in sorted(REVIEW_SIMULATIONS))
+    return f"simulations a position at {'/'.join(LEVEL_NAMES)}: {games}"
