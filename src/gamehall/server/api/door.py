@@ -1,9 +1,15 @@
 """The hall's door: who is asking and from where (the token of a request, the visitor a limit
-counts, the address), and the limits every client passes before the hall acts."""
+counts, the address), and the limits every client passes before the hall acts (`Door` for
+everyone's, `BotDoor` for the bot API's tokens). Who may call which route is `access.py`."""
 
 from __future__ import annotations
 
-from fastapi import Request, WebSocket
+import contextlib
+from collections import Counter
+from typing import Any
+
+from fastapi import WebSocket
+from starlette.requests import HTTPConnection
 
 from gamehall.core.messages import msg
 from gamehall.server.accounts.identity import RateLimited
@@ -11,13 +17,17 @@ from gamehall.server.api.guards import (
     ConnectionCounts,
     RateLimits,
     RateSettings,
+    rules,
 )
 from gamehall.server.hall.hall import Player
 from gamehall.server.ops.limiter import Limiter
 from gamehall.server.ops.settings import Settings
+from gamehall.server.pubsub.in_process import Subscription
 
 COOKIE = "gamehall_token"
 TOKEN_HEADER = "x-gamehall-token"
+STREAM_RETRY = 10.0
+"""The Retry-After of a stream refused past the cap: by then a stream closed is counted out."""
 
 
 class Door:
@@ -34,16 +44,74 @@ class Door:
         self.origins = frozenset(o.strip().lower().rstrip("/") for o in s.allow_origins)
 
 
+class BotDoor:
+    """The bot API's limits: requests per token (in the hall's limiter, so one count for a
+    whole cluster) and streams per token (this node's)."""
+
+    def __init__(self, settings: Settings, limiter: Limiter) -> None:
+        self.limiter = limiter
+        self.rules = rules("token", settings.token_rate, ("token",), "--token-rate")
+        self.max_streams = settings.max_streams_per_token
+        self.streams: Counter[str] = Counter()
+        self.open: set[Subscription] = set()
+        """The subscriptions of the streams open now (`end_streams` ends them)."""
+        self.ending = False
+
+    def end_streams(self) -> None:
+        """The server is stopping: every open stream ends now, its body complete (the client
+        opens it again, on another node of a cluster), instead of holding the stop until the
+        server cancels it (a traceback in the log, and a stop 5 s late)."""
+        self.ending = True
+        for sub in list(self.open):
+            sub.deliver({"event": "closing"})
+
+    @contextlib.contextmanager
+    def tracked(self, sub: Subscription) -> Any:
+        """Keep a stream's subscription known to `end_streams` while the stream runs."""
+        self.open.add(sub)
+        if self.ending:
+            sub.deliver({"event": "closing"})
+        try:
+            yield sub
+        finally:
+            self.open.discard(sub)
+
+    async def check(self, key: str) -> None:
+        if not await self.limiter.allow(self.rules, {"token": key}):
+            wait = await self.limiter.blocked(self.rules, {"token": key}) or 1.0
+            raise RateLimited(wait, msg("error.rate.token", seconds=max(1, round(wait))))
+
+    def check_streams(self, key: str) -> None:
+        """Refuse a stream past the cap before its answer starts (a 429, not a cut stream)."""
+        if self.streams[key] >= self.max_streams:
+            refusal = RateLimited(STREAM_RETRY, msg("error.rate.streams",
+                                                    count=self.max_streams))
+            refusal.code = "too_many_streams"
+            raise refusal
+
+    @contextlib.contextmanager
+    def stream(self, key: str) -> Any:
+        """Count a stream while it runs: entered by the stream's body itself, so that a client
+        gone before the body starts leaves nothing counted (nor subscribed)."""
+        self.streams[key] += 1
+        try:
+            yield
+        finally:
+            self.streams[key] -= 1
+            if self.streams[key] <= 0:
+                del self.streams[key]
+
+
 def visitor_key(player: Player | None, address: str) -> str:
     """Who a limit counts: the player once identified, else the address."""
     return f"p{player.id}" if player is not None else f"a{address}"
 
 
-def address_of(conn: Request | WebSocket) -> str:
+def address_of(conn: HTTPConnection) -> str:
     return conn.client.host if conn.client is not None else "unknown"
 
 
-def token_of(request: Request | WebSocket) -> str | None:
+def token_of(request: HTTPConnection) -> str | None:
     """The token from a header, or (HTTP only) the cookie; never from the URL, which access logs
     keep. A WebSocket ignores the cookie: the page sends `identify` instead, so that each tab is
     its own player and a page of another site cannot act with the cookie."""

@@ -6,15 +6,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Depends, WebSocket, WebSocketDisconnect
 
 from gamehall.core import messages
-from gamehall.server.api.door import Door, address_of, token_of, visitor_key
-from gamehall.server.api.guards import (
-    origin_allowed,
-)
+from gamehall.server.api.access import Visitor, identified
+from gamehall.server.api.door import Door, visitor_key
+from gamehall.server.api.guards import origin_allowed
+from gamehall.server.api.parts import DoorPart, HallPart, SettingsPart
 from gamehall.server.hall.hall import Hall, Player
 from gamehall.server.ops.settings import Settings
 from gamehall.server.table import protocol as proto
@@ -25,37 +25,38 @@ from gamehall.server.table.room import Room
 log = logging.getLogger("gamehall.server")
 
 
-def mount_websocket(app: FastAPI, hall: Hall, settings: Settings, door: Door) -> None:
-    @app.websocket("/ws/rooms/{room_id}")
-    async def ws_room(ws: WebSocket, room_id: str) -> None:
-        if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), door.origins):
-            await ws.close(4403)  # before the handshake completes: the browser gets a 403
-            return
-        token = token_of(ws)
-        player = await hall.identify(token)
-        address = address_of(ws)
-        visitor = visitor_key(player, address)
-        await ws.accept()
-        refusal = door.connections.open(visitor, address)
-        if refusal is None and not await door.rates.allow_connect(address):
-            door.connections.close(visitor, address)
-            refusal = messages.msg("error.rate.connections")
-        if refusal is not None:
-            await ws.send_text(proto.dumps(proto.error(TOO_MANY_CONNECTIONS, refusal)))
-            await ws.close(1008, "too many connections")
-            return
-        conn: Connection | None = None
+router = APIRouter()
+
+
+@router.websocket("/ws/rooms/{room_id}")
+async def ws_room(ws: WebSocket, room_id: str, hall: HallPart, settings: SettingsPart,
+                  door: DoorPart, who: Annotated[Visitor, Depends(identified())]) -> None:
+    # who: anyone may watch; the requests a connection sends are the hall's to allow
+    if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), door.origins):
+        await ws.close(4403)  # before the handshake completes: the browser gets a 403
+        return
+    token, player, address, visitor = who.token, who.player, who.address, who.key
+    await ws.accept()
+    refusal = door.connections.open(visitor, address)
+    if refusal is None and not await door.rates.allow_connect(address):
+        door.connections.close(visitor, address)
+        refusal = messages.msg("error.rate.connections")
+    if refusal is not None:
+        await ws.send_text(proto.dumps(proto.error(TOO_MANY_CONNECTIONS, refusal)))
+        await ws.close(1008, "too many connections")
+        return
+    conn: Connection | None = None
+    try:
         try:
-            try:
-                room = await hall.get_room(room_id)
-            except RoomError as exc:
-                await ws.send_text(proto.dumps(proto.error(exc.code, exc.said)))
-                await ws.close(4404)
-                return
-            conn = Connection(ws, hall, settings, room, player, token, door, address)
-            await conn.run()
-        finally:
-            door.connections.close(conn.visitor if conn is not None else visitor, address)
+            room = await hall.get_room(room_id)
+        except RoomError as exc:
+            await ws.send_text(proto.dumps(proto.error(exc.code, exc.said)))
+            await ws.close(4404)
+            return
+        conn = Connection(ws, hall, settings, room, player, token, door, address)
+        await conn.run()
+    finally:
+        door.connections.close(conn.visitor if conn is not None else visitor, address)
 
 
 TOO_MANY_CONNECTIONS = "too_many_connections"

@@ -149,8 +149,7 @@ def check(port: int, db: str | None, settings: Settings, log_level: str) -> str:
 
 def _check_rates(settings: Settings) -> None:
     """The rate flags (``--session-rate 30/minute`` …) are rates the `limits` library reads."""
-    from gamehall.server.api.door import Door
-    from gamehall.server.api.routes.bots import BotDoor
+    from gamehall.server.api.door import BotDoor, Door
     from gamehall.server.engines.hints import HINT_LEVELS
     from gamehall.server.ops.limiter import Limiter, Rule
 

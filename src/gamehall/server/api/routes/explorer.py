@@ -23,11 +23,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Query, Request
+from fastapi import APIRouter, Depends, Query
 
 from gamehall.core import Game, GamehallError, State, game_class
 from gamehall.core.messages import msg
-from gamehall.server.api.door import Door, address_of, visitor_key
+from gamehall.server.api.access import MESSAGES, Visitor, anyone
+from gamehall.server.api.parts import part
 from gamehall.server.ratings.model import outcome_word
 from gamehall.server.storage import Storage
 from gamehall.server.table.errors import RoomError
@@ -235,18 +236,16 @@ class Explorer:
             return found
 
 
-def install(app: FastAPI, explorer: Explorer, door: Door,
-            check_rate: Callable[[float | None], None]) -> None:
-    """Add ``GET /api/games/{game}/explorer`` to the hall's app."""
+router = APIRouter()
 
-    @app.get("/api/games/{game}/explorer",
-             summary="The opening explorer: the moves played from a position in finished games, "
-                     "with counts and results")
-    async def explore(game: str, request: Request,
-                      options: Annotated[str, Query(max_length=70000)] = "",
-                      moves: Annotated[str, Query(max_length=10000)] = "",
-                      players: Annotated[str, Query(max_length=10)] = "people",
-                      ) -> dict[str, Any]:
-        address = address_of(request)
-        check_rate(await door.rates.message_wait(visitor_key(None, address), address))
-        return await explorer.explore(game[:64], options, moves, players)
+
+@router.get("/api/games/{game}/explorer",
+            summary="The opening explorer: the moves played from a position in finished games, "
+                    "with counts and results")
+async def explore(game: str, explorer: Annotated[Explorer, part("explorer")],
+                  _: Annotated[Visitor, Depends(anyone(MESSAGES))],
+                  options: Annotated[str, Query(max_length=70000)] = "",
+                  moves: Annotated[str, Query(max_length=10000)] = "",
+                  players: Annotated[str, Query(max_length=10)] = "people",
+                  ) -> dict[str, Any]:
+    return await explorer.explore(game[:64], options, moves, players)

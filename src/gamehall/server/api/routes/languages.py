@@ -2,23 +2,22 @@
 ``web/i18n/<lang>/``) and each player's chosen language (``GET``/``POST /api/preferences``).
 
 They only translate: the catalogues are core.messages', the choice is kept by `PreferenceStore`.
-Installed before the page's static files, which would otherwise answer ``/i18n/…``.
+Included before the page's static files, which would otherwise answer ``/i18n/…``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from gamehall.core.messages import LANGUAGES, catalogue, msg
 from gamehall.server.accounts.preferences import BAD_LANGUAGE, PreferenceStore, checked_language
-from gamehall.server.api.door import Door, address_of, check_rate, token_of, visitor_key
-from gamehall.server.hall.hall import Hall, Player
+from gamehall.server.api.access import MESSAGES, Caller, anyone, person
+from gamehall.server.api.parts import HallPart, part
 from gamehall.server.table import protocol as proto
-from gamehall.server.table.protocol import ProtocolError
 
 UNKNOWN_LANGUAGE = "unknown_language"
 STATUS = {BAD_LANGUAGE: 400, UNKNOWN_LANGUAGE: 404}
@@ -30,38 +29,37 @@ class PreferencesIn(BaseModel):
                           description="the page's language: one of GET /i18n's languages")
 
 
-def install(app: FastAPI, hall: Hall, door: Door) -> None:
-    """Add the routes (before the static page: see the module's docstring)."""
-    store = PreferenceStore(hall.storage)
+router = APIRouter()
+"""Included before the page's static files: see the module's docstring."""
 
-    async def caller(request: Request) -> Player:
-        player = await hall.identify(token_of(request))
-        if player is None:
-            raise ProtocolError(proto.NOT_IDENTIFIED, msg("error.not_identified"))
-        return player
 
-    @app.get("/i18n/{name}", summary="The page's catalogue of a language (en.json, de.json): "
-                                     "every key and its ICU MessageFormat string")
-    async def language_catalogue(name: str) -> JSONResponse:
-        lang = name.removesuffix(".json")
-        if not name.endswith(".json") or lang not in LANGUAGES:
-            known = ", ".join(f"{x}.json" for x in LANGUAGES)
-            return JSONResponse(proto.error(UNKNOWN_LANGUAGE, msg("error.language.catalogue",
-                                                                  name=name[:40], known=known)),
-                                status_code=404)
-        return JSONResponse(catalogue(lang), headers={"Cache-Control": "no-cache"})
+Preferences = Annotated[PreferenceStore, part("preferences")]
+"""One per app: it keeps a test storage's choices in memory."""
 
-    @app.get("/api/preferences", summary="The caller's preferences: the page's language "
-                                         "(null until chosen) and the languages there are")
-    async def read(request: Request) -> dict[str, Any]:
-        player = await caller(request)
-        return {"language": await store.language(player.id), "languages": list(LANGUAGES)}
 
-    @app.post("/api/preferences", summary="Keep the caller's preferences: the page's language")
-    async def write(body: PreferencesIn, request: Request) -> dict[str, Any]:
-        player = await caller(request)
-        address = address_of(request)
-        check_rate(await door.rates.message_wait(visitor_key(player, address), address))
-        language = checked_language(body.language)
-        await store.set_language(player.id, language, hall.clock())
-        return {"language": language, "languages": list(LANGUAGES)}
+@router.get("/i18n/{name}", dependencies=[Depends(anyone())],
+            summary="The page's catalogue of a language (en.json, de.json): every key and its "
+                    "ICU MessageFormat string")
+async def language_catalogue(name: str) -> JSONResponse:
+    lang = name.removesuffix(".json")
+    if not name.endswith(".json") or lang not in LANGUAGES:
+        known = ", ".join(f"{x}.json" for x in LANGUAGES)
+        return JSONResponse(proto.error(UNKNOWN_LANGUAGE, msg("error.language.catalogue",
+                                                              name=name[:40], known=known)),
+                            status_code=404)
+    return JSONResponse(catalogue(lang), headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/api/preferences", summary="The caller's preferences: the page's language (null "
+                                        "until chosen) and the languages there are")
+async def read(store: Preferences,
+               who: Annotated[Caller, Depends(person())]) -> dict[str, Any]:
+    return {"language": await store.language(who.player.id), "languages": list(LANGUAGES)}
+
+
+@router.post("/api/preferences", summary="Keep the caller's preferences: the page's language")
+async def write(body: PreferencesIn, hall: HallPart, store: Preferences,
+                who: Annotated[Caller, Depends(person(MESSAGES))]) -> dict[str, Any]:
+    language = checked_language(body.language)
+    await store.set_language(who.player.id, language, hall.clock())
+    return {"language": language, "languages": list(LANGUAGES)}

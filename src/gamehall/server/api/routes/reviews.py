@@ -1,7 +1,7 @@
 """The reviews' HTTP routes: ask for a finished game's review, read its progress and result
 (protocol.md, "Reviews"). They only translate: `Reviews` (reviews.py) decides and stores.
 
-Installed before app.py's room actions, whose ``POST /api/rooms/{id}/{kind}`` would otherwise
+Included before the rooms' router, whose ``POST /api/rooms/{id}/{kind}`` would otherwise
 take ``review`` for an action: a review is no action on the room (it changes nothing there),
 and it is not offered over the room's WebSocket.
 """
@@ -10,15 +10,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import Body, FastAPI, Query, Request
+from fastapi import APIRouter, Body, Depends, Query
 from pydantic import BaseModel, Field
 
-from gamehall.core.messages import msg
-from gamehall.server.api.door import Door, address_of, check_rate, token_of, visitor_key
-from gamehall.server.hall.hall import Hall
+from gamehall.server.api.access import MESSAGES, Caller, anyone, person
+from gamehall.server.api.parts import HallPart, ReviewsPart
 from gamehall.server.reviews.service import Reviews
-from gamehall.server.table import protocol as proto
-from gamehall.server.table.protocol import ProtocolError
 
 
 class ReviewIn(BaseModel):
@@ -28,27 +25,25 @@ class ReviewIn(BaseModel):
                                           "default")
 
 
-def install(app: FastAPI, hall: Hall, reviews: Reviews, door: Door) -> None:
-    """Add the routes (before app.py's room actions: see the module's docstring)."""
+router = APIRouter()
+"""Included before the rooms' router: see the module's docstring."""
 
-    @app.post("/api/rooms/{room_id}/review",
-              summary="Ask for the review of a finished game (the bots' winning chances, "
-                      "marks, accuracy); answers the job: waiting, running, done or failed")
-    async def ask(room_id: str, request: Request,
-                  body: Annotated[ReviewIn | None, Body()] = None) -> dict[str, Any]:
-        player = await hall.identify(token_of(request))
-        if player is None:
-            raise ProtocolError(proto.NOT_IDENTIFIED, msg("error.not_identified"))
-        address = address_of(request)
-        check_rate(await door.rates.message_wait(visitor_key(player, address), address))
-        room = await hall.get_room(room_id)
-        return await reviews.request(room, player, body.level if body else None)
 
-    @app.get("/api/rooms/{room_id}/review",
-             summary="A game's review: its progress, and once done the review itself")
-    async def read(room_id: str,
-                   level: Annotated[str | None, Query(max_length=32)] = None) -> dict[str, Any]:
-        return await reviews.status(await hall.get_room(room_id), level)
+@router.post("/api/rooms/{room_id}/review",
+             summary="Ask for the review of a finished game (the bots' winning chances, "
+                     "marks, accuracy); answers the job: waiting, running, done or failed")
+async def ask(room_id: str, hall: HallPart, reviews: ReviewsPart,
+              who: Annotated[Caller, Depends(person(MESSAGES))],
+              body: Annotated[ReviewIn | None, Body()] = None) -> dict[str, Any]:
+    room = await hall.get_room(room_id)
+    return await reviews.request(room, who.player, body.level if body else None)
+
+
+@router.get("/api/rooms/{room_id}/review", dependencies=[Depends(anyone())],
+            summary="A game's review: its progress, and once done the review itself")
+async def read(room_id: str, hall: HallPart, reviews: ReviewsPart,
+               level: Annotated[str | None, Query(max_length=32)] = None) -> dict[str, Any]:
+    return await reviews.status(await hall.get_room(room_id), level)
 
 
 async def with_accuracy(reviews: Reviews, games: list[dict[str, Any]]) -> None:

@@ -1,0 +1,75 @@
+"""Refusals as HTTP answers: the same body as a WebSocket ``error`` (code, English message, the
+sentence's key and args), with the status of its code (409 for a code not listed)."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from redis.exceptions import RedisError
+
+from gamehall.core.messages import msg
+from gamehall.server.accounts.identity import RateLimited
+from gamehall.server.api.routes import explorer
+from gamehall.server.api.routes import languages as language_routes
+from gamehall.server.reviews.service import STATUS as review_status
+from gamehall.server.table import protocol as proto
+from gamehall.server.table.errors import RoomError, Said
+from gamehall.server.table.protocol import ProtocolError
+
+log = logging.getLogger("gamehall.server")
+
+BOT_API_STATUS = {"missing_scope": 403, "not_bot": 403, "bot_account": 403,
+                  "not_your_challenge": 403, "unknown_challenge": 404, "too_many_streams": 429,
+                  "bad_reason": 400, "bad_scope": 400, "no_such_token": 404}
+"""HTTP statuses of the bot API's own refusals (others are 409, as the hall's)."""
+STATUS = {"not_identified": 401, "unknown_room": 404, "not_seated": 403, "not_your_seat": 403,
+          "bad_json": 400, "bad_message": 400, "unknown_type": 400, "unknown_command": 400,
+          "bad_nickname": 400, "bad_game": 400, "bad_option": 400, "bad_bot": 400,
+          "bad_clock": 400, "bad_picture": 404,
+          "too_large": 413, "bad_step": 400, "storage_error": 503, "bad_login": 401,
+          "weak_password": 400, "unknown_player": 404, "rate_limited": 429,
+          "room_unavailable": 503, "unknown_game": 404, "hints_rated": 403,
+          "hints_no_bot": 403, "hint_failed": 503, **BOT_API_STATUS, **explorer.STATUS,
+          **language_routes.STATUS, **review_status}
+
+
+def error(code: str, said: Said) -> JSONResponse:
+    """An HTTP refusal: the same body as a WebSocket ``error``, with the code's status."""
+    return JSONResponse(proto.error(code, said), status_code=STATUS.get(code, 409))
+
+
+async def room_error(_r: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RoomError)
+    resp = error(exc.code, exc.said)
+    if isinstance(exc, RateLimited):
+        resp.headers["Retry-After"] = str(max(1, round(exc.retry_after)))
+    return resp
+
+
+async def redis_error(_r: Request, exc: Exception) -> JSONResponse:
+    log.warning("Redis failed during a request: %s", exc)
+    return error("room_unavailable", msg("error.room.redis_down"))
+
+
+async def protocol_error(_r: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ProtocolError)
+    return error(exc.code, exc.said)
+
+
+async def invalid(_r: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    first = exc.errors()[0] if exc.errors() else {}
+    where = ".".join(str(p) for p in first.get("loc", ()))
+    return error(proto.BAD_MESSAGE, msg("error.request.invalid", where=where,
+                                        reason=str(first.get("msg", "invalid request"))))
+
+
+def install(app: FastAPI) -> None:
+    """Answer the hall's refusals (and FastAPI's invalid requests) in the hall's shape."""
+    app.add_exception_handler(RoomError, room_error)
+    app.add_exception_handler(RedisError, redis_error)
+    app.add_exception_handler(ProtocolError, protocol_error)
+    app.add_exception_handler(RequestValidationError, invalid)
