@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from gamehall.server.table.room import FINISHED, OUT_BOT, PLAYING, WAITING, Occupant, Room
+from gamehall.server.table.room import FINISHED, PLAYING, WAITING, Room
+from gamehall.server.table.room_facts import OUT_BOT, Occupant
 from tests.server.test_rooms import refused
 
 
