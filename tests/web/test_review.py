@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import Page, expect
 
+from gamehall.ai.review_levels import review_simulations
 from tests.ai.test_review import HULA_FAR, HULA_RING, HULA_RING2
 from tests.web.conftest import Pages
 from tests.web.helpers import create_room, enter, state, wait_my_turn, wait_version_above
@@ -81,7 +82,8 @@ def test_review_shows_progress_graph_marks_and_jumps_the_board(pages: Pages) -> 
     # another level is another review
     page.select_option("[data-testid=review-level]", "easy")
     page.click("[data-action=review-level]")
-    expect(page.get_by_test_id("review")).to_contain_text("400 simulations a position",
+    easy = review_simulations("easy", "hula")
+    expect(page.get_by_test_id("review")).to_contain_text(f"{easy} simulations a position",
                                                           timeout=60000)
     expect(page.get_by_test_id("review-graph")).to_be_visible()
     # the archive line now shows the accuracy, and links to the review
