@@ -22,7 +22,7 @@ from gamehall.core.messages import Message, msg
 from gamehall.server.accounts.identity import Player
 from gamehall.server.cluster.host import Answer, NotOwner, Unreachable
 from gamehall.server.cluster.node import Cluster
-from gamehall.server.engines.hints import answer_hint
+from gamehall.server.engines.hints import HintCache, answer_hint
 from gamehall.server.engines.pool import BotPool, bot_spec
 from gamehall.server.hall.events import HallEvents
 from gamehall.server.hall.keeper import RoomKeeper
@@ -92,6 +92,8 @@ class WritePath:
         self.storage, self.pubsub, self.cluster = storage, pubsub, cluster
         self.bots, self.limiter, self.settings, self.boards = bots, limiter, settings, boards
         self.metrics, self.clock = metrics, clock
+        self.hints = HintCache()
+        """The hints this node thought out, by position and seat: asked again, they are free."""
         self.changed: Callable[[Room], None] = lambda _room: None
         """Handed over at assembly: a room this node changed (its house bot may be to move)."""
 
@@ -136,7 +138,8 @@ class WritePath:
         if req.kind == "preview":  # read only: played on a draft that is never committed
             return Outcome(replies=[self._preview(room, player, req)])
         if req.kind == "hint":  # read only: thought out here, on any node that has the room
-            hint = await answer_hint(self.bots, self.limiter, self.settings, room, player, req)
+            hint = await answer_hint(self.bots, self.limiter, self.settings, room, player, req,
+                                     self.hints)
             return Outcome(replies=[hint])
         if req.kind == "join":
             await self.events.joining(player)
