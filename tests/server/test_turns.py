@@ -107,3 +107,17 @@ def test_a_turn_names_its_version_and_may_not_be_empty(table: Table) -> None:
     answer = table.act(room, "turn", moves=["black a1", 3], version=0)
     assert answer.status_code == 400 and answer.json()["code"] == "bad_message"
     assert table.state(room)["version"] == 0
+
+
+def test_bot_with_an_unknown_level_names_the_levels(table: Table) -> None:
+    """``/bot superhard`` was meant as a level: the refusal lists the levels, not the seats
+    alone."""
+    room = table.client.post("/api/rooms", json={"game": "hula"},
+                             headers={"X-Gamehall-Token": table.token}).json()["id"]
+    assert table.act(room, "join", seat=0).status_code == 200
+    answer = table.act(room, "chat", text="/bot superhard")
+    assert answer.status_code == 400, answer.text
+    error = answer.json()
+    assert error["code"] == "bad_bot" and error["key"] == "error.bot.unknown_word"
+    assert "superhard" in error["message"] and "easy, medium, hard" in error["message"]
+    assert table.act(room, "chat", text="/bot easy second").status_code == 200

@@ -23,7 +23,7 @@ from gamehall.server.accounts.identity import Player
 from gamehall.server.cluster.host import Answer, NotOwner, Unreachable
 from gamehall.server.cluster.node import Cluster
 from gamehall.server.engines.hints import HintCache, answer_hint
-from gamehall.server.engines.pool import BotPool, bot_spec
+from gamehall.server.engines.pool import BotPool, bot_levels, bot_spec
 from gamehall.server.hall.events import HallEvents
 from gamehall.server.hall.keeper import RoomKeeper
 from gamehall.server.hall.timekeeper import Timekeeper
@@ -304,6 +304,7 @@ class WritePath:
 
     def _seat_bot(self, room: Room, player: Player, change: SeatBot) -> Applied:
         who = player.nickname
+        _check_bot_word(room, change)
         spec = bot_spec(change.level, self.bots.limits)
         target = self._person_for_bot(room, change.seat)
         if target is None:
@@ -508,6 +509,19 @@ class WritePath:
         await self.keeper.add_chat(room, line)
         message = proto.chat(line.sender, line.text, line.at)
         await self.pubsub.publish(room.id, {"event": "message", "message": message})
+
+
+def _check_bot_word(room: Room, change: SeatBot) -> None:
+    """``/bot superhard``: a word that is neither a level nor one of the game's seats was most
+    likely meant as a level, so the refusal names the levels (and the seats)."""
+    if change.level is not None or not isinstance(change.seat, str):
+        return
+    try:
+        room.seat_index(change.seat)
+    except RoomError:
+        raise RoomError("bad_bot", msg("error.bot.unknown_word", word=change.seat[:40],
+                                       levels=", ".join(bot_levels()),
+                                       seats=", ".join(room.game.seat_names))) from None
 
 
 def _shown(ms: int) -> str:
