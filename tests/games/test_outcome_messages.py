@@ -117,3 +117,30 @@ def test_a_game_without_keys_says_who_won_and_one_with_only_a_line_has_it_verbat
 
     message = Plain().outcome_message(state)
     assert message.key == "game.outcome.verbatim" and message.text == "somebody won"
+
+
+def test_halali_says_the_winners_points_first_in_every_language() -> None:
+    """"beasts win the game, 50 to 31 points": whichever side won, its points come first, in
+    English and in German (the page's headline says it so too)."""
+    game = load_game("halali")
+    seen: set[int] = set()
+    for seed in range(60):
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            state.apply_action(state.sample_chance(rng) if state.is_chance_node()
+                               else rng.choice(state.legal_actions()))
+        said = state.outcome_message()
+        if said.key != "game.halali.outcome.points":
+            continue
+        scores = game.scores(state)
+        assert scores is not None
+        winner = 0 if state.returns()[0] > 0 else 1
+        high, low = int(scores[winner]), int(scores[1 - winner])
+        assert high > low
+        assert said.text.endswith(f", {high} to {low} points"), said.text
+        assert f"mit {high} zu {low} Punkten" in render(said.key, said.args, "de")
+        seen.add(winner)
+        if seen == {0, 1}:
+            return
+    assert seen == {0, 1}, "random games where each side won on points"

@@ -4,6 +4,7 @@ everywhere else, limited per player, and thought out from what the seat may see 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from gamehall.core import State
+from gamehall.core.messages import Message, render
 from gamehall.server.accounts.identity import Player
 from gamehall.server.api.app import create_app
 from gamehall.server.engines.hints import answer_hint
@@ -43,9 +45,10 @@ class Table:
         return dict(self.client.get(f"/api/rooms/{room}", headers=headers).json())
 
     def room(self, who: str, rated: bool = False, bot: bool = True,
-             other: str | None = None) -> str:
-        """A started Hula game: `who` first, then a random bot (or `other`)."""
-        made = self.client.post("/api/rooms", json={"game": "hula", "rated": rated},
+             other: str | None = None, game: str = "hula", **options: Any) -> str:
+        """A started game (Hula): `who` first, then a random bot (or `other`)."""
+        made = self.client.post("/api/rooms", json={"game": game, "rated": rated,
+                                                     "options": options},
                                 headers={"X-Gamehall-Token": self.tokens[who]}).json()["id"]
         assert self.act(who, made, "join", seat=0).status_code == 200
         if bot:
@@ -113,13 +116,23 @@ def test_no_hints_in_rated_games_between_people_or_after_the_end(table: Table) -
     refused(table.act(ann, done, "hint"), 409, "game_over")
 
 
-def test_hints_are_limited_per_player_and_think_within_the_operators_level(table: Table) -> None:
+def test_hints_are_limited_per_position_and_think_within_the_operators_level(
+        table: Table) -> None:
+    """Two positions a minute: the same position asked again is free (the first answer, not a
+    new search), a third position is refused."""
     ann = table.visitor("ann")
-    room = table.room(ann)
+    room = table.room(ann, size=5)
     refused(table.act(ann, room, "hint", level="hard"), 400, "bad_bot")
-    assert table.act(ann, room, "hint").status_code == 200
-    assert table.act(ann, room, "hint").status_code == 200
-    third = table.act(ann, room, "hint")
+    first = table.act(ann, room, "hint")
+    assert first.status_code == 200, first.text
+    for _ in range(5):
+        again = table.act(ann, room, "hint")
+        assert again.status_code == 200, again.text
+        assert again.json()["replies"][0]["move"] == first.json()["replies"][0]["move"]
+    assert table.act(ann, table.room(ann, size=6), "hint").status_code == 200
+    for _ in range(3):  # both positions seen stay free
+        assert table.act(ann, room, "hint").status_code == 200
+    third = table.act(ann, table.room(ann, size=7), "hint")
     refused(third, 429, "rate_limited")
     assert int(third.headers["Retry-After"]) >= 1
 
@@ -185,3 +198,53 @@ def test_a_halali_hint_is_thought_out_from_the_visible_position_only() -> None:
     assert len(pool.inputs) == 2 and pool.inputs[0] == pool.inputs[1]
     assert pool.inputs[0][0] == "mcts:medium"
     assert hints[0]["move"] == hints[1]["move"]
+
+
+@pytest.fixture()
+def quick(tmp_path: Path) -> Iterator[Table]:
+    """Bots that answer at once, hints at the random level."""
+    settings = Settings(bot_delay=0.0, hint_level="random", rate=1000, burst=1000)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'q.db'}", settings)) as client:
+        yield Table(client)
+
+
+def my_turn(table: Table, who: str, room: str) -> dict[str, Any]:
+    """The state once it is `who`'s turn (the bot plays in the hall's loop meanwhile)."""
+    for _ in range(400):
+        st = table.state(who, room)
+        if st["to_move"] == st["seat"] or st["status"] != "playing":
+            return st
+        time.sleep(0.02)
+    raise AssertionError("the bot did not answer")
+
+
+def test_a_haugaz_hint_is_the_whole_turn_in_words(quick: Table) -> None:
+    """A place-and-move turn is hinted as both steps, said as a person says them (in English
+    and in German, from the sentence's key), never as bare notation."""
+    ann = quick.visitor("ann")
+    room = quick.room(ann, game="haugaz", size=6)
+    answer = quick.act(ann, room, "turn", moves=["black a1", "white f6"], version=0)
+    assert answer.status_code == 200, answer.text
+    st = my_turn(quick, ann, room)  # the bot chose a side (and played black's first turn)
+    assert st["status"] == "playing" and any(e["kind"] == "place" for e in st["legal"])
+    (hint,) = quick.act(ann, room, "hint").json()["replies"]
+    place, move = hint["turn"]
+    assert place["kind"] == "place" and move["kind"] == "move"
+    assert hint["move"] == place["move"] and hint["parts"]["cell"] == place["cell"]
+    assert hint["text"] == (f"place a stack on {place['cell']}, then move the stack on "
+                            f"{move['from']} to {move['to']}")
+    german = render(hint["key"], Message.from_json(hint).args, "de")
+    assert german == (f"setze einen Stapel auf {place['cell']}, dann ziehe den Stapel auf "
+                      f"{move['from']} nach {move['to']}")
+    # the whole turn is legal: sent as one turn, it is played
+    played = quick.act(ann, room, "turn", moves=[place["move"], move["move"]],
+                       version=st["version"])
+    assert played.status_code == 200, played.text
+
+
+def test_a_hula_hint_says_where_to_place(quick: Table) -> None:
+    ann = quick.visitor("ann")
+    room = quick.room(ann, size=5)
+    (hint,) = quick.act(ann, room, "hint").json()["replies"]
+    assert hint["turn"] == [{"move": hint["move"], **hint["parts"]}]
+    assert hint["text"] == f"place a stone on {hint['parts']['cell']}"

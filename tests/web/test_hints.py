@@ -1,5 +1,5 @@
 """A hint in the browser: in a casual game against a bot the Hint button shows the bot's move
-for one's own seat, lit on the board; it goes once the position changes."""
+for one's own seat, in words and lit on the board; it goes once the position changes."""
 
 from __future__ import annotations
 
@@ -21,12 +21,13 @@ def test_the_hint_button_lights_the_bots_move_on_the_board(pages: Pages) -> None
     button.click()
     shown = page.get_by_test_id("hint-move")
     expect(shown).to_contain_text("Hint: ", timeout=30000)
-    move = shown.inner_text().split("Hint: ", 1)[1].strip()
-    assert move in state(page)["legal_moves"]
+    words = shown.inner_text().split("Hint: ", 1)[1].strip()
+    assert words.startswith("place a stone on "), "a hint is said in words, not notation"
+    cell = words.rsplit(" ", 1)[1]
+    assert cell in {e["cell"] for e in state(page)["legal"] if e["kind"] == "place"}
     lit = page.locator("[data-game=hula] .cell.hint")
     expect(lit).to_have_count(1)
-    entry = next(e for e in state(page)["legal"] if e["move"] == move)
-    assert lit.get_attribute("data-cell") == entry["cell"]
+    assert lit.get_attribute("data-cell") == cell
     lit.click()  # play it: the position changes and the hint goes
     page.wait_for_function(f"() => window.gamehall.room.state.version > {before['version']}")
     expect(page.locator("[data-game=hula] .hint")).to_have_count(0)

@@ -91,8 +91,8 @@ def outcome_message(state: HalaliState) -> Message:
               else msg("game.halali.side", side=SIDE_NAMES[w]))
     match = "yes" if state.match else "no"
     if scores[0] != scores[1]:
-        return msg("game.halali.outcome.points", winner=winner, match=match, a=scores[0],
-                   b=scores[1])
+        return msg("game.halali.outcome.points", winner=winner, match=match, a=scores[w],
+                   b=scores[1 - w])  # the winner's points first, as people say a result
     return msg("game.halali.outcome.tiles", winner=winner, match=match, won=taken[w],
                lost=taken[1 - w], points=scores[0])
 

@@ -7,19 +7,24 @@ asker's, to a spectator, when it is not the asker's turn, and once the game is o
 (``hints``) and the page never guesses.
 
 The search runs in the bot workers (`BotPool`), never in the event loop, at the operator's level
-(`Settings.hint_level`, within the bots' limits), and a player may ask `Settings.hint_rate`
-times. The worker gets the position as `State.to_json()`, which by the game contract holds no
-hidden information (Halali!'s face-down tiles are not in it: their kinds are drawn when they
-are flipped), and the search's seed is made from that text: the same visible position gives the
-same hint, whatever is hidden.
+(`Settings.hint_level`, within the bots' limits), and a player may have `Settings.hint_rate`
+hints thought out: a position already thought out for its seat is answered from the hall's
+`HintCache` at no cost, so the limit counts positions, not clicks. A hint is the bot's whole
+turn (its steps up to chance, the other seat or the end), said in words from the steps' parts
+(`hint_words`). The worker gets the position as `State.to_json()`, which by the game contract
+holds no hidden information (Halali!'s face-down tiles are not in it: their kinds are drawn when
+they are flipped), and the search's seed is made from that text: the same visible position gives
+the same hint, whatever is hidden.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
-from gamehall.core.messages import msg
+from gamehall.core import State
+from gamehall.core.messages import Message, catalogue, msg
 from gamehall.server.accounts.identity import Player, RateLimited
 from gamehall.server.engines.pool import BotPool, bot_spec
 from gamehall.server.ops.limiter import Limiter, Rule
@@ -56,9 +61,84 @@ def hint_seed(spec: str, position: dict[str, Any]) -> int:
     return int.from_bytes(digest[:4], "big")
 
 
+MAX_STEPS = 8
+"""The most steps of a turn a hint thinks out (a Hau La placement has six)."""
+
+
+class HintCache:
+    """The turns hints chose, by spec, seat and visible position (its text): the same position
+    asked again is answered from here, costs no search and counts against no limit. The search
+    is seeded by the same text, so a cached answer is the one a new search would give."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._turns: OrderedDict[str, tuple[int, ...]] = OrderedDict()
+
+    @staticmethod
+    def key(spec: str, seat: int, position: dict[str, Any]) -> str:
+        return hashlib.sha256(f"{spec}\n{seat}\n{dumps(position)}".encode()).hexdigest()
+
+    def get(self, key: str) -> tuple[int, ...] | None:
+        turn = self._turns.get(key)
+        if turn is not None:
+            self._turns.move_to_end(key)
+        return turn
+
+    def put(self, key: str, turn: tuple[int, ...]) -> None:
+        self._turns[key] = turn
+        self._turns.move_to_end(key)
+        while len(self._turns) > self.size:
+            self._turns.popitem(last=False)
+
+
+def turn_goes_on(state: State, seat: int) -> bool:
+    """After a step: whether `seat`'s turn goes on (no chance, no other seat, not the end, no
+    new turn of its own)."""
+    if state.is_terminal() or state.current_player() != seat:
+        return False
+    legal = state.legal_actions()
+    return bool(legal) and not state.game.starts_turn(state, legal[0])
+
+
+def step_words(game: str, parts: dict[str, Any], move: str) -> Message:
+    """One step in words from its parts (``game.<game>.hint.<kind>``), or "play <move>" where
+    the game has no words for its kind."""
+    key = f"game.{game}.hint.{parts.get('kind')}"
+    if key in catalogue("en"):
+        return msg(key, **{k: v for k, v in parts.items() if isinstance(v, (str, int))})
+    return msg("hint.step", move=move)
+
+
+def hint_words(game: str, steps: list[tuple[dict[str, Any], str]]) -> Message:
+    """A turn's steps in words: "place a stack on d4, then move the stack on c3 to c5"."""
+    said = step_words(game, *steps[-1])
+    for parts, move in reversed(steps[:-1]):
+        said = msg("hint.then", first=step_words(game, parts, move), then=said)
+    return said
+
+
+async def _think(bots: BotPool, spec: str, state: State, seat: int, job: str) -> tuple[int, ...]:
+    """The bot's turn from `state` (a copy, changed): its steps, each searched from the
+    position before it, seeded by that position."""
+    turn: list[int] = []
+    while True:
+        position = state.to_json()
+        chosen = await bots.choose(spec, state.clone(), hint_seed(spec, position), job)
+        if chosen is None or not state.is_legal(chosen):
+            if turn:
+                return tuple(turn)
+            raise RoomError("hint_failed", msg("error.hint.failed"))
+        turn.append(chosen)
+        state.apply_action(chosen)
+        if len(turn) >= MAX_STEPS or not turn_goes_on(state, seat):
+            return tuple(turn)
+
+
 async def answer_hint(bots: BotPool, limiter: Limiter, settings: Settings, room: Room,
-                      player: Player, req: Request) -> dict[str, Any]:
-    """The ``hint`` message for `player`'s request in `room`, or a RoomError refusing it."""
+                      player: Player, req: Request,
+                      cache: HintCache | None = None) -> dict[str, Any]:
+    """The ``hint`` message for `player`'s request in `room`, or a RoomError refusing it;
+    `cache`: the hall's turns already thought out (None: none)."""
     seat = room.seat_of(player.id)
     wanted = req.args.get("seat")
     if seat is not None and wanted is not None and room.seat_index(wanted) != seat:
@@ -71,22 +151,33 @@ async def answer_hint(bots: BotPool, limiter: Limiter, settings: Settings, room:
         raise RoomError("stale_version", msg("error.hint.stale", version=room.version,
                                              yours=version))
     spec = hint_spec(settings, bots, req.args.get("level"))
-    rules = (Rule("hint", settings.hint_rate, ("player",)),)
-    if not await limiter.allow(rules, {"player": str(player.id)}):
-        wait = await limiter.blocked(rules, {"player": str(player.id)}) or 1.0
-        raise RateLimited(wait, msg("error.hint.rate", rate=settings.hint_rate,
-                                    seconds=max(1, round(wait))))
     assert room.state is not None and seat is not None
     state = room.state.clone()  # the room may move on while the bot thinks
-    position, at = state.to_json(), room.version
-    chosen = await bots.choose(spec, state, hint_seed(spec, position), f"{room.id}/hint/{seat}")
+    at = room.version
+    cache = cache if cache is not None else HintCache()
+    key = cache.key(spec, seat, state.to_json())
+    turn = cache.get(key)
+    if turn is None:  # a position not thought out yet: counted, then searched
+        rules = (Rule("hint", settings.hint_rate, ("player",)),)
+        if not await limiter.allow(rules, {"player": str(player.id)}):
+            wait = await limiter.blocked(rules, {"player": str(player.id)}) or 1.0
+            raise RateLimited(wait, msg("error.hint.rate", rate=settings.hint_rate,
+                                        seconds=max(1, round(wait))))
+        turn = await _think(bots, spec, state.clone(), seat, f"{room.id}/hint/{seat}")
+        cache.put(key, turn)
     legal = [a for a, _ in state.legal_notation()]
-    if chosen is None or chosen not in legal:
-        raise RoomError("hint_failed", msg("error.hint.failed"))
+    steps: list[dict[str, Any]] = []
+    for action in turn:
+        steps.append({"move": state.action_to_string(action), **state.action_parts(action)})
+        state.apply_action(action)
+    first = steps[0]
+    words = hint_words(room.game_name, [({k: v for k, v in s.items() if k != "move"},
+                                         str(s["move"])) for s in steps])
     out: dict[str, Any] = {"type": "hint", "room": room.id, "seat": seat, "version": at,
-                           "level": spec, "index": legal.index(chosen), "action": chosen,
-                           "move": state.action_to_string(chosen),
-                           "parts": state.action_parts(chosen)}
+                           "level": spec, "index": legal.index(turn[0]), "action": turn[0],
+                           "move": first["move"],
+                           "parts": {k: v for k, v in first.items() if k != "move"},
+                           "turn": steps, "text": words.text, **words.to_json()}
     if req.ref is not None:
         out["id"] = req.ref
     return out

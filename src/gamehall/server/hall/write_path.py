@@ -22,8 +22,8 @@ from gamehall.core.messages import Message, msg
 from gamehall.server.accounts.identity import Player
 from gamehall.server.cluster.host import Answer, NotOwner, Unreachable
 from gamehall.server.cluster.node import Cluster
-from gamehall.server.engines.hints import answer_hint
-from gamehall.server.engines.pool import BotPool, bot_spec
+from gamehall.server.engines.hints import HintCache, answer_hint
+from gamehall.server.engines.pool import BotPool, bot_levels, bot_spec
 from gamehall.server.hall.events import HallEvents
 from gamehall.server.hall.keeper import RoomKeeper
 from gamehall.server.hall.timekeeper import Timekeeper
@@ -40,6 +40,7 @@ from gamehall.server.table.changes import (
     Join,
     Leave,
     PlayMove,
+    PlayTurn,
     Rematch,
     Resign,
     SeatBot,
@@ -91,6 +92,8 @@ class WritePath:
         self.storage, self.pubsub, self.cluster = storage, pubsub, cluster
         self.bots, self.limiter, self.settings, self.boards = bots, limiter, settings, boards
         self.metrics, self.clock = metrics, clock
+        self.hints = HintCache()
+        """The hints this node thought out, by position and seat: asked again, they are free."""
         self.changed: Callable[[Room], None] = lambda _room: None
         """Handed over at assembly: a room this node changed (its house bot may be to move)."""
 
@@ -132,14 +135,40 @@ class WritePath:
         if req.kind == "chat":
             await self._chat_line(room, player, req.args["text"])
             return Outcome()
+        if req.kind == "preview":  # read only: played on a draft that is never committed
+            return Outcome(replies=[self._preview(room, player, req)])
         if req.kind == "hint":  # read only: thought out here, on any node that has the room
-            hint = await answer_hint(self.bots, self.limiter, self.settings, room, player, req)
+            hint = await answer_hint(self.bots, self.limiter, self.settings, room, player, req,
+                                     self.hints)
             return Outcome(replies=[hint])
         if req.kind == "join":
             await self.events.joining(player)
         if self.cluster is not None:
             return await self._execute_at_owner(room.id, player, req)
         return await self.execute_here(room.id, player, req)
+
+    @staticmethod
+    def _preview(room: Room, player: Player, req: Request) -> dict[str, Any]:
+        """The position after the steps `req` lists, as the mover would see it, from a draft of
+        `room` that is thrown away: a turn being composed on the page, shown before it is sent.
+        `open`: the turn goes on (the same seat still moves, and no chance, no other seat, not
+        the end, not a new turn of its own comes first), and `legal` lists its next steps."""
+        draft = room.draft()
+        steps = draft.play_steps(player.id, req.args["moves"], req.args["version"])
+        seat = steps[0].seat
+        shown = draft.snapshot(seat, set(), with_moves=False)
+        state = draft.state
+        legal = state.legal_actions() if state is not None and draft.status == PLAYING else []
+        still = state is not None and bool(legal) and state.current_player() == seat \
+            and not draft.game.starts_turn(state, legal[0])
+        out = {"type": "preview", "room": room.id, "version": draft.version, "open": still,
+               "steps": [m.to_json() for m in steps],
+               **{k: shown[k] for k in ("status", "to_move", "legal_moves", "legal", "view")}}
+        if not still:
+            out["legal_moves"], out["legal"] = [], []
+        if req.ref is not None:
+            out["id"] = req.ref
+        return out
 
     def _pong(self, room: Room, req: Request) -> dict[str, Any]:
         return {"type": "pong", **({"id": req.ref} if req.ref is not None else {})}
@@ -230,15 +259,16 @@ class WritePath:
     async def _was_played(self, room_id: str, player: Player, req: Request) -> bool:
         """Whether a move whose answer was lost (the owner went silent) is in the stored game:
         then it counts as done, and the player is not told to try it again."""
-        if req.kind != "move":
+        if req.kind not in ("move", "turn"):
             return False
         stored = await self.storage.load_room(room_id)
         at = req.args["version"]
-        if stored is None or stored.version <= at:
+        sent = req.args["moves"] if req.kind == "turn" else [req.args["move"]]
+        if stored is None or stored.version < at + len(sent):
             return False
-        played = stored.moves[at]
-        typed = " ".join(str(req.args["move"]).split()).lower()
-        return played.seat == stored.seat_of(player.id) and played.move.lower() == typed
+        seat = stored.seat_of(player.id)
+        return all(played.seat == seat and played.move.lower() == " ".join(typed.split()).lower()
+                   for played, typed in zip(stored.moves[at:at + len(sent)], sent, strict=True))
 
     def _change(self, room: Room, player: Player,
                 req: Request) -> tuple[Message | None, list[Move]] | None:
@@ -258,6 +288,10 @@ class WritePath:
         seat, action = room.check_move(player.id, change.move, change.version)
         return None, [room.apply(seat, action), *room.resolve_chance(SYSTEM_RANDOM)]
 
+    def _turn(self, room: Room, player: Player, change: PlayTurn) -> Applied:
+        steps = room.play_steps(player.id, change.moves, change.version)
+        return None, [*steps, *room.resolve_chance(SYSTEM_RANDOM)]
+
     def _join(self, room: Room, player: Player, change: Join) -> Applied:
         seat = room.join(player.id, player.nickname, change.seat, account=player.account)
         return msg("info.joined", player=player.nickname, seat=seat_arg(room.game, seat)), []
@@ -270,6 +304,7 @@ class WritePath:
 
     def _seat_bot(self, room: Room, player: Player, change: SeatBot) -> Applied:
         who = player.nickname
+        _check_bot_word(room, change)
         spec = bot_spec(change.level, self.bots.limits)
         target = self._person_for_bot(room, change.seat)
         if target is None:
@@ -319,9 +354,9 @@ class WritePath:
         return msg("info.rated_set", player=player.nickname, rated=_yes(change.value)), []
 
     APPLY: dict[type, Callable[[WritePath, Room, Player, Any], Applied]] = {
-        PlayMove: _play, Join: _join, Leave: _leave, Spectate: _leave, SeatBot: _seat_bot,
-        SetClock: _set_clock, Claim: _claim, Rematch: _rematch, SetOption: _set_option,
-        Start: _start, Resign: _resign, SetRated: _set_rated,
+        PlayMove: _play, PlayTurn: _turn, Join: _join, Leave: _leave, Spectate: _leave,
+        SeatBot: _seat_bot, SetClock: _set_clock, Claim: _claim, Rematch: _rematch,
+        SetOption: _set_option, Start: _start, Resign: _resign, SetRated: _set_rated,
     }
     """Each change's handler: it applies the change to the draft and says what to tell."""
 
@@ -474,6 +509,19 @@ class WritePath:
         await self.keeper.add_chat(room, line)
         message = proto.chat(line.sender, line.text, line.at)
         await self.pubsub.publish(room.id, {"event": "message", "message": message})
+
+
+def _check_bot_word(room: Room, change: SeatBot) -> None:
+    """``/bot superhard``: a word that is neither a level nor one of the game's seats was most
+    likely meant as a level, so the refusal names the levels (and the seats)."""
+    if change.level is not None or not isinstance(change.seat, str):
+        return
+    try:
+        room.seat_index(change.seat)
+    except RoomError:
+        raise RoomError("bad_bot", msg("error.bot.unknown_word", word=change.seat[:40],
+                                       levels=", ".join(bot_levels()),
+                                       seats=", ".join(room.game.seat_names))) from None
 
 
 def _shown(ms: int) -> str:

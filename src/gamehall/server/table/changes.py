@@ -23,6 +23,15 @@ class PlayMove:
 
 
 @dataclass(frozen=True)
+class PlayTurn:
+    """Play the steps `moves` (notation, in order) of one turn at the room's `version`, all or
+    none: a step refused refuses the turn, and nothing changes."""
+
+    moves: tuple[str, ...]
+    version: int
+
+
+@dataclass(frozen=True)
 class Join:
     """Sit down: at `seat`, or at the first free seat."""
 
@@ -91,14 +100,15 @@ class Rematch:
     """Ask for (or agree to) the same game again."""
 
 
-Change = (PlayMove | Join | Leave | Spectate | SeatBot | SetClock | SetOption | SetRated | Start
-          | Resign | Claim | Rematch)
+Change = (PlayMove | PlayTurn | Join | Leave | Spectate | SeatBot | SetClock | SetOption
+          | SetRated | Start | Resign | Claim | Rematch)
 
 MANAGING: tuple[type, ...] = (SetOption, SeatBot, Start, SetRated, SetClock)
 """Changes that set up the table: only for the people at it (`WritePath._check_may_manage`)."""
 
 _READ: dict[str, Callable[[dict[str, Any]], Change]] = {
     "move": lambda a: PlayMove(a["move"], a["version"]),
+    "turn": lambda a: PlayTurn(tuple(a["moves"]), a["version"]),
     "join": lambda a: Join(a.get("seat")),
     "leave": lambda a: Leave(a.get("seat")),
     "spectate": lambda a: Spectate(),

@@ -39,6 +39,8 @@ MAX_OPTION_DATA = 1 << 20
 """Longest option value that is a file's data (a board's JSON); the hall's own cap is smaller."""
 MAX_REF = 64
 """Longest client-chosen ``id`` echoed back in replies."""
+MAX_STEPS = 64
+"""Most steps a ``turn`` (or its ``preview``) may list: more than any game's turn has."""
 
 
 class ProtocolError(Exception):
@@ -73,6 +75,8 @@ _SEAT: tuple[tuple[type, ...], bool] = ((str, int), False)
 REQUESTS: dict[str, _Fields] = {
     "chat": {"text": ((str,), True)},
     "move": {"move": ((str,), True), "version": ((int,), True)},
+    "turn": {"moves": ((list,), True), "version": ((int,), True)},
+    "preview": {"moves": ((list,), True), "version": ((int,), True)},
     "join": {"seat": _SEAT},
     "leave": {"seat": _SEAT},
     "spectate": {},
@@ -159,11 +163,30 @@ def check_fields(kind: str, spec: _Fields, data: dict[str, Any],
             raise ProtocolError(BAD_MESSAGE, msg("error.protocol.not_text", name=name), ref)
         if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:
             raise ProtocolError(BAD_MESSAGE, msg("error.protocol.out_of_range", name=name), ref)
+        if isinstance(value, list):
+            value = _steps(kind, name, value, ref)
         args[name] = value
     return args
 
 
-_JSON_NAMES = {str: "text", int: "number", bool: "bool"}
+def _steps(kind: str, name: str, value: list[Any], ref: str | int | None) -> list[str]:
+    """A list of moves in notation (a turn's steps): 1 to `MAX_STEPS` texts, each a field."""
+    if not 1 <= len(value) <= MAX_STEPS:
+        raise ProtocolError(BAD_MESSAGE, msg("error.protocol.steps", name=name, kind=kind,
+                                             limit=MAX_STEPS), ref)
+    for item in value:
+        if not isinstance(item, str):
+            raise ProtocolError(BAD_MESSAGE, msg("error.protocol.field_type", name=name,
+                                                 kind=kind, want="list"), ref)
+        if len(item) > MAX_FIELD:
+            raise ProtocolError(BAD_MESSAGE, msg("error.protocol.too_long", name=name,
+                                                 limit=MAX_FIELD), ref)
+        if not_text(item):
+            raise ProtocolError(BAD_MESSAGE, msg("error.protocol.not_text", name=name), ref)
+    return list(value)
+
+
+_JSON_NAMES = {str: "text", int: "number", bool: "bool", list: "list"}
 """The JSON types by the names that error.protocol.field_type selects its words with."""
 
 

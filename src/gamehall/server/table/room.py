@@ -226,6 +226,25 @@ class Room(RoomFacts):
             raise RoomError("illegal_move", msg("error.move.illegal", reason=reason_of(exc))) \
                 from None
 
+    def play_steps(self, player_id: int, texts: Sequence[str], version: int) -> list[Move]:
+        """Play the steps of one turn of `player_id`'s seat, in order, from the position
+        `version` (a draft's: the hall commits them together or not at all). A turn stops at a
+        step that leaves the seat (chance, another seat, the end): a step after it is refused,
+        and a refused step is named by its place and notation."""
+        played: list[Move] = []
+        for n, text in enumerate(texts, 1):
+            if played and self.state is not None and self.state.is_chance_node():
+                raise RoomError("illegal_move", msg("error.turn.after_chance", n=n, move=text))
+            try:
+                seat, action = self.check_move(player_id, text, version + len(played))
+            except RoomError as exc:
+                if len(texts) == 1 or exc.code == "stale_version" and not played:
+                    raise
+                raise RoomError(exc.code, msg("error.turn.step", n=n, move=text,
+                                              reason=exc.said)) from None
+            played.append(self.apply(seat, action))
+        return played
+
     def apply(self, seat: int | None, action: int) -> Move:
         """Apply an action already checked legal, and note the end of the game."""
         assert self.state is not None

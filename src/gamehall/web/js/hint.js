@@ -4,7 +4,8 @@
 // only then; a press asks POST /api/rooms/ID/hint and hands the move to `show`, which lights it
 // on the board the way a review's better move is lit (the board shell's `hint`, one mechanism
 // for every game), with its notation beside the button. A hint holds only for the position it
-// was thought out for (its `version`): a new position puts it away.
+// was thought out for (its `version`): a new position puts it away. The hint is said in the
+// server's words for the whole turn ("place a stack on d4, then move the stack on c3 to c5").
 
 import { h, fill } from "./dom.js";
 import { api } from "./api.js";
@@ -38,7 +39,7 @@ export class HintBox {
         title: t("page.hint.title"),
         onclick: () => this.ask() }, this.asking ? t("page.hint.thinking") : t("page.hint.hint")),
       hint ? h("span", { class: "hint-move", "data-testid": "hint-move" },
-        ` ${t("page.hint.move", { move: hint.move })}`) : null);
+        ` ${t("page.hint.move", { move: hint.text ? say(hint, "text") : hint.move })}`) : null);
   }
 
   async ask() {

@@ -12,9 +12,10 @@ import { outcomeWords, seatWord } from "./words.js";
 
 const POLL_MS = 2000;
 
-export function showLobby(root, ctx) {
+export function showLobby(root, ctx, game = null) {
   const lobby = {
     ctx,
+    game,  // the game the new-room form starts on (the rules page's "Play …"), or null
     nickname: ctx.nickname,
     timer: null,
     alive: true,
@@ -149,6 +150,7 @@ function createForm(lobby, list) {
     rulesLink.href = `#/rules/${game.name}`;
     rulesLink.textContent = t("page.lobby.how_to_play_game", { game: game.title });
   };
+  if (lobby.game && list.some((g) => g.name === lobby.game)) select.value = lobby.game;
   select.addEventListener("change", drawOptions);
   drawOptions();
   lobby.createButton = h("button", { type: "submit", class: "primary", disabled: !lobby.nickname },

@@ -80,7 +80,8 @@ async function route() {
   } else if (rules) {
     current = showRules(app, rules[1], ctx);
   } else {
-    current = showLobby(app, ctx);
+    const game = hash.match(/^#\/\?game=([A-Za-z0-9_]+)/);  // "Play …" on a rules page
+    current = showLobby(app, ctx, game ? game[1] : null);
   }
 }
 

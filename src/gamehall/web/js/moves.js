@@ -18,7 +18,10 @@ function playerName(state, index) {
  * in a replay the turn holding the step shown is current and a click goes to its end. A turn's
  * moves are written in the board's words where its module has them (Hau La), else in notation. */
 export function drawMoves(room) {
-  const { state, replay } = room;
+  const { replay } = room;
+  // a turn being composed: its steps at the end, marked as not sent yet
+  const state = replay || !room.composer ? room.state : room.composer.shown(room.state);
+  const sent = room.state.moves.length;
   const { movesList } = room.els;
   const at = replay ? replay.step : state.moves.length;
   const turns = groupTurns(state.moves);
@@ -32,7 +35,8 @@ export function drawMoves(room) {
     }, h("span", { class: "num" }, `${turn.turn}.`), " ",
     h("span", { class: "who", title: seatWord(seatName(state, turn.seat)) }, playerName(state, turn.seat)), " ",
     h("span", { class: "notation" }, words(turn.moves).map((word, k) => [k ? " " : "",
-      h("span", { class: "step", "data-notation": turn.moves[k].move }, word)])));
+      h("span", { class: turn.start + k >= sent && !replay ? "step pending" : "step",
+        "data-notation": turn.moves[k].move }, word)])));
   }));
   const current = movesList.querySelector(".current");
   if (replay && at === 0) movesList.scrollTop = 0;

@@ -2,7 +2,9 @@
 //
 // Everything a button does is a protocol message (join, bot, start, ...); typed slash commands go
 // to the server as chat text and take the same path there. The board gets the server's state
-// message and calls submit(notation) for a move; the board contract is boards/shell.js's.
+// message and calls submit(notation) for a move; the board contract is boards/shell.js's. A move
+// is a step of a turn composed before it is sent (compose.js): the board then draws the
+// position after the steps chosen.
 //
 // showRoom holds the room's state in one object (`room`) that the parts below take: what the
 // server last said, the board, the replay, the page's elements (`room.els`). A handler reads it
@@ -23,6 +25,7 @@ import { clearTurn, signalTurn, soundToggle } from "./attention.js";
 import { outcomeWords, resultWords, seatWord } from "./words.js";
 import { drawMoves } from "./moves.js";
 import { HintBox } from "./hint.js";
+import { Composer } from "./compose.js";
 import { say, t } from "./i18n.js";
 
 
@@ -34,7 +37,7 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false, autoRe
     board: null,        // the mounted board (shell.js's contract: update, refused, destroy)
     boardGame: null,
     boardReady: null,   // a promise of the board once its module has loaded
-    pendingMove: null,  // the id of this page's move the server has not answered yet
+    composer: null,     // this page's turn being composed (compose.js)
     moveCount: 0,
     joinWanted: autoJoin && !!ctx.nickname,
     replay: null,       // a Replay while stepping through the record
@@ -45,23 +48,30 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false, autoRe
     conn: null,
   };
   room.clocks.start();
+  room.composer = new Composer({ send: (message) => sendAsked(room, message),
+    redraw: () => redrawTurn(room) });
   room.els = roomElements(room);
   room.hint = new HintBox(roomId, ctx.toast, (hint) => {
     if (room.board && room.state && !room.replay) {
       room.board.update({ ...room.state, hint: { move: hint.move, ...hint.parts } });
     }
   });
-  fill(root, roomLayout({ ...room.els, hint: room.hint.el }));
+  fill(root, roomLayout({ ...room.els, hint: room.hint.el, turnBar: room.composer.el }));
+  const onKey = (ev) => keyDown(room, ev);
+  document.addEventListener("keydown", onKey);
   room.conn = new RoomConnection(roomId, {
     onMessage: (msg) => onMessage(room, msg),
     onStatus: (kind, detail) => onStatus(room, kind, detail),
   });
-  // for tools and tests: the connection, the latest state, the board, and a move as a board sends it
+  // for tools and tests: the connection, the state drawn (during a turn being composed, the
+  // position after its steps), the server's latest, the board, and a move as a board sends it
   window.gamehall = { room: { conn: room.conn, submit: (move) => submit(room, move),
-    get state() { return room.state; }, get board() { return room.board; } } };
+    get state() { return room.state && !room.replay ? room.composer.shown(room.state) : room.state; },
+    get served() { return room.state; }, get board() { return room.board; } } };
   return {
     destroy() {
       room.alive = false;
+      document.removeEventListener("keydown", onKey);
       room.clocks.stop();
       clearTurn();
       room.conn.close();
@@ -130,7 +140,7 @@ function roomLayout(els) {
       h("div", { class: "room-head" },
         h("a", { href: "#/", class: "back" }, t("page.rules.back")), els.title, els.ratedTag, els.link,
         els.rulesLink, soundToggle()),
-      els.statusLine, els.hint, els.resultBox, els.boardHost, els.replayBar,
+      els.statusLine, els.turnBar, els.hint, els.resultBox, els.boardHost, els.replayBar,
       els.reviewBox),
     h("aside", { class: "side" },
       h("section", { class: "card" }, h("h2", {}, t("page.room.seats")), els.seatsBox, els.adminBox,
@@ -165,6 +175,7 @@ function onMessage(room, msg) {
     case "info": addLine(room, "info", say(msg, "text")); break;
     case "error": onError(room, msg); break;
     case "review": if (room.review) room.review.pushed(msg); break;
+    case "preview": room.composer.previewed(msg); break;
     case "welcome":
       if (msg.you === null && room.nickname) {
         addLine(room, "info", t("page.room.watching_unknown"));
@@ -176,8 +187,7 @@ function onMessage(room, msg) {
 
 /** A refusal: said in the chat and a toast; the board hears of it when it was its move. */
 function onError(room, msg) {
-  const mine = room.pendingMove !== null && msg.id === room.pendingMove;
-  if (mine) room.pendingMove = null;
+  const mine = msg.id !== undefined && room.composer.refused(msg.id);
   if (msg.code === "not_identified") {
     askNickname(room);
     return;
@@ -192,12 +202,12 @@ async function onState(room, msg) {
   const first = room.state === null;
   if (!withEarlierMoves(room, msg)) return;
   room.state = msg;
-  room.pendingMove = null;
+  room.composer.state(msg);
   drawState(room, msg);
   if (first) firstState(room, msg);
   followRematch(msg);
   if (room.replay) return;  // the board shows the replayed position until the replay is closed
-  await showBoard(room, msg);
+  await showBoard(room, room.composer.shown(msg));
   if (room.state === msg) room.hint.update(msg);
 }
 
@@ -230,6 +240,7 @@ function drawState(room, msg) {
   drawMoves(room);
   drawStatus(room);
   drawResult(room);
+  room.composer.draw(msg.status === "playing" && msg.seat !== null && msg.to_move === msg.seat);
   signalTurn(msg.seat !== null && msg.status === "playing" && msg.to_move === msg.seat);
   ratedTag.textContent = msg.rated ? t("page.lobby.rated") : t("page.lobby.casual");
   ratedTag.title = msg.rated ? t("page.room.rated_title") : t("page.room.casual_title");
@@ -291,12 +302,36 @@ async function boardModule(game) {
   }
 }
 
-/** A move as the board sends it: one at a time, against the version drawn. */
+/** A move as the board sends it: the next step of this page's turn (compose.js), one at a
+ * time. */
 function submit(room, move) {
   if (!room.state || room.replay) return;
-  if (room.pendingMove) return;
-  const id = `move-${++room.moveCount}`;
-  if (send(room, { type: "move", move, version: room.state.version, id })) room.pendingMove = id;
+  room.composer.step(room.state, move);
+}
+
+/** Send `message` with an id of its own: the id, or null when it could not be sent. */
+function sendAsked(room, message) {
+  const id = `turn-${++room.moveCount}`;
+  return send(room, { ...message, id }) ? id : null;
+}
+
+/** The turn being composed changed (a step chosen or taken back, the turn sent): draw the
+ * board, the move list and the turn's bar again. */
+function redrawTurn(room) {
+  const { state } = room;
+  if (!state || room.replay || !room.alive) return;
+  drawMoves(room);
+  room.composer.draw(state.status === "playing" && state.seat !== null && state.to_move === state.seat);
+  if (room.board) room.board.update(room.composer.shown(state));
+}
+
+/** Escape puts down a piece picked up, else takes the turn's last step back. */
+function keyDown(room, ev) {
+  if (ev.key !== "Escape" || ev.defaultPrevented) return;
+  if (ev.target && ev.target.closest && ev.target.closest("input, textarea, select")) return;
+  if ((room.board && room.board.cancel && room.board.cancel()) || room.composer.back()) {
+    ev.preventDefault();
+  }
 }
 
 /** A visitor without a nickname tried to chat or play: say so, and show them the box. */

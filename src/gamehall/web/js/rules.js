@@ -49,7 +49,7 @@ export function showRules(root, game, ctx) {
     fill(page, heading, about.pictures.length ? box : null, text,
       h("p", { class: "rules-play" },
         ctx.nickname ? t("page.rules.ready") : t("page.rules.pick_nickname"),
-        h("a", { href: "#/", class: "button primary", "data-action": "play-it" },
+        h("a", { href: `#/?game=${encodeURIComponent(about.name)}`, class: "button primary", "data-action": "play-it" },
           t("page.rules.play", { game: about.title }))));
     page.after(explorerSection(about.name));
   }

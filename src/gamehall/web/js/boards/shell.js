@@ -8,6 +8,7 @@
 //   update(state)    draw a state message: a live one, or a replayed one (`replay: true`, no legal)
 //   refused(error)   the server refused this page's move (its `error` message): drop what was
 //                    picked up and draw the position again
+//   cancel()         put down the piece picked up (Escape); true if one was
 //   destroy()        tear down (listeners, observers, WebGL)
 //   words            the game part's words(moves), or null: the move list writes notation
 // plus whatever the board adds for tools (`tools`: Hau La's `screenOf`, used by the tests).
@@ -180,6 +181,12 @@ function boardContract(board, target, render) {
       }
       render();
       animateFresh(board);
+    },
+    /** Put down the piece picked up (Escape): true if there was one. */
+    cancel() {
+      if (ui.selected === null) return false;
+      ui.select(null);
+      return true;
     },
     refused() {
       ui.selected = null;
