@@ -49,16 +49,16 @@ def test_an_older_hash_read_never_overwrites_a_newer_presence_event(
             return await real(key)
 
         n3.pubsub.redis.hgetall = slow_first  # type: ignore[method-assign]
-        n3.expect_presence("r")
-        first = asyncio.create_task(n3.load_presence("r"))
+        n3.presence.expect_presence("r")
+        first = asyncio.create_task(n3.presence.load_presence("r"))
         await asyncio.sleep(0.05)            # the first read has its (old) snapshot
         bob = '{"players":[7],"watchers":{"bob":1}}'
         await n3.pubsub.redis.hset("gamehall:presence:r", n2.holder, bob)
-        assert n3.note_presence("r", n2.holder, bob) == {7}   # Bob's event
-        await n3.load_presence("r")          # a second read, answered at once
+        assert n3.presence.note_presence("r", n2.holder, bob) == {7}   # Bob's event
+        await n3.presence.load_presence("r")          # a second read, answered at once
         await first
-        assert n3.remote_players("r") == {7}
-        assert n3.remote_watchers("r") == Counter({"bob": 1})
+        assert n3.presence.remote_players("r") == {7}
+        assert n3.presence.remote_watchers("r") == Counter({"bob": 1})
         for c in (n2, n3):
             await c.pubsub.redis.aclose()
 
@@ -81,8 +81,8 @@ def test_one_nodes_writes_of_a_room_end_with_the_latest(redis_server: RedisServe
             return await real(*args)
 
         n1.pubsub.redis.hset = slow_first_hset  # type: ignore[method-assign]
-        await asyncio.gather(n1.set_presence("r", {5}, Counter({"ann": 1})),
-                             n1.set_presence("r", set(), Counter()))
+        await asyncio.gather(n1.presence.set_presence("r", {5}, Counter({"ann": 1})),
+                             n1.presence.set_presence("r", set(), Counter()))
         redis = Redis.from_url(redis_server.url, decode_responses=True)
         assert await redis.hgetall("gamehall:presence:r") == {}
         await redis.aclose()
@@ -105,9 +105,9 @@ def test_a_node_that_has_not_looked_yet_counts_the_players_of_live_nodes(
             "n2:beating": '{"players":[7],"watchers":{"bob":1}}',
             "n1:ended": '{"players":[9],"watchers":{"old":1}}'})
         assert n3.live == {n3.holder}
-        await n3.load_presence("r")
-        assert n3.remote_players("r") == {7}
-        assert (await n3.read_presence("r"))[0] == {7}
+        await n3.presence.load_presence("r")
+        assert n3.presence.remote_players("r") == {7}
+        assert (await n3.presence.read_presence("r"))[0] == {7}
         await redis.aclose()
         await n3.pubsub.redis.aclose()
 

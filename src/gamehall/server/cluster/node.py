@@ -84,7 +84,7 @@ def preferred(room_id: str, nodes: set[str]) -> str:
     return max(nodes, key=lambda n: (zlib.crc32(f"{room_id}|{n}".encode()), n))
 
 
-class Cluster(PresenceAcrossNodes):
+class Cluster:
     """Leases, takeover and forwarding for one node. `node` is the operator's name for it; the
     holder name in Redis adds a random part, so a restarted node is a new holder."""
 
@@ -134,7 +134,9 @@ class Cluster(PresenceAcrossNodes):
         self._pulse_at = time.monotonic()
         """When the event loop last showed it runs (the lease thread reads it)."""
         self._serving: set[asyncio.Task[None]] = set()
-        self._init_presence()
+        self.presence = PresenceAcrossNodes(pubsub, self.holder, self._key, lambda: self.live,
+                                            lambda: self.host)
+        """Who is connected to which room on the other nodes (its own part)."""
         self.changes: Counter[str] = Counter()
         """Lease changes since start (acquired, lost, released), for health and metrics."""
         self.on_change: Callable[[str], None] = lambda _kind: None
@@ -184,7 +186,7 @@ class Cluster(PresenceAcrossNodes):
             await self.leases.release(owned)
             await self.pubsub.redis.delete(self._key(f"alive:{self.holder}"))
             await self.pubsub.redis.srem(self._key("nodes"), self.holder)
-            for room in self._mine:
+            for room in self.presence.rooms_written():
                 await self.pubsub.redis.hdel(self._key(f"presence:{room}"), self.holder)
         self._note("released", len(owned))
 
@@ -397,9 +399,8 @@ class Cluster(PresenceAcrossNodes):
         if gone is None:
             return
         now = time.monotonic()
-        await self._settle_presence(gone | (set(self._slow) - self.live), now)
-        if self._unwritten:
-            await self.rewrite_presence()
+        await self.presence.settle(gone | (self.presence.slow_nodes() - self.live), now)
+        await self.presence.rewrite_presence()
         if now < self._hot_until or self._unheld or now - self._last_full >= self.full_scan_seconds:
             self._last_full = now
             await self._take_unheld(self.live, now)
@@ -435,9 +436,9 @@ class Cluster(PresenceAcrossNodes):
             self.gone = (self.gone | gone) - came
             self._holders = {r: h for r, h in self._holders.items() if h not in gone}
             for m in came:
-                self._slow.pop(m, None)
+                self.presence.back(m)
             if came:  # back from a pause judged as death: its presence was dropped, read it again
-                await self._reload_presence(came)
+                await self.presence.reload(came)
         return gone
 
 
@@ -602,9 +603,9 @@ class Cluster(PresenceAcrossNodes):
         the rooms, write its presence again, then catch up."""
         with contextlib.suppress(RedisError, OSError):
             await self._renew_once()
-        await self.rewrite_presence(set(self._mine))
-        for room_id in list(self._presence):
-            await self.load_presence(room_id)
+        await self.presence.rewrite_presence(self.presence.rooms_written())
+        for room_id in self.presence.rooms_kept():
+            await self.presence.load_presence(room_id)
         if self.host is not None:
             await self.host.resync()
 

@@ -10,13 +10,13 @@ import asyncio
 import itertools
 import json
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 from redis.exceptions import RedisError
 
-if TYPE_CHECKING:
-    from gamehall.server.cluster.host import Host
-    from gamehall.server.pubsub.redis_pubsub import RedisPubSub
+from gamehall.server.cluster.host import Host
+from gamehall.server.pubsub.redis_pubsub import RedisPubSub
 
 ABSENCE_KEEP = 86400
 """Seconds an owner's absence object stays in Redis without being written again."""
@@ -28,18 +28,14 @@ connections serve nobody; after this its players count as gone)."""
 
 
 class PresenceAcrossNodes:
-    """The presence part of `cluster.Cluster` (a mixin over its pub/sub, holder name and view
-    of the live nodes)."""
+    """Who is connected to which room on the other nodes of a cluster, and this node's own
+    connections told to them (a part of `cluster.Cluster`, handed its pub/sub, its holder name,
+    its Redis key maker, and views of the live nodes and of the host it serves)."""
 
-    if TYPE_CHECKING:
-        pubsub: RedisPubSub
-        holder: str
-        live: set[str]
-        host: Host | None
-
-        def _key(self, name: str) -> str: ...
-
-    def _init_presence(self) -> None:
+    def __init__(self, pubsub: RedisPubSub, holder: str, key: Callable[[str], str],
+                 live: Callable[[], set[str]], host: Callable[[], Host | None]) -> None:
+        self.pubsub, self.holder, self._key = pubsub, holder, key
+        self._live, self._host = live, host
         self._presence: dict[str, dict[str, tuple[set[int], Counter[str]]]] = {}
         self._heard_at: dict[str, dict[str, int]] = {}
         """Room -> node -> when (`_seq`) its last presence event came: a hash read that began
@@ -58,7 +54,7 @@ class PresenceAcrossNodes:
         self._writing: dict[str, asyncio.Lock] = {}
         """One write at a time per room, so Redis and the events end with the latest news."""
 
-    async def _settle_presence(self, candidates: set[str], now: float) -> None:
+    async def settle(self, candidates: set[str], now: float) -> None:
         """Drop the presence of the nodes not alive whose process has ended: their node channel
         has no subscriber (Redis closed their connections), or they stayed silent for
         `SLOW_PRESENCE` seconds. A node whose heartbeat only ran late (a busy machine) still
@@ -80,8 +76,8 @@ class PresenceAcrossNodes:
                 left: set[int] = set()
                 for g in ended:
                     left |= nodes.pop(g, (set(), Counter()))[0]
-                if self.host is not None:
-                    self.host.presence_changed(room_id, left)
+                if (host := self._host()) is not None:
+                    host.presence_changed(room_id, left)
 
     async def set_presence(self, room_id: str, players: set[int],
                            watchers: Counter[str]) -> None:
@@ -161,7 +157,7 @@ class PresenceAcrossNodes:
         at this node's last look, or (a node this node has not seen yet: it started a moment
         ago, before its first look) with a heartbeat in Redis now. A node that has ended left
         its entries behind; they count for nothing."""
-        known = {n for n in found if n in self.live or n in self._slow}
+        known = {n for n in found if n in self._live() or n in self._slow}
         others = sorted(set(found) - known)
         if not others:
             return known
@@ -193,7 +189,7 @@ class PresenceAcrossNodes:
         else:
             await self.pubsub.redis.set(key, json.dumps(away), ex=ABSENCE_KEEP)
 
-    async def _reload_presence(self, came: set[str]) -> None:
+    async def reload(self, came: set[str]) -> None:
         """Nodes that joined (or were judged dead and came back) may have players in rooms held
         here; their presence events went out before this node listened, so read the hashes."""
         for room_id, nodes in list(self._presence.items()):
@@ -202,8 +198,8 @@ class PresenceAcrossNodes:
             changed: set[int] = set()
             for n in came:
                 changed |= before.get(n, set()) ^ nodes.get(n, (set(), Counter()))[0]
-            if changed and self.host is not None:
-                self.host.presence_changed(room_id, changed)
+            if changed and (host := self._host()) is not None:
+                host.presence_changed(room_id, changed)
 
     def note_presence(self, room_id: str, node: str, data: str) -> set[int] | None:
         """Another node's presence event: the players who came or went there (None: the room
@@ -215,6 +211,22 @@ class PresenceAcrossNodes:
         before = nodes.get(node, (set(), Counter()))[0]
         nodes[node] = parse_presence(data)
         return before ^ nodes[node][0]
+
+    def slow_nodes(self) -> set[str]:
+        """Nodes whose heartbeat ran out but whose process still listens."""
+        return set(self._slow)
+
+    def back(self, node: str) -> None:
+        """A late node's heartbeat came again: it is alive, not slow."""
+        self._slow.pop(node, None)
+
+    def rooms_written(self) -> set[str]:
+        """Rooms whose presence this node has written to Redis."""
+        return set(self._mine)
+
+    def rooms_kept(self) -> list[str]:
+        """Rooms whose presence on the other nodes this node keeps."""
+        return list(self._presence)
 
     def forget_presence(self, room_id: str) -> None:
         self._presence.pop(room_id, None)

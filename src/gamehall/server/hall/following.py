@@ -99,7 +99,7 @@ class Following:
         if kind == "player":  # a player's own channel (the bot API's event stream)
             return [event]
         if kind == "presence":
-            changed = self.cluster.note_presence(room_id, str(event.get("node")),
+            changed = self.cluster.presence.note_presence(room_id, str(event.get("node")),
                                                  str(event.get("data")))
             if changed is not None and room_id in self.keeper.rooms:
                 self.presence_changed(room_id, changed)

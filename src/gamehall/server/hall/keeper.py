@@ -95,7 +95,7 @@ class RoomKeeper:
             if room_id in self.rooms:
                 return self.rooms[room_id]
             with contextlib.suppress(RedisError, OSError):
-                room.shared = await self.cluster.read_presence(room_id)
+                room.shared = await self.cluster.presence.read_presence(room_id)
             return room
         async with self._load_lock:
             room = self.rooms.get(room_id) or await self.storage.load_room(room_id)
@@ -140,9 +140,9 @@ class RoomKeeper:
         """Subscribe to the room's events and presence from the other nodes (cluster)."""
         if self.cluster is not None and room_id not in self._watched:
             self._watched.add(room_id)
-            self.cluster.expect_presence(room_id)
+            self.cluster.presence.expect_presence(room_id)
             await self.pubsub.watch(room_id)
-            await self.cluster.load_presence(room_id)
+            await self.cluster.presence.load_presence(room_id)
 
     async def _load_copy(self, room_id: str) -> None:
         """Load a room owned elsewhere; events that arrive meanwhile are applied after."""
@@ -223,4 +223,4 @@ class RoomKeeper:
         if self.cluster is not None and room_id in self._watched:
             self._watched.discard(room_id)
             self.pubsub.unwatch(room_id)
-            self.cluster.forget_presence(room_id)
+            self.cluster.presence.forget_presence(room_id)

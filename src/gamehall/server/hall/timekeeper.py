@@ -60,9 +60,9 @@ class Timekeeper:
 
     def _share_absence(self, room: Room, online: set[int]) -> None:
         """An owner writes the room's absence (who may be claimed against, from when) where
-        the nodes that read the room without keeping it find it (`Cluster.read_presence`):
-        their own presence counts know nothing of the room. Written by one task per room,
-        the latest value last."""
+        the nodes that read the room without keeping it find it
+        (`PresenceAcrossNodes.read_presence`): their own presence counts know nothing of the
+        room. Written by one task per room, the latest value last."""
         assert self.cluster is not None
         away = absence(room, online, self.last_seen, self.settings.absent_seconds, self.clock())
         occ = room.person_to_move()
@@ -84,7 +84,7 @@ class Timekeeper:
             while room_id in self._absence_out and self._absence_out[room_id] != written:
                 value = self._absence_out[room_id]
                 try:
-                    await self.cluster.share_absence(room_id, value)
+                    await self.cluster.presence.share_absence(room_id, value)
                 except (RedisError, OSError) as exc:
                     log.warning("could not share the absence of room %s: %s", room_id, exc)
                     return

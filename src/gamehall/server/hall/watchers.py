@@ -60,7 +60,7 @@ class Watchers:
 
     async def _tell_here(self, room_id: str, event: Event) -> None:
         """An event only this node's connections need (presence: the others learn it from
-        `Cluster.set_presence`)."""
+        `PresenceAcrossNodes.set_presence`)."""
         if self.cluster is None:
             await self.pubsub.publish(room_id, event)
         else:
@@ -68,7 +68,7 @@ class Watchers:
 
     async def _presence_out(self, room_id: str) -> None:
         if self.cluster is not None:
-            await self.cluster.set_presence(room_id, set(self._online.get(room_id, ())),
+            await self.cluster.presence.set_presence(room_id, set(self._online.get(room_id, ())),
                                             self._watchers.get(room_id, Counter()))
 
     def who(self, room: Room) -> Message:
@@ -88,7 +88,7 @@ class Watchers:
         seated = {o.nickname for o in room.seats if o is not None}
         watchers = Counter(self._watchers.get(room.id, Counter()))
         if self.cluster is not None:
-            watchers.update(self.cluster.remote_watchers(room.id))
+            watchers.update(self.cluster.presence.remote_watchers(room.id))
         names: list[Arg] = [n for n in sorted(watchers) if n != "?" and n not in seated]
         if watchers.get("?"):
             names.append(msg("info.who.anonymous", count=watchers["?"]))
@@ -107,13 +107,15 @@ class Watchers:
     def online_ids(self, room_id: str) -> set[int]:
         """The players connected to the room, on this node and (in a cluster) the others."""
         here = set(self._online.get(room_id, ()))
-        return here if self.cluster is None else here | self.cluster.remote_players(room_id)
+        if self.cluster is None:
+            return here
+        return here | self.cluster.presence.remote_players(room_id)
 
     def watched_anywhere(self, room_id: str) -> bool:
         """Someone is connected to the room: here, or (in a cluster) on another node."""
         if self._watchers.get(room_id) or self.keeper.attached(room_id):
             return True
-        return self.cluster is not None and bool(+self.cluster.remote_watchers(room_id))
+        return self.cluster is not None and bool(+self.cluster.presence.remote_watchers(room_id))
 
     def connections(self) -> int:
         """Every connection of this node, to any room."""
