@@ -5,6 +5,7 @@ way `pyproject.toml`'s import-linter contracts say, no import cycle, a hall buil
 
 from __future__ import annotations
 
+import ast
 import re
 import shutil
 import subprocess
@@ -195,3 +196,23 @@ def _assembled_hall() -> object:
     from gamehall.server.storage import SqlStorage
 
     return Hall(SqlStorage("sqlite://"), InProcessPubSub(), BotPool(0), Settings())
+
+
+def _stubbed_classes(source: str) -> list[str]:
+    """Classes whose body declares attributes under ``if TYPE_CHECKING:`` — a mixin's stubs of
+    state that another class owns."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.If) and ast.unparse(item.test).endswith("TYPE_CHECKING"):
+                    found.append(node.name)
+    return found
+
+
+def test_no_class_stubs_state_it_shares() -> None:
+    server = ROOT / "src" / "gamehall"
+    stubbed = {f"{p.relative_to(server)}: {c}" for p in server.rglob("*.py")
+               for c in _stubbed_classes(p.read_text(encoding="utf-8"))}
+    assert not stubbed
+    assert _stubbed_classes("class M:\n    if TYPE_CHECKING:\n        x: int\n") == ["M"]
