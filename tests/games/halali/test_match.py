@@ -33,7 +33,7 @@ def test_match_result_adds_both_games_per_seat() -> None:
     assert state.current_player() == 1
     play(state, "a1-a2")
     assert state.is_terminal() and state.returns() == [-1.0, 1.0]
-    assert "seat 1 (beasts in game 1) wins the match, 15 to 17" in state.outcome_text()
+    assert "seat 1 (beasts in game 1) wins the match, 17 to 15 points" in state.outcome_text()
 
 
 def test_match_tie_break_counts_tiles_over_both_games() -> None:

@@ -106,14 +106,14 @@ def step_words(game: str, parts: dict[str, Any], move: str) -> Message:
     key = f"game.{game}.hint.{parts.get('kind')}"
     if key in catalogue("en"):
         return msg(key, **{k: v for k, v in parts.items() if isinstance(v, (str, int))})
-    return msg("hint.step", move=move)
+    return msg("info.hint.step", move=move)
 
 
 def hint_words(game: str, steps: list[tuple[dict[str, Any], str]]) -> Message:
     """A turn's steps in words: "place a stack on d4, then move the stack on c3 to c5"."""
     said = step_words(game, *steps[-1])
     for parts, move in reversed(steps[:-1]):
-        said = msg("hint.then", first=step_words(game, parts, move), then=said)
+        said = msg("info.hint.then", first=step_words(game, parts, move), then=said)
     return said
 
 
