@@ -11,7 +11,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, WebSocket, WebSocketDisconnect
 
 from gamehall.core import messages
-from gamehall.server.api.access import Visitor, identified
+from gamehall.server.api.access import Visitor, check_action, identified, token_scopes
 from gamehall.server.api.door import Door, visitor_key
 from gamehall.server.api.guards import origin_allowed
 from gamehall.server.api.parts import DoorPart, HallPart, SettingsPart
@@ -53,7 +53,7 @@ async def ws_room(ws: WebSocket, room_id: str, hall: HallPart, settings: Setting
             await ws.send_text(proto.dumps(proto.error(exc.code, exc.said)))
             await ws.close(4404)
             return
-        conn = Connection(ws, hall, settings, room, player, token, door, address)
+        conn = Connection(ws, hall, settings, room, player, token, door, address, who.scopes)
         await conn.run()
     finally:
         door.connections.close(conn.visitor if conn is not None else visitor, address)
@@ -66,10 +66,14 @@ class Connection:
     """One WebSocket: a reader (requests) and a writer (events and replies), one queue between."""
 
     def __init__(self, ws: WebSocket, hall: Hall, settings: Settings, room: Room,
-                 player: Player | None, token: str | None, door: Door, address: str) -> None:
+                 player: Player | None, token: str | None, door: Door, address: str,
+                 scopes: tuple[str, ...] | None = None) -> None:
         self.ws, self.hall, self.settings, self.player = ws, hall, settings, player
         self.room_id = room.id
         self.token = token
+        self.scopes = scopes
+        """The API token's scopes (None: a browser's session, or no token): what
+        `access.check_action` lets this connection's requests do."""
         self.door, self.address = door, address
         self.visitor = visitor_key(player, address)
         self.sub = hall.pubsub.subscribe(room.id)
@@ -157,7 +161,9 @@ class Connection:
         refusal = self.door.connections.move(self.visitor, visitor)
         if refusal is not None:
             raise ProtocolError(TOO_MANY_CONNECTIONS, refusal, ref)
+        scopes = await token_scopes(self.ws, token)
         old, self.player, self.token, self.visitor = self.player, player, token, visitor
+        self.scopes = scopes
         room = await self.hall.get_room(self.room_id)
         await self.hall.connected(room, player)
         await self.hall.disconnected(room, old)
@@ -177,6 +183,7 @@ class Connection:
             room = await self.hall.get_room(self.room_id)
             # a token signed out since the connection opened no longer acts (cheap: cached)
             player = await self.hall.identify(self.token) if self.player is not None else None
+            check_action(self.scopes, room, player, req)
             done = await self.hall.execute(room, player, req)
             for reply in done.replies:
                 self._send(reply)

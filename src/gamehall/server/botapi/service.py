@@ -31,6 +31,9 @@ DECLINE_REASONS = ("generic", "later", "tooFast", "tooSlow", "timeControl", "rat
                    "standard", "variant", "noBot", "onlyBot")
 """Why a challenge is declined: lichess's fixed list (a client shows its own words for each)."""
 
+MAX_SCOPES_KEPT = 20000
+"""Tokens whose scopes a node keeps in memory (past it, it forgets them all and reads again)."""
+
 EXPIRED = "expired"
 """The reason of a challenge the hall canceled because nobody answered it in time."""
 
@@ -83,6 +86,9 @@ class BotApi:
         self.clock = hall.clock
         self.bot_store = BotStore(hall.storage)
         self._bot_ids: set[int] = set()
+        self._scopes: dict[str, tuple[str, ...] | None] = {}
+        """Tokens' scopes read so far, by hash: a token's scopes never change (a revoked token
+        is refused before its scopes are asked)."""
         hall.events.on_game_changed(self._announce_game)
         hall.events.check_join(self._refuse_bot_accounts)
         hall.events.add_sweep(self.expire_challenges)
@@ -116,6 +122,19 @@ class BotApi:
             self._bot_ids.add(player_id)
             return True
         return False
+
+    async def token_scopes(self, key: str) -> tuple[str, ...] | None:
+        """The scopes of the API token whose hash is `key`; None for a browser's session token
+        (and for every token where the storage keeps no API tokens)."""
+        if key in self._scopes:
+            return self._scopes[key]
+        if not self.bot_store.available:
+            return None
+        found = await self.bot_store.token_scopes(key)
+        if len(self._scopes) >= MAX_SCOPES_KEPT:
+            self._scopes.clear()
+        self._scopes[key] = found
+        return found
 
     async def _refuse_bot_accounts(self, player: Player) -> None:
         """A bot account plays the games it is challenged to, never a seat taken by hand."""
