@@ -37,7 +37,8 @@ class TokenIn(BaseModel):
 async def set_password(body: PasswordIn, hall: HallPart,
                        who: Annotated[Caller, Depends(browser(unknown=SIGN_IN_FIRST))],
                        ) -> dict[str, Any]:
-    updated = await hall.set_password(who.player, who.token, body.password, body.old_password)
+    updated = await hall.set_password(who.player, who.token, body.password,
+                                     body.old_password, who.address)
     return {"nickname": updated.nickname, "account": True}
 
 

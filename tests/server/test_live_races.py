@@ -1,0 +1,101 @@
+"""Limits that hold when raced (issue 41), tried from outside against a real `gamehall serve`
+with concurrent requests (``asyncio.gather`` over real connections): password tries."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.server.live import Server, auth, running
+
+CHEAP_HASHES = ("--argon2-time-cost", "1", "--argon2-memory-kib", "8192")
+PASSWORD = "correct horse"
+_names = itertools.count()
+
+
+@pytest.fixture(scope="module")
+def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    tmp = tmp_path_factory.mktemp("races")
+    with running(Server(f"sqlite:///{tmp / 'hall.db'}", tmp / "server.log", "--rate", "5000",
+                        "--burst", "5000", "--token-rate", "100000/minute",
+                        *CHEAP_HASHES)) as server:
+        yield server
+
+
+def _ok(r: httpx.Response, status: int = 200) -> dict[str, Any]:
+    assert r.status_code == status, r.text
+    return dict(r.json())
+
+
+def account(server: Server, prefix: str) -> tuple[str, str]:
+    """A new account: (its nickname, its browser's token)."""
+    nickname = f"{prefix}{next(_names)}"
+    token = str(_ok(httpx.post(f"{server.http}/api/session", json={"nickname": nickname}))
+                ["token"])
+    _ok(httpx.post(f"{server.http}/api/account/password", json={"password": PASSWORD},
+                   headers=auth(token)))
+    return nickname, token
+
+
+def api_token(server: Server, session: str, scope: str = "bot:play") -> tuple[str, str]:
+    made = _ok(httpx.post(f"{server.http}/api/account/tokens", json={"scopes": [scope]},
+                          headers=auth(session)), 201)
+    return str(made["id"]), str(made["token"])
+
+
+def bot(server: Server) -> tuple[str, str, str, str]:
+    """A new bot account (Hula): (nickname, session token, bot:play token id, the token)."""
+    nickname, session = account(server, "racer")
+    token_id, token = api_token(server, session)
+    _ok(httpx.post(f"{server.http}/api/bot/account/upgrade", json={"games": ["hula"]},
+                   headers=auth(token)))
+    return nickname, session, token_id, token
+
+
+def challenge(server: Server, person: str, nickname: str) -> str:
+    made = _ok(httpx.post(f"{server.http}/api/challenge/{nickname}",
+                          json={"game": "hula", "options": {"size": 5}, "seat": 0},
+                          headers=auth(person)), 201)
+    return str(made["id"])
+
+
+def codes(answers: list[httpx.Response]) -> list[tuple[int, str | None]]:
+    return sorted((r.status_code, r.json().get("code") if r.status_code >= 400 else None)
+                  for r in answers)
+
+
+# --- 2. password tries -------------------------------------------------------------------------
+def test_raced_password_guesses_are_counted_before_argon2_and_leave_other_sign_ins_alone(
+        hall: Server) -> None:
+    victim, session = account(hall, "victim")
+    other, _ = account(hall, "other")
+
+    async def race() -> tuple[list[httpx.Response], httpx.Response]:
+        async with httpx.AsyncClient(base_url=hall.http, timeout=60) as c:
+            guesses = [c.post("/api/account/password", headers=auth(session),
+                              json={"password": "stolen horse", "old_password": f"guess {i}"})
+                       for i in range(12)]
+            found = await asyncio.gather(*guesses, c.post("/api/login", json={
+                "nickname": other, "password": PASSWORD}))
+            return list(found[:-1]), found[-1]
+
+    guesses, sign_in = asyncio.run(race())
+    answers = codes(guesses)
+    wrong = [a for a in answers if a == (401, "bad_login")]
+    limited = [r for r in guesses if r.status_code == 429]
+    assert len(wrong) <= 5 and len(wrong) + len(limited) == 12, answers  # 5 a minute a pair
+    assert all(r.json()["code"] == "rate_limited" and int(r.headers["Retry-After"]) >= 1
+               for r in limited)
+    assert sign_in.status_code == 200, sign_in.text  # another account signs in meanwhile
+    # the same allowance as signing in: even the right password now waits, either way in
+    right = httpx.post(f"{hall.http}/api/account/password", headers=auth(session),
+                       json={"password": "stolen horse", "old_password": PASSWORD})
+    assert right.status_code == 429, right.text
+    login = httpx.post(f"{hall.http}/api/login", json={"nickname": victim,
+                                                       "password": PASSWORD})
+    assert login.status_code == 429, login.text
