@@ -1,10 +1,12 @@
 """Limits that hold when raced (issue 41), tried from outside against a real `gamehall serve`
-with concurrent requests (``asyncio.gather`` over real connections): password tries."""
+with concurrent requests (``asyncio.gather`` over real connections): password tries, a bot's
+open games, streams per token, pending challenges per bot."""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -23,6 +25,8 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     tmp = tmp_path_factory.mktemp("races")
     with running(Server(f"sqlite:///{tmp / 'hall.db'}", tmp / "server.log", "--rate", "5000",
                         "--burst", "5000", "--token-rate", "100000/minute",
+                        "--max-bot-games", "8", "--max-streams-per-token", "12",
+                        "--max-challenges", "10", "--max-challenges-per-bot", "20",
                         *CHEAP_HASHES)) as server:
         yield server
 
@@ -99,3 +103,63 @@ def test_raced_password_guesses_are_counted_before_argon2_and_leave_other_sign_i
     login = httpx.post(f"{hall.http}/api/login", json={"nickname": victim,
                                                        "password": PASSWORD})
     assert login.status_code == 429, login.text
+
+
+# --- 3. caps -----------------------------------------------------------------------------------
+def test_raced_accepts_never_open_more_games_than_max_bot_games(hall: Server) -> None:
+    nickname, _, _, token = bot(hall)
+    people = [account(hall, "fan")[1] for _ in range(2)]
+    cids = [challenge(hall, people[i % 2], nickname) for i in range(14)]
+
+    async def race() -> list[httpx.Response]:
+        async with httpx.AsyncClient(base_url=hall.http, timeout=60) as c:
+            return list(await asyncio.gather(*[
+                c.post(f"/api/challenge/{cid}/accept", headers=auth(token)) for cid in cids]))
+
+    answers = codes(asyncio.run(race()))
+    assert answers.count((200, None)) == 8, answers
+    assert answers.count((409, "too_many_games")) == 6, answers
+    rooms = httpx.get(f"{hall.http}/api/rooms", params={"status": "playing", "limit": 500})
+    mine = [r for r in rooms.json() if nickname in json.dumps(r)]
+    assert len(mine) == 8
+
+
+def test_raced_streams_of_one_token_stop_at_the_cap(hall: Server) -> None:
+    _, _, _, token = bot(hall)
+
+    async def race() -> list[int]:
+        async with httpx.AsyncClient(base_url=hall.http, timeout=60) as c:
+            async def open_one() -> httpx.Response:
+                return await c.send(c.build_request("GET", "/api/stream/event",
+                                                    headers=auth(token)), stream=True)
+
+            opened = await asyncio.gather(*[open_one() for _ in range(25)])
+            try:
+                for r in opened:
+                    if r.status_code == 429:
+                        await r.aread()
+                        assert r.json()["code"] == "too_many_streams"
+                return sorted(r.status_code for r in opened)
+            finally:
+                for r in opened:
+                    await r.aclose()
+
+    statuses = asyncio.run(race())
+    assert statuses.count(200) == 12 and statuses.count(429) == 13, statuses
+
+
+def test_raced_challenges_to_one_bot_stop_at_its_cap(hall: Server) -> None:
+    nickname, _, _, token = bot(hall)
+    people = [account(hall, "queue")[1] for _ in range(3)]
+
+    async def race() -> list[httpx.Response]:
+        async with httpx.AsyncClient(base_url=hall.http, timeout=60) as c:
+            return list(await asyncio.gather(*[
+                c.post(f"/api/challenge/{nickname}", headers=auth(people[i % 3]),
+                       json={"game": "hula", "options": {"size": 5}}) for i in range(30)]))
+
+    answers = codes(asyncio.run(race()))
+    assert answers.count((201, None)) == 20, answers
+    assert answers.count((409, "too_many_challenges")) == 10, answers
+    waiting = _ok(httpx.get(f"{hall.http}/api/challenge", headers=auth(token)))
+    assert len(waiting["in"]) == 20

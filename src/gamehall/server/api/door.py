@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import contextlib
 from collections import Counter
+from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import WebSocket
+from fastapi.responses import StreamingResponse
 from starlette.requests import HTTPConnection
 
 from gamehall.core.messages import msg
@@ -81,25 +83,55 @@ class BotDoor:
             wait = await self.limiter.blocked(self.rules, {"token": key}) or 1.0
             raise RateLimited(wait, msg("error.rate.token", seconds=max(1, round(wait))))
 
-    def check_streams(self, key: str) -> None:
-        """Refuse a stream past the cap before its answer starts (a 429, not a cut stream)."""
+    def open_stream(self, key: str) -> StreamSlot:
+        """Count a stream of the token `key` from its request on, or refuse it past the cap
+        before its answer starts (a 429, not a cut stream). The check and the count are one
+        step (no await between them), so that streams raced at once are each counted; the
+        slot is given back when the stream's answer ends, or was never sent."""
         if self.streams[key] >= self.max_streams:
             refusal = RateLimited(STREAM_RETRY, msg("error.rate.streams",
                                                     count=self.max_streams))
             refusal.code = "too_many_streams"
             raise refusal
-
-    @contextlib.contextmanager
-    def stream(self, key: str) -> Any:
-        """Count a stream while it runs: entered by the stream's body itself, so that a client
-        gone before the body starts leaves nothing counted (nor subscribed)."""
         self.streams[key] += 1
+        return StreamSlot(self, key)
+
+    def _close_stream(self, key: str) -> None:
+        self.streams[key] -= 1
+        if self.streams[key] <= 0:
+            del self.streams[key]
+
+
+class StreamSlot:
+    """One counted stream of a token: `close` (once) gives it back."""
+
+    def __init__(self, door: BotDoor, key: str) -> None:
+        self.door, self.key, self.closed = door, key, False
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.door._close_stream(self.key)
+
+
+class CountedStream(StreamingResponse):
+    """A stream's answer that gives its slot back however it ends: its body done, the client
+    gone, or never started at all (the client left before the answer began)."""
+
+    def __init__(self, content: AsyncIterator[bytes], slot: StreamSlot, media_type: str) -> None:
+        super().__init__(content, media_type=media_type)
+        self.slot = slot
+        self.content = content
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         try:
-            yield
+            await super().__call__(scope, receive, send)
         finally:
-            self.streams[key] -= 1
-            if self.streams[key] <= 0:
-                del self.streams[key]
+            self.slot.close()
+            aclose = getattr(self.content, "aclose", None)
+            if aclose is not None:
+                with contextlib.suppress(RuntimeError):  # still running: it ends by itself
+                    await aclose()
 
 
 def visitor_key(player: Player | None, address: str) -> str:

@@ -12,6 +12,10 @@ node sees them.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections import Counter
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -86,6 +90,8 @@ class BotApi:
         self.clock = hall.clock
         self.bot_store = BotStore(hall.storage)
         self._bot_ids: set[int] = set()
+        self._bot_locks: dict[int, asyncio.Lock] = {}
+        self._bot_waiting: Counter[int] = Counter()
         self._scopes: dict[str, tuple[str, ...] | None] = {}
         """Tokens' scopes read so far, by hash: a token's scopes never change (a revoked token
         is refused before its scopes are asked)."""
@@ -206,10 +212,15 @@ class BotApi:
         made = await self.bot_store.add_challenge(
             player.id, dest.id, room.game_name, dict(room.options),
             room.time_control.text if room.time_control else None, rated, seat,
-            stamp(self.clock()), self.settings.max_challenges)
-        if made is None:
+            stamp(self.clock()), self.settings.max_challenges,
+            self.settings.max_challenges_per_bot if dest_games is not None else None)
+        if made == "made":
             raise RoomError("too_many_challenges", msg("error.challenge.too_many",
                                                        count=self.settings.max_challenges))
+        if isinstance(made, str):
+            raise RoomError("too_many_challenges", msg(
+                "error.challenge.bot_full", nickname=dest.nickname,
+                count=self.settings.max_challenges_per_bot))
         for pid in (made.challenger_id, made.dest_id):
             await self.tell_player(pid, {"type": "challenge", "challenge": made.to_json()})
         return made
@@ -231,14 +242,44 @@ class BotApi:
 
     async def accept_challenge(self, player: Player, cid: str) -> Room:
         """The challenged accepts: the room is made with both seated (and started when they
-        fill it), stored before anyone sees it."""
+        fill it), stored before anyone sees it. A bot's games are counted and its new room
+        stored under the bot's lock (`_opening`), so that accepts raced at once cannot all pass
+        one count of its open games (`--max-bot-games`)."""
         found = await self._pending(cid)
         if found.dest_id != player.id:
             raise RoomError("not_your_challenge", msg("error.challenge.not_yours_accept"))
-        for bot_id, is_bot in zip((found.challenger_id, found.dest_id), found.bots,
-                                  strict=True):
-            if is_bot:
+        bots = sorted(bot_id for bot_id, is_bot in zip((found.challenger_id, found.dest_id),
+                                                       found.bots, strict=True) if is_bot)
+        async with contextlib.AsyncExitStack() as held:
+            for bot_id in bots:
+                await held.enter_async_context(self._opening(bot_id))
+            for bot_id in bots:
                 await self._check_open_games(bot_id)
+            live, room = await self._open_accepted(found, cid)
+        settled = {**found.to_json(), "status": "accepted", "room": room.id}
+        await self.tell_player(found.challenger_id, {"type": "challengeAccepted",
+                                                     "challenge": settled})
+        await self.hall.play_on(live)
+        return live
+
+    @contextlib.asynccontextmanager
+    async def _opening(self, bot_id: int) -> AsyncIterator[None]:
+        """Hold the bot's lock while its open games are counted and a new one stored (this
+        node's; the lock is dropped once nobody holds or waits for it)."""
+        lock = self._bot_locks.setdefault(bot_id, asyncio.Lock())
+        self._bot_waiting[bot_id] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self._bot_waiting[bot_id] -= 1
+            if self._bot_waiting[bot_id] <= 0:
+                del self._bot_waiting[bot_id]
+                self._bot_locks.pop(bot_id, None)
+
+    async def _open_accepted(self, found: Challenge, cid: str) -> tuple[Room, Room]:
+        """Settle the challenge as accepted and store its room (the live room, and the room
+        as built)."""
         room = self.hall.build_room(found.challenger, found.game, found.options, found.rated,
                                     found.clock)
         n = room.game.num_players
@@ -258,11 +299,7 @@ class BotApi:
             raise RoomError("challenge_settled", msg("error.challenge.settled"))
         live = await self.hall.open_room(room, moves)
         await self.bot_store.set_room(cid, room.id)
-        settled = {**found.to_json(), "status": "accepted", "room": room.id}
-        await self.tell_player(found.challenger_id, {"type": "challengeAccepted",
-                                                     "challenge": settled})
-        await self.hall.play_on(live)
-        return live
+        return live, room
 
     async def decline_challenge(self, player: Player, cid: str, reason: str) -> Challenge:
         found = await self._pending(cid)
