@@ -1,6 +1,7 @@
 """Limits that hold when raced (issue 41), tried from outside against a real `gamehall serve`
 with concurrent requests (``asyncio.gather`` over real connections): password tries, a bot's
-open games, streams per token, pending challenges per bot."""
+open games, streams per token, pending challenges per bot; and revocation, sign-out and
+sign-out everywhere end what a token holds open (streams, WebSockets) at once."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from tests.server.live import Server, auth, running
 
@@ -163,3 +166,67 @@ def test_raced_challenges_to_one_bot_stop_at_its_cap(hall: Server) -> None:
     assert answers.count((409, "too_many_challenges")) == 10, answers
     waiting = _ok(httpx.get(f"{hall.http}/api/challenge", headers=auth(token)))
     assert len(waiting["in"]) == 20
+
+
+# --- 5. revocation ends what a token holds open ------------------------------------------------
+async def _read_to_end(lines: Any) -> list[str]:
+    """The rest of a stream, up to its end (a stream that does not end fails the test)."""
+    rest: list[str] = []
+
+    async def read() -> None:
+        async for line in lines:
+            rest.append(line)
+
+    await asyncio.wait_for(read(), 60)
+    return rest
+
+
+@pytest.mark.parametrize("how", ["revoke", "logout", "logout_all"])
+def test_a_token_signed_out_or_revoked_ends_its_streams_and_websockets_at_once(
+        hall: Server, how: str) -> None:
+    nickname, session, token_id, play = bot(hall)
+    _, person = account(hall, "mover")
+    cid = challenge(hall, person, nickname)
+    room = _ok(httpx.post(f"{hall.http}/api/challenge/{cid}/accept",
+                          headers=auth(play)))["room"]
+    token = session if how == "logout" else play  # sign-out ends a browser's session token
+
+    async def scenario() -> None:
+        async with httpx.AsyncClient(base_url=hall.http, timeout=60) as c, \
+                c.stream("GET", "/api/stream/event", headers=auth(token)) as events, \
+                c.stream("GET", f"/api/bot/game/stream/{room}",
+                         headers=auth(token)) as game, \
+                connect(hall.ws_url(room), open_timeout=20) as ws:
+            assert events.status_code == 200 and game.status_code == 200
+            event_lines, game_lines = events.aiter_lines(), game.aiter_lines()
+            assert await anext(event_lines) == ""  # listening now
+            full = json.loads(await anext(game_lines))
+            assert full["type"] == "gameFull"
+            await ws.send(json.dumps({"type": "identify", "token": token, "id": 1}))
+            while json.loads(await ws.recv()).get("type") != "welcome":
+                pass
+            if how == "revoke":
+                _ok(await c.delete(f"/api/account/tokens/{token_id}", headers=auth(session)))
+            elif how == "logout":
+                _ok(await c.post("/api/logout", headers=auth(session)))
+            else:
+                _ok(await c.post("/api/logout/all", headers=auth(session)))
+            # what happens after it must reach none of them
+            again = _ok(await c.post(f"/api/challenge/{nickname}", headers=auth(person),
+                                     json={"game": "hula", "options": {"size": 5}}), 201)
+            state = _ok(await c.get(f"/api/rooms/{room}", headers=auth(person)))
+            moved = await c.post(f"/api/rooms/{room}/move", headers=auth(person), json={
+                "move": state["legal_moves"][0], "version": state["version"]})
+            assert moved.status_code == 200, moved.text
+            after_events = await _read_to_end(event_lines)
+            after_game = await _read_to_end(game_lines)
+            assert again["id"] not in "".join(after_events), after_events
+            assert not [line for line in after_game if line and json.loads(line).get(
+                "version", -1) > state["version"]], after_game
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    await asyncio.wait_for(ws.recv(), 60)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+            assert (await c.get("/api/session", headers=auth(person))).status_code == 200
+
+    asyncio.run(scenario())

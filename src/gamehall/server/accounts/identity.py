@@ -16,9 +16,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -163,6 +163,9 @@ class _Seen:
 
 Announce = Callable[[list[str], int | None], Awaitable[None]]
 """Tells the other nodes to forget tokens: these hashes, and every token of this player id."""
+Dropped = Callable[[list[str], int | None], Coroutine[Any, Any, None]]
+"""Told that tokens may have stopped working (these hashes, the tokens of this player id): what
+they hold open is looked at again (`Accounts.on_drop`)."""
 
 
 class Accounts:
@@ -187,6 +190,10 @@ class Accounts:
         self._drops = 0
         """Tokens forgotten on another node's word so far: a look-up that was under way then
         may have read a token just signed out, so it is not remembered."""
+        self.on_drop: list[Dropped] = []
+        """Told of every sign-out, this node's (before it is answered) and every other node's
+        (`drop`): the streams and connections a token holds open end with it."""
+        self._told: set[asyncio.Task[None]] = set()
 
     # --- tokens --------------------------------------------------------------------------------
     async def new_guest(self, nickname: str) -> tuple[Player, str]:
@@ -249,9 +256,20 @@ class Accounts:
             self._seen.pop(key, None)
         if player_id is not None:
             self._forget(player_id)
+        for told in self.on_drop:
+            task = asyncio.get_running_loop().create_task(told(keys, player_id))
+            self._told.add(task)
+            task.add_done_callback(self._told.discard)
+
+    async def alive(self, key: str) -> bool:
+        """Whether the token whose hash is `key` still works (read from storage, not memory)."""
+        return await self.store.token_owner(key) is not None
 
     async def _announce(self, keys: list[str], player_id: int | None) -> None:
-        """After the database: the other nodes forget what this node just changed."""
+        """After the database: what the tokens hold open here ends, and the other nodes forget
+        what this node just changed (and end what the tokens hold open there)."""
+        for told in self.on_drop:
+            await told(keys, player_id)
         if self.announce is not None:
             await self.announce(keys, player_id)
 

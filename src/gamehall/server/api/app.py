@@ -20,7 +20,7 @@ from gamehall import __version__
 from gamehall.server.accounts.identity import SignInLimiter
 from gamehall.server.accounts.preferences import PreferenceStore
 from gamehall.server.api import access, errors, websocket
-from gamehall.server.api.door import BotDoor, Door
+from gamehall.server.api.door import BotDoor, Door, Held
 from gamehall.server.api.guards import BodyLimit, keep_tokens_out_of_access_log
 from gamehall.server.api.routes import (
     accounts,
@@ -120,6 +120,7 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
     app.state.reviews = review_service
     app.state.door = Door(settings, hall.limiter)
     app.state.bot_door = BotDoor(settings, hall.limiter)
+    app.state.held = Held(hall.accounts)  # what a token holds open ends with it
     app.state.replays = ReplayCache()
     app.state.preferences = PreferenceStore(hall.storage)
     app.state.explorer = explorer.Explorer(store, hall.boards, settings.explorer_max_games,

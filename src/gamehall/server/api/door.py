@@ -5,8 +5,9 @@ everyone's, `BotDoor` for the bot API's tokens). Who may call which route is `ac
 from __future__ import annotations
 
 import contextlib
+import itertools
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 from fastapi import WebSocket
@@ -14,7 +15,7 @@ from fastapi.responses import StreamingResponse
 from starlette.requests import HTTPConnection
 
 from gamehall.core.messages import msg
-from gamehall.server.accounts.identity import RateLimited
+from gamehall.server.accounts.identity import Accounts, RateLimited, token_hash
 from gamehall.server.api.guards import (
     ConnectionCounts,
     RateLimits,
@@ -24,7 +25,7 @@ from gamehall.server.api.guards import (
 from gamehall.server.hall.hall import Player
 from gamehall.server.ops.limiter import Limiter
 from gamehall.server.ops.settings import Settings
-from gamehall.server.pubsub.in_process import Subscription
+from gamehall.server.pubsub.in_process import Event, Subscription
 
 COOKIE = "gamehall_token"
 TOKEN_HEADER = "x-gamehall-token"
@@ -132,6 +133,47 @@ class CountedStream(StreamingResponse):
             if aclose is not None:
                 with contextlib.suppress(RuntimeError):  # still running: it ends by itself
                     await aclose()
+
+
+class Held:
+    """What tokens hold open on this node, the bot API's streams and rooms' WebSockets: each
+    ends at once when its token stops working (an API token revoked, a sign-out, a sign-out
+    everywhere, a password changed). Every sign-out reaches `Accounts.on_drop` on every node
+    (this node's before it is answered; the others' through Redis, `cluster/revocations.py`);
+    what the tokens it names hold open is looked at again, and ended where the token is gone."""
+
+    def __init__(self, accounts: Accounts) -> None:
+        self.accounts = accounts
+        self._open: dict[int, tuple[str, int, Callable[[], None]]] = {}
+        self._ids = itertools.count()
+        accounts.on_drop.append(self._dropped)
+
+    @contextlib.contextmanager
+    def holding(self, token: str, player_id: int, end: Callable[[], None]) -> Iterator[None]:
+        """Keep what `token` (of `player_id`) holds open known while the block runs; `end` is
+        called (once) if the token stops working meanwhile."""
+        ref = next(self._ids)
+        self._open[ref] = (token_hash(token), player_id, end)
+        try:
+            yield
+        finally:
+            self._open.pop(ref, None)
+
+    async def _dropped(self, keys: list[str], player_id: int | None) -> None:
+        named = set(keys)
+        for ref, (key, pid, end) in list(self._open.items()):
+            if (key in named or pid == player_id) and not await self.accounts.alive(key) \
+                    and self._open.pop(ref, None) is not None:
+                end()
+
+
+def end_now(sub: Subscription, event: Event) -> None:
+    """End a subscription's reader at once: it gets nothing more of its channel, not even what
+    was queued, only `event`."""
+    sub.close()
+    while not sub.queue.empty():
+        sub.queue.get_nowait()
+    sub.queue.put_nowait(event)
 
 
 def visitor_key(player: Player | None, address: str) -> str:

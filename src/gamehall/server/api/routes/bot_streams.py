@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
@@ -19,8 +19,8 @@ from fastapi.responses import StreamingResponse
 
 from gamehall.core.messages import msg
 from gamehall.server.api.access import Caller, session_or
-from gamehall.server.api.door import CountedStream
-from gamehall.server.api.parts import BotApiPart, BotDoorPart, HallPart
+from gamehall.server.api.door import CountedStream, end_now
+from gamehall.server.api.parts import BotApiPart, BotDoorPart, HallPart, HeldPart
 from gamehall.server.botapi.service import game_line, player_channel
 from gamehall.server.pubsub.in_process import Event, Subscription
 from gamehall.server.table.errors import RoomError
@@ -49,6 +49,11 @@ async def _kept_alive(sub: Subscription) -> AsyncIterator[Event | None]:
         yield event
 
 
+def ender(sub: Subscription) -> Callable[[], None]:
+    """How a stream ends when its token stops working: at once, with nothing more sent."""
+    return lambda: end_now(sub, {"event": "closing"})
+
+
 def _line(message: dict[str, Any]) -> bytes:
     return (json.dumps(message, separators=(",", ":")) + "\n").encode()
 
@@ -57,7 +62,7 @@ def _line(message: dict[str, Any]) -> bytes:
             summary="NDJSON: gameStart, gameFinish, challenge, challengeCanceled, "
                     "challengeDeclined, challengeAccepted (open games and pending challenges "
                     "first)")
-async def stream_events(hall: HallPart, botapi: BotApiPart, door: BotDoorPart,
+async def stream_events(hall: HallPart, botapi: BotApiPart, door: BotDoorPart, held: HeldPart,
                         who: Reader) -> StreamingResponse:
     slot = door.open_stream(who.token_key)  # counted from here: see CountedStream
     channel = player_channel(who.player.id)
@@ -67,7 +72,7 @@ async def stream_events(hall: HallPart, botapi: BotApiPart, door: BotDoorPart,
         try:
             await hall.pubsub.watch(channel)
             yield b"\n"  # a first keep-alive: from here on no event is missed
-            with door.tracked(sub):
+            with door.tracked(sub), held.holding(who.token, who.player.id, ender(sub)):
                 async for line in event_lines(sub):
                     yield line
         finally:
@@ -95,7 +100,7 @@ async def stream_events(hall: HallPart, botapi: BotApiPart, door: BotDoorPart,
 @router.get("/api/bot/game/stream/{room_id}", response_class=StreamingResponse,
             summary="NDJSON: gameFull, then gameState after each change, chatLine, "
                     "opponentGone; ends with the game")
-async def stream_game(room_id: str, hall: HallPart, door: BotDoorPart,
+async def stream_game(room_id: str, hall: HallPart, door: BotDoorPart, held: HeldPart,
                       who: Reader) -> StreamingResponse:
     room = await hall.get_room(room_id)
     if room.seat_of(who.player.id) is None:
@@ -108,7 +113,7 @@ async def stream_game(room_id: str, hall: HallPart, door: BotDoorPart,
         sub = hall.pubsub.subscribe(room.id)
         try:
             await hall.connected(room, player)
-            with door.tracked(sub):
+            with door.tracked(sub), held.holding(who.token, player.id, ender(sub)):
                 async for line in game_lines(sub):
                     yield line
         finally:
