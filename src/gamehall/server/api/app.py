@@ -21,7 +21,7 @@ from gamehall.server.accounts.identity import SignInLimiter
 from gamehall.server.accounts.preferences import PreferenceStore
 from gamehall.server.api import access, errors, websocket
 from gamehall.server.api.door import BotDoor, Door, Held
-from gamehall.server.api.guards import BodyLimit, keep_tokens_out_of_access_log
+from gamehall.server.api.guards import BodyLimit, keep_tokens_out_of_logs
 from gamehall.server.api.routes import (
     accounts,
     bot_accounts,
@@ -94,7 +94,7 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        keep_tokens_out_of_access_log()  # now: the server has set up its logging by now
+        keep_tokens_out_of_logs()  # now: the server has set up its logging by now
         await store.open()
         if cluster is not None:
             await cluster.pubsub.open()
