@@ -103,6 +103,7 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
         yield
         await review_service.stop()
         await hall.stop()
+        await botapi.close()
         if cluster is not None:
             await cluster.pubsub.close()
         await limiter.close()

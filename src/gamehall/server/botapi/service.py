@@ -19,10 +19,13 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from redis.asyncio import Redis
+from redis.exceptions import LockError
+
 from gamehall.core import GamehallError, game_class
 from gamehall.core.messages import Message, msg
 from gamehall.core.phrases import beside
-from gamehall.server.accounts.identity import Player
+from gamehall.server.accounts.identity import Player, RateLimited
 from gamehall.server.botapi.store import BotStore, Challenge
 from gamehall.server.hall.hall import Hall
 from gamehall.server.hall.write_path import SYSTEM_RANDOM
@@ -34,6 +37,11 @@ from gamehall.server.table.sentences import joined, reason_of
 DECLINE_REASONS = ("generic", "later", "tooFast", "tooSlow", "timeControl", "rated", "casual",
                    "standard", "variant", "noBot", "onlyBot")
 """Why a challenge is declined: lichess's fixed list (a client shows its own words for each)."""
+
+BOT_LOCK_SECONDS = 10.0
+"""How long a node may hold a bot's lock in a cluster (counting its games, storing a new one)
+before Redis lets it go: a node that died holding it keeps the bot's accepts waiting no
+longer."""
 
 MAX_SCOPES_KEPT = 20000
 """Tokens whose scopes a node keeps in memory (past it, it forgets them all and reads again)."""
@@ -92,6 +100,9 @@ class BotApi:
         self._bot_ids: set[int] = set()
         self._bot_locks: dict[int, asyncio.Lock] = {}
         self._bot_waiting: Counter[int] = Counter()
+        self._redis = Redis.from_url(self.settings.redis_url) if self.settings.redis_url \
+            else None
+        """A cluster's Redis, where a bot's lock is held for every node (`_opening`)."""
         self._scopes: dict[str, tuple[str, ...] | None] = {}
         """Tokens' scopes read so far, by hash: a token's scopes never change (a revoked token
         is refused before its scopes are asked)."""
@@ -264,18 +275,36 @@ class BotApi:
 
     @contextlib.asynccontextmanager
     async def _opening(self, bot_id: int) -> AsyncIterator[None]:
-        """Hold the bot's lock while its open games are counted and a new one stored (this
-        node's; the lock is dropped once nobody holds or waits for it)."""
+        """Hold the bot's lock while its open games are counted and a new one stored: this
+        node's (dropped once nobody holds or waits for it), and in a cluster the same lock in
+        Redis for every node (it expires after `BOT_LOCK_SECONDS`, should its node die)."""
         lock = self._bot_locks.setdefault(bot_id, asyncio.Lock())
         self._bot_waiting[bot_id] += 1
         try:
             async with lock:
-                yield
+                if self._redis is None:
+                    yield
+                else:
+                    shared = self._redis.lock(f"gamehall:bot-games:{bot_id}",
+                                              timeout=BOT_LOCK_SECONDS,
+                                              blocking_timeout=BOT_LOCK_SECONDS)
+                    if not await shared.acquire():
+                        raise RateLimited(1.0, msg("error.challenge.bot_accepting"))
+                    try:
+                        yield
+                    finally:
+                        with contextlib.suppress(LockError):  # expired meanwhile: gone anyway
+                            await shared.release()
         finally:
             self._bot_waiting[bot_id] -= 1
             if self._bot_waiting[bot_id] <= 0:
                 del self._bot_waiting[bot_id]
                 self._bot_locks.pop(bot_id, None)
+
+    async def close(self) -> None:
+        """Let go of the cluster's Redis connections."""
+        if self._redis is not None:
+            await self._redis.aclose()
 
     async def _open_accepted(self, found: Challenge, cid: str) -> tuple[Room, Room]:
         """Settle the challenge as accepted and store its room (the live room, and the room
