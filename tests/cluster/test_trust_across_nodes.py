@@ -157,6 +157,23 @@ def test_accepts_raced_through_every_node_never_open_more_than_max_bot_games(
     assert answers.count((409, "too_many_games")) == 6, answers
 
 
+def test_password_guesses_raced_through_every_node_share_one_allowance(
+        cluster: Topology) -> None:
+    nodes = [node(n) for n in cluster.nodes]
+    _, session = account(nodes[0], "guessed")
+
+    async def race() -> list[httpx.Response]:
+        async with httpx.AsyncClient(timeout=60) as c:
+            return list(await asyncio.gather(*[
+                c.post(f"{nodes[i % 3].http}/api/account/password", headers=auth(session),
+                       json={"password": "stolen horse", "old_password": f"guess {i}"})
+                for i in range(12)]))
+
+    answers = sorted((r.status_code, r.json().get("code")) for r in asyncio.run(race()))
+    assert answers.count((401, "bad_login")) <= 5, answers  # 5 a minute, for all the nodes
+    assert answers.count((429, "rate_limited")) >= 7, answers
+
+
 def _identified(message: dict[str, Any]) -> bool:
     """The welcome that answers the identify (id 1), not the one sent on connecting."""
     return message.get("type") == "welcome" and message.get("id") == 1
