@@ -446,6 +446,9 @@ def serve(
     = SERVE.max_streams_per_token,
     max_challenges: Annotated[int, typer.Option(
         help="Pending challenges one player may have made.", min=1)] = SERVE.max_challenges,
+    max_challenges_per_bot: Annotated[int, typer.Option(
+        help="Pending challenges one bot account may have received.", min=1)]
+    = SERVE.max_challenges_per_bot,
     challenge_seconds: Annotated[float, typer.Option(
         help="A challenge nobody answered for this long is canceled (expired).", min=1.0)]
     = SERVE.challenge_seconds,

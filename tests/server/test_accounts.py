@@ -35,18 +35,18 @@ class Clock:
 
 
 class Limiter:
-    """Blocks a nickname after `allowed` failures (from any address); counts what it saw."""
+    """Blocks a nickname after `allowed` tries (from any address); counts the tries let on."""
 
     def __init__(self, allowed: int) -> None:
         self.allowed = allowed
         self.failures: Counter[tuple[str, str]] = Counter()
 
-    async def sign_in_blocked(self, nickname_key: str, address: str) -> float | None:
+    async def sign_in_try(self, nickname_key: str, address: str) -> float | None:
         n = sum(c for (k, _), c in self.failures.items() if k == nickname_key)
-        return 30.0 if n >= self.allowed else None
-
-    async def sign_in_failed(self, nickname_key: str, address: str) -> None:
+        if n >= self.allowed:
+            return 30.0
         self.failures[(nickname_key, address)] += 1
+        return None
 
 
 def _run(tmp_path: Path, body: Callable[[Accounts, Clock, SqlStorage], Awaitable[None]],

@@ -256,6 +256,10 @@ def test_a_bot_account_is_for_good_and_only_before_it_played(hall: Server) -> No
     assert r.status_code == 409 and r.json()["code"] == "has_played"
     token = bot_account(hall, "freshengine")
     r = httpx.post(f"{hall.http}/api/rooms/{room}/join", json={}, headers=auth(token))
+    assert r.status_code == 403 and r.json()["code"] == "missing_scope"  # a browser's only
+    browser = httpx.post(f"{hall.http}/api/login", json={"nickname": "freshengine",
+                                                         "password": PASSWORD}).json()["token"]
+    r = httpx.post(f"{hall.http}/api/rooms/{room}/join", json={}, headers=auth(browser))
     assert r.status_code == 403 and r.json()["code"] == "bot_account"
 
 

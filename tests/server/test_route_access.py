@@ -13,6 +13,7 @@ from starlette.routing import Mount, Route
 
 from gamehall.server.api.access import (
     ACCESS_KEY,
+    ACTIONS_KEY,
     LIMITS_KEY,
     Access,
     Caller,
@@ -61,9 +62,15 @@ def test_every_operation_of_the_document_names_its_access(app) -> None:  # type:
     for key, op in operations.items():
         assert op[ACCESS_KEY] == by_route[key], key
         assert isinstance(op[LIMITS_KEY], list)
-    # what the routes declare today (issue 41 changes some of these, each in one line)
+    # what the routes declare today
     assert operations[("GET", "/api/games")][ACCESS_KEY] == "anyone"
     assert operations[("POST", "/api/rooms")][LIMITS_KEY] == ["rooms"]
+    # issue 41: account management and the lobby need a browser's session, never an API token
+    for key in [("POST", "/api/account/password"), ("POST", "/api/logout/all"),
+                ("POST", "/api/logout"), ("POST", "/api/rooms")]:
+        assert operations[key][ACCESS_KEY] == "session", key
+    assert operations[("POST", "/api/rooms/{room_id}/{kind}")][ACTIONS_KEY]["move"] \
+        == "session|scope:bot:play+seated"
     assert operations[("GET", "/api/account/tokens")][ACCESS_KEY] == "session"
     assert operations[("POST", "/api/bot/game/{room_id}/resign")][ACCESS_KEY] \
         == "scope:bot:play+bot_account"

@@ -4,8 +4,9 @@ A visitor is a nickname with one or more random tokens (the server stores only t
 A guest has no password: their browser's token is all they have. An account is a nickname
 with a password (hashed with argon2id, argon2-cffi's RFC 9106 profile by default), so its
 owner can sign in from any browser and get a new token there. A token that has not been used
-for `TokenPolicy.idle_days` is dead. Failed sign-ins are counted by a `SignInLimiter` (the
-hall's rate limiter) per nickname and per address.
+for `TokenPolicy.idle_days` is dead. Tries of a password (a sign-in, or the old password of a
+change) are counted by a `SignInLimiter` (the hall's rate limiter) per nickname and per address,
+before argon2 runs: past the limit no hash is computed.
 
 Time comes from the hall's clock (seconds, injected), so tests can move it.
 """
@@ -15,9 +16,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -83,13 +84,13 @@ class TokenPolicy:
 
 
 class SignInLimiter(Protocol):
-    """Counts failed sign-ins; the hall's rate limiter implements it."""
+    """Counts tries of a password (signing in, and the old password when changing it); the
+    hall's rate limiter implements it."""
 
-    async def sign_in_blocked(self, nickname_key: str, address: str) -> float | None:
-        """Seconds until this nickname may be tried again from this address, or None."""
-
-    async def sign_in_failed(self, nickname_key: str, address: str) -> None:
-        """Count one failed attempt."""
+    async def sign_in_try(self, nickname_key: str, address: str) -> float | None:
+        """Count one try of this nickname's password from this address, before the password
+        is checked, and in one step with the check of the limit (so that tries raced at once
+        are each counted): None if it may go on, else the seconds to wait (not counted)."""
 
 
 class Passwords:
@@ -162,6 +163,9 @@ class _Seen:
 
 Announce = Callable[[list[str], int | None], Awaitable[None]]
 """Tells the other nodes to forget tokens: these hashes, and every token of this player id."""
+Dropped = Callable[[list[str], int | None], Coroutine[Any, Any, None]]
+"""Told that tokens may have stopped working (these hashes, the tokens of this player id): what
+they hold open is looked at again (`Accounts.on_drop`)."""
 
 
 class Accounts:
@@ -186,6 +190,10 @@ class Accounts:
         self._drops = 0
         """Tokens forgotten on another node's word so far: a look-up that was under way then
         may have read a token just signed out, so it is not remembered."""
+        self.on_drop: list[Dropped] = []
+        """Told of every sign-out, this node's (before it is answered) and every other node's
+        (`drop`): the streams and connections a token holds open end with it."""
+        self._told: set[asyncio.Task[None]] = set()
 
     # --- tokens --------------------------------------------------------------------------------
     async def new_guest(self, nickname: str) -> tuple[Player, str]:
@@ -248,9 +256,20 @@ class Accounts:
             self._seen.pop(key, None)
         if player_id is not None:
             self._forget(player_id)
+        for told in self.on_drop:
+            task = asyncio.get_running_loop().create_task(told(keys, player_id))
+            self._told.add(task)
+            task.add_done_callback(self._told.discard)
+
+    async def alive(self, key: str) -> bool:
+        """Whether the token whose hash is `key` still works (read from storage, not memory)."""
+        return await self.store.token_owner(key) is not None
 
     async def _announce(self, keys: list[str], player_id: int | None) -> None:
-        """After the database: the other nodes forget what this node just changed."""
+        """After the database: what the tokens hold open here ends, and the other nodes forget
+        what this node just changed (and end what the tokens hold open there)."""
+        for told in self.on_drop:
+            await told(keys, player_id)
         if self.announce is not None:
             await self.announce(keys, player_id)
 
@@ -284,9 +303,10 @@ class Accounts:
 
     # --- passwords -----------------------------------------------------------------------------
     async def set_password(self, player: Player, token: str, password: str,
-                           old_password: str | None) -> Player:
+                           old_password: str | None, address: str = "unknown") -> Player:
         """Protect the nickname with a password, or change it (the old one is then needed, and
-        every other browser is signed out)."""
+        every other browser is signed out). A try of the old password counts as a sign-in's
+        (`_try`: the same allowance, per nickname and address)."""
         self.passwords.check_new(password)
         row = await self.store.account(player.nickname)
         if row is None or row.id != player.id:
@@ -294,6 +314,7 @@ class Accounts:
         if row.password_hash is not None:
             if old_password is None:
                 raise RoomError("bad_login", msg("error.password.old_missing"))
+            await self._try(row.nickname.strip().lower(), address)
             if not await self.passwords.verify(row.password_hash, old_password):
                 raise RoomError("bad_login", msg("error.password.old_wrong"))
         hashed = await self.passwords.hash(password)
@@ -308,20 +329,24 @@ class Accounts:
         self.remember(token, updated)
         return updated
 
+    async def _try(self, nickname_key: str, address: str) -> None:
+        """Count a try of the nickname's password before it is checked: every try, the right
+        one too, so that tries raced at once cannot all pass a count of failures not yet made
+        (each would run argon2). Past the limit: `rate_limited`, and no hash is computed."""
+        if self.limiter is None:
+            return
+        wait = await self.limiter.sign_in_try(nickname_key, address)
+        if wait is not None:
+            raise RateLimited(wait, msg("error.sign_in.too_many", seconds=max(1, round(wait))))
+
     async def login(self, nickname: str, password: str, address: str) -> tuple[Player, str]:
         """Sign in with nickname and password: a new token for this browser. A wrong pair is
         `bad_login`, too many of them `rate_limited`."""
         key = nickname.strip().lower()
-        if self.limiter is not None:
-            wait = await self.limiter.sign_in_blocked(key, address)
-            if wait is not None:
-                raise RateLimited(wait, msg("error.sign_in.too_many",
-                                            seconds=max(1, round(wait))))
+        await self._try(key, address)
         row = await self.store.account(nickname.strip()) if len(key) <= 40 else None
         hashed = row.password_hash if row is not None and row.bot is None else None
         if row is None or not await self.passwords.verify(hashed, password):
-            if self.limiter is not None:
-                await self.limiter.sign_in_failed(key, address)
             raise RoomError("bad_login", msg("error.sign_in.wrong"))
         assert hashed is not None
         if self.passwords.needs_rehash(hashed):

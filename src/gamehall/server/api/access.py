@@ -29,22 +29,29 @@ from gamehall.server.api.guards import RateLimits
 from gamehall.server.botapi.service import BotApi
 from gamehall.server.hall.hall import Hall
 from gamehall.server.table import protocol as proto
+from gamehall.server.table.commands import parse_command
 from gamehall.server.table.errors import RoomError, Said
-from gamehall.server.table.protocol import ProtocolError
+from gamehall.server.table.protocol import ProtocolError, Request
+from gamehall.server.table.room import Room
 
 ACCESS_KEY = "x-gamehall-access"
 LIMITS_KEY = "x-gamehall-limits"
-"""Where each operation of the OpenAPI document names its access and its limits."""
+ACTIONS_KEY = "x-gamehall-actions"
+"""Where each operation of the OpenAPI document names its access and its limits (and the room's
+action route what each action needs, `ACTIONS`)."""
 
 
 @dataclass(frozen=True)
 class Visitor:
     """Whoever is asking, identified or not: the player their token names (None without one,
-    or for a route that does not ask), the token sent, and their address."""
+    or for a route that does not ask), the token sent, and their address. `scopes`: an API
+    token's scopes where the token names a player (None for a browser's session token, and for
+    no player): what `check_action` lets it do in a room."""
 
     player: Player | None
     token: str | None
     address: str
+    scopes: tuple[str, ...] | None = None
 
     @property
     def key(self) -> str:
@@ -60,8 +67,7 @@ class Caller:
     token: str
     address: str
     scopes: tuple[str, ...] | None = None
-    """The API token's scopes where the access looked them up (the bot API's kinds); None
-    for a browser's session token, and for the kinds that accept any token."""
+    """The API token's scopes; None for a browser's session token."""
 
     @property
     def key(self) -> str:
@@ -130,29 +136,37 @@ class Anyone(Access):
 
 class Identified(Access):
     """Anyone, but a token the hall knows names its player: what the answer holds depends on
-    who asks (a room as its seat sees it)."""
+    who asks (a room as its seat sees it). What the player may then do in a room is
+    `check_action`'s, by the token's kind (`Visitor.scopes`)."""
 
     async def __call__(self, conn: HTTPConnection) -> Visitor:
         token = token_of(conn)
-        visitor = Visitor(await _hall(conn).identify(token), token, address_of(conn))
+        player = await _hall(conn).identify(token)
+        scopes = await token_scopes(conn, token) if player is not None else None
+        visitor = Visitor(player, token, address_of(conn), scopes)
         await self._limit(conn, visitor.key, visitor.address)
         return visitor
 
 
 class Person(Access):
-    """Any token the hall knows (a browser's session, or an API token whatever its scopes);
-    401 `not_identified` with the route's own sentence otherwise."""
+    """Any token the hall knows (a browser's session, or an API token whatever its scopes), or
+    with `browser_only` a browser's session token only (an API token: 403 `missing_scope`);
+    401 `not_identified` with the route's own sentence without a token the hall knows."""
 
-    def __init__(self, name: str, limits: tuple[Limit, ...], unknown: str) -> None:
+    def __init__(self, name: str, limits: tuple[Limit, ...], unknown: str,
+                 browser_only: bool = False) -> None:
         super().__init__(name, limits)
-        self.unknown = unknown
+        self.unknown, self.browser_only = unknown, browser_only
 
     async def __call__(self, conn: HTTPConnection) -> Caller:
         token = token_of(conn)
         player = await _hall(conn).identify(token)
         if player is None or token is None:
             raise ProtocolError(proto.NOT_IDENTIFIED, msg(self.unknown))
-        caller = Caller(player, token, address_of(conn))
+        scopes = await token_scopes(conn, token)
+        if self.browser_only and scopes is not None:
+            raise RoomError("missing_scope", msg("error.token.browser_only"))
+        caller = Caller(player, token, address_of(conn), scopes)
         await self._limit(conn, caller.key, caller.address)
         return caller
 
@@ -180,7 +194,7 @@ class Token(Access):
         if not _botapi(conn).bot_store.available:
             raise RoomError("storage_error", msg("error.bot_api.unavailable"))
         caller = Caller(player, token, address_of(conn))
-        scopes = await _botapi(conn).bot_store.token_scopes(caller.token_key)
+        scopes = await _botapi(conn).token_scopes(caller.token_key)
         allowed = self.sessions if scopes is None else bool(self.scopes & set(scopes))
         if not allowed:
             raise RoomError("missing_scope", self.refusal())
@@ -198,6 +212,11 @@ def _botapi(conn: HTTPConnection) -> BotApi:
     return cast(BotApi, conn.app.state.botapi)
 
 
+async def token_scopes(conn: HTTPConnection, token: str | None) -> tuple[str, ...] | None:
+    """The scopes of an API token the hall knows; None for a browser's session token."""
+    return await _botapi(conn).token_scopes(token_hash(token)) if token else None
+
+
 def anyone(*limits: Limit) -> Anyone:
     """Anyone at all; the route does not ask who."""
     return Anyone("anyone", limits)
@@ -209,9 +228,16 @@ def identified(*limits: Limit) -> Identified:
 
 
 def person(*limits: Limit, unknown: str = "error.not_identified") -> Person:
-    """A player: any token the hall knows, a browser's or an API token of any scope.
-    `unknown` is the sentence of the 401."""
+    """A player: any token the hall knows, a browser's or an API token of any scope (what
+    reads only the caller's own things). `unknown` is the sentence of the 401."""
     return Person("person", limits, unknown)
+
+
+def browser(*limits: Limit, unknown: str = "error.not_identified") -> Person:
+    """A player's browser: a session token only, never an API token, whatever its scopes (403
+    `missing_scope`): the account's own management (its password, signing out) and what a
+    person does in the lobby. `unknown` is the sentence of the 401."""
+    return Person("session", limits, unknown, browser_only=True)
 
 
 def session() -> Token:
@@ -237,6 +263,56 @@ def session_or(*names: str, bots_only: bool = False) -> Token:
     kinds = "|".join(["session", *(f"scope:{n}" for n in names)])
     return Token(kinds + ("+bot_account" if bots_only else ""), True, frozenset(names),
                  lambda: msg("error.token.lacks", scope=names[0]), bots_only)
+
+
+# --- a room's actions ----------------------------------------------------------------------------
+WATCH = "anyone"
+"""An action anyone may send (a question, nothing changes): a `read` token may only watch."""
+PLAY = "session|scope:bot:play+seated"
+"""A move in a game of one's own: a browser's session, or a `bot:play` token whose player
+holds a seat in the room (the bot API's own actions, over the room's routes)."""
+MANAGE = "session"
+"""What a person does at a table (sit down, start, options, a hall bot, hints…): a browser's
+session only."""
+
+ACTIONS: dict[str, str] = {
+    **dict.fromkeys(("ping", "help", "who", "options", "clocks", "sync", "identify"), WATCH),
+    **dict.fromkeys(("move", "resign", "claim", "chat"), PLAY),
+    **dict.fromkeys(("join", "leave", "spectate", "start", "bot", "option", "clock", "rated",
+                     "rematch", "hint"), MANAGE),
+}
+"""What each request of a room (protocol.md: a WebSocket message, or ``POST
+/api/rooms/{id}/{kind}``) needs of the token that sends it; ``rated`` without a value is a
+question (`WATCH`). The room's own rules come after (a seat, a manager, the turn)."""
+
+
+def action_access(req: Request) -> str:
+    """What `req` needs (`ACTIONS`), its chat command read first: ``/join`` is a join."""
+    if req.kind == "chat" and req.args["text"].lstrip().startswith("/"):
+        req = parse_command(req.args["text"], req.ref)
+    if req.kind == "rated" and "value" not in req.args:
+        return WATCH
+    return ACTIONS.get(req.kind, MANAGE)
+
+
+def check_action(scopes: tuple[str, ...] | None, room: Room, player: Player | None,
+                 req: Request) -> None:
+    """The one check of a room's requests by the token's kind, for the WebSocket's messages and
+    the room's HTTP actions alike: a browser's session token (`scopes` None) and no token at all
+    pass (the hall asks who then); an API token does only what `ACTIONS` grants its scopes, else
+    403 `missing_scope` (ProtocolError on a malformed command: the hall's own answer)."""
+    if scopes is None or player is None:
+        return
+    need = action_access(req)
+    if need == WATCH:
+        return
+    if need == PLAY and "bot:play" in scopes:
+        if room.seat_of(player.id) is not None:
+            return
+        raise RoomError("missing_scope", msg("error.token.own_games"))
+    if need == PLAY:
+        raise RoomError("missing_scope", msg("error.token.lacks", scope="bot:play"))
+    raise RoomError("missing_scope", msg("error.token.browser_only"))
 
 
 # --- the declarations -------------------------------------------------------------------------

@@ -20,8 +20,8 @@ from gamehall import __version__
 from gamehall.server.accounts.identity import SignInLimiter
 from gamehall.server.accounts.preferences import PreferenceStore
 from gamehall.server.api import access, errors, websocket
-from gamehall.server.api.door import BotDoor, Door
-from gamehall.server.api.guards import BodyLimit, keep_tokens_out_of_access_log
+from gamehall.server.api.door import BotDoor, Door, Held
+from gamehall.server.api.guards import BodyLimit, keep_tokens_out_of_logs
 from gamehall.server.api.routes import (
     accounts,
     bot_accounts,
@@ -94,7 +94,7 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        keep_tokens_out_of_access_log()  # now: the server has set up its logging by now
+        keep_tokens_out_of_logs()  # now: the server has set up its logging by now
         await store.open()
         if cluster is not None:
             await cluster.pubsub.open()
@@ -103,6 +103,7 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
         yield
         await review_service.stop()
         await hall.stop()
+        await botapi.close()
         if cluster is not None:
             await cluster.pubsub.close()
         await limiter.close()
@@ -120,6 +121,7 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
     app.state.reviews = review_service
     app.state.door = Door(settings, hall.limiter)
     app.state.bot_door = BotDoor(settings, hall.limiter)
+    app.state.held = Held(hall.accounts)  # what a token holds open ends with it
     app.state.replays = ReplayCache()
     app.state.preferences = PreferenceStore(hall.storage)
     app.state.explorer = explorer.Explorer(store, hall.boards, settings.explorer_max_games,

@@ -5,14 +5,17 @@ everyone's, `BotDoor` for the bot API's tokens). Who may call which route is `ac
 from __future__ import annotations
 
 import contextlib
+import itertools
 from collections import Counter
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 from fastapi import WebSocket
+from fastapi.responses import StreamingResponse
 from starlette.requests import HTTPConnection
 
 from gamehall.core.messages import msg
-from gamehall.server.accounts.identity import RateLimited
+from gamehall.server.accounts.identity import Accounts, RateLimited, token_hash
 from gamehall.server.api.guards import (
     ConnectionCounts,
     RateLimits,
@@ -22,7 +25,7 @@ from gamehall.server.api.guards import (
 from gamehall.server.hall.hall import Player
 from gamehall.server.ops.limiter import Limiter
 from gamehall.server.ops.settings import Settings
-from gamehall.server.pubsub.in_process import Subscription
+from gamehall.server.pubsub.in_process import Event, Subscription
 
 COOKIE = "gamehall_token"
 TOKEN_HEADER = "x-gamehall-token"
@@ -81,25 +84,96 @@ class BotDoor:
             wait = await self.limiter.blocked(self.rules, {"token": key}) or 1.0
             raise RateLimited(wait, msg("error.rate.token", seconds=max(1, round(wait))))
 
-    def check_streams(self, key: str) -> None:
-        """Refuse a stream past the cap before its answer starts (a 429, not a cut stream)."""
+    def open_stream(self, key: str) -> StreamSlot:
+        """Count a stream of the token `key` from its request on, or refuse it past the cap
+        before its answer starts (a 429, not a cut stream). The check and the count are one
+        step (no await between them), so that streams raced at once are each counted; the
+        slot is given back when the stream's answer ends, or was never sent."""
         if self.streams[key] >= self.max_streams:
             refusal = RateLimited(STREAM_RETRY, msg("error.rate.streams",
                                                     count=self.max_streams))
             refusal.code = "too_many_streams"
             raise refusal
+        self.streams[key] += 1
+        return StreamSlot(self, key)
+
+    def _close_stream(self, key: str) -> None:
+        self.streams[key] -= 1
+        if self.streams[key] <= 0:
+            del self.streams[key]
+
+
+class StreamSlot:
+    """One counted stream of a token: `close` (once) gives it back."""
+
+    def __init__(self, door: BotDoor, key: str) -> None:
+        self.door, self.key, self.closed = door, key, False
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.door._close_stream(self.key)
+
+
+class CountedStream(StreamingResponse):
+    """A stream's answer that gives its slot back however it ends: its body done, the client
+    gone, or never started at all (the client left before the answer began)."""
+
+    def __init__(self, content: AsyncIterator[bytes], slot: StreamSlot, media_type: str) -> None:
+        super().__init__(content, media_type=media_type)
+        self.slot = slot
+        self.content = content
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.slot.close()
+            aclose = getattr(self.content, "aclose", None)
+            if aclose is not None:
+                with contextlib.suppress(RuntimeError):  # still running: it ends by itself
+                    await aclose()
+
+
+class Held:
+    """What tokens hold open on this node, the bot API's streams and rooms' WebSockets: each
+    ends at once when its token stops working (an API token revoked, a sign-out, a sign-out
+    everywhere, a password changed). Every sign-out reaches `Accounts.on_drop` on every node
+    (this node's before it is answered; the others' through Redis, `cluster/revocations.py`);
+    what the tokens it names hold open is looked at again, and ended where the token is gone."""
+
+    def __init__(self, accounts: Accounts) -> None:
+        self.accounts = accounts
+        self._open: dict[int, tuple[str, int, Callable[[], None]]] = {}
+        self._ids = itertools.count()
+        accounts.on_drop.append(self._dropped)
 
     @contextlib.contextmanager
-    def stream(self, key: str) -> Any:
-        """Count a stream while it runs: entered by the stream's body itself, so that a client
-        gone before the body starts leaves nothing counted (nor subscribed)."""
-        self.streams[key] += 1
+    def holding(self, token: str, player_id: int, end: Callable[[], None]) -> Iterator[None]:
+        """Keep what `token` (of `player_id`) holds open known while the block runs; `end` is
+        called (once) if the token stops working meanwhile."""
+        ref = next(self._ids)
+        self._open[ref] = (token_hash(token), player_id, end)
         try:
             yield
         finally:
-            self.streams[key] -= 1
-            if self.streams[key] <= 0:
-                del self.streams[key]
+            self._open.pop(ref, None)
+
+    async def _dropped(self, keys: list[str], player_id: int | None) -> None:
+        named = set(keys)
+        for ref, (key, pid, end) in list(self._open.items()):
+            if (key in named or pid == player_id) and not await self.accounts.alive(key) \
+                    and self._open.pop(ref, None) is not None:
+                end()
+
+
+def end_now(sub: Subscription, event: Event) -> None:
+    """End a subscription's reader at once: it gets nothing more of its channel, not even what
+    was queued, only `event`."""
+    sub.close()
+    while not sub.queue.empty():
+        sub.queue.get_nowait()
+    sub.queue.put_nowait(event)
 
 
 def visitor_key(player: Player | None, address: str) -> str:

@@ -248,21 +248,32 @@ class ConnectionCounts:
 
 
 # --- logs -------------------------------------------------------------------------------------
-_TOKEN_IN_URL = re.compile(r"((?:^|[?&;])token=)[^&;#\s]*", re.IGNORECASE)
+_TOKEN_IN_URL = re.compile(r"((?:^|[?&;])[^=&;#\s?/]*(?:token|auth)[^=&;#\s?/]*=)[^&;#\s]*",
+                           re.IGNORECASE)
+"""A URL's parameter named like a token (``token``, ``access_token``, ``Authorization`` …):
+its value is what the logs must not show."""
+
+SERVER_LOGS = ("uvicorn.access", "uvicorn.error")
+"""The loggers that write URLs: uvicorn's access log (HTTP) and its server log, which names
+each WebSocket's handshake (``"WebSocket /ws/rooms/…?token=…" [accepted]``)."""
 
 
 class NoTokensInLog(logging.Filter):
-    """Access-log lines never show a token, even one a client put in a URL (the hall never
-    reads it there, but the server logs every URL)."""
+    """Log lines never show a token, even one a client put in a URL (the hall never reads it
+    there, but the server logs every URL, an HTTP request's and a WebSocket's)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = _TOKEN_IN_URL.sub(r"\1***", record.msg)
         if isinstance(record.args, tuple):
             record.args = tuple(_TOKEN_IN_URL.sub(r"\1***", a) if isinstance(a, str) else a
                                 for a in record.args)
         return True
 
 
-def keep_tokens_out_of_access_log(name: str = "uvicorn.access") -> None:
-    log = logging.getLogger(name)
-    if not any(isinstance(f, NoTokensInLog) for f in log.filters):
-        log.addFilter(NoTokensInLog())
+def keep_tokens_out_of_logs(names: tuple[str, ...] = SERVER_LOGS) -> None:
+    """Blank tokens in URLs on every logger that writes URLs (`SERVER_LOGS`)."""
+    for name in names:
+        log = logging.getLogger(name)
+        if not any(isinstance(f, NoTokensInLog) for f in log.filters):
+            log.addFilter(NoTokensInLog())

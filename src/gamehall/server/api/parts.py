@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
-from gamehall.server.api.door import BotDoor, Door
+from gamehall.server.api.door import BotDoor, Door, Held
 from gamehall.server.botapi.service import BotApi
 from gamehall.server.hall.hall import Hall
 from gamehall.server.ops.settings import Settings
@@ -32,6 +32,7 @@ HallPart = Annotated[Hall, part("hall")]
 BotApiPart = Annotated[BotApi, part("botapi")]
 DoorPart = Annotated[Door, part("door")]
 BotDoorPart = Annotated[BotDoor, part("bot_door")]
+HeldPart = Annotated[Held, part("held")]
 SettingsPart = Annotated[Settings, part("settings")]
 ReviewsPart = Annotated[Reviews, part("reviews")]
 ReplaysPart = Annotated[ReplayCache, part("replays")]

@@ -11,10 +11,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, WebSocket, WebSocketDisconnect
 
 from gamehall.core import messages
-from gamehall.server.api.access import Visitor, identified
-from gamehall.server.api.door import Door, visitor_key
+from gamehall.server.api.access import Visitor, check_action, identified, token_scopes
+from gamehall.server.api.door import Door, Held, end_now, visitor_key
 from gamehall.server.api.guards import origin_allowed
-from gamehall.server.api.parts import DoorPart, HallPart, SettingsPart
+from gamehall.server.api.parts import DoorPart, HallPart, HeldPart, SettingsPart
 from gamehall.server.hall.hall import Hall, Player
 from gamehall.server.ops.settings import Settings
 from gamehall.server.table import protocol as proto
@@ -30,7 +30,8 @@ router = APIRouter()
 
 @router.websocket("/ws/rooms/{room_id}")
 async def ws_room(ws: WebSocket, room_id: str, hall: HallPart, settings: SettingsPart,
-                  door: DoorPart, who: Annotated[Visitor, Depends(identified())]) -> None:
+                  door: DoorPart, held: HeldPart,
+                  who: Annotated[Visitor, Depends(identified())]) -> None:
     # who: anyone may watch; the requests a connection sends are the hall's to allow
     if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), door.origins):
         await ws.close(4403)  # before the handshake completes: the browser gets a 403
@@ -53,29 +54,51 @@ async def ws_room(ws: WebSocket, room_id: str, hall: HallPart, settings: Setting
             await ws.send_text(proto.dumps(proto.error(exc.code, exc.said)))
             await ws.close(4404)
             return
-        conn = Connection(ws, hall, settings, room, player, token, door, address)
-        await conn.run()
+        conn = Connection(ws, hall, settings, room, player, token, door, address, who.scopes)
+        with conn.held:
+            conn.hold(held)
+            await conn.run()
     finally:
         door.connections.close(conn.visitor if conn is not None else visitor, address)
 
 
 TOO_MANY_CONNECTIONS = "too_many_connections"
+SIGNED_OUT = 4401
+"""The close code of a connection whose token was signed out or revoked (protocol.md)."""
 
 
 class Connection:
     """One WebSocket: a reader (requests) and a writer (events and replies), one queue between."""
 
     def __init__(self, ws: WebSocket, hall: Hall, settings: Settings, room: Room,
-                 player: Player | None, token: str | None, door: Door, address: str) -> None:
+                 player: Player | None, token: str | None, door: Door, address: str,
+                 scopes: tuple[str, ...] | None = None) -> None:
         self.ws, self.hall, self.settings, self.player = ws, hall, settings, player
         self.room_id = room.id
         self.token = token
+        self.scopes = scopes
+        """The API token's scopes (None: a browser's session, or no token): what
+        `access.check_action` lets this connection's requests do."""
         self.door, self.address = door, address
         self.visitor = visitor_key(player, address)
         self.sub = hall.pubsub.subscribe(room.id)
         self.last_state: tuple[int, int, int | None, int] | None = None
         self.moves_sent = 0
         """How many moves this connection has been sent: later states carry only the rest."""
+        self.held = contextlib.ExitStack()
+        """This connection known to `Held` under its token (`hold`), while it runs."""
+        self._held_by: Held | None = None
+
+    def hold(self, held: Held) -> None:
+        """Be known to `held` under this connection's token (again, after an identify): when
+        the token stops working (signed out, revoked), the connection is closed at once."""
+        self._held_by = held
+        self.held.close()
+        if self.player is not None and self.token is not None:
+            self.held.enter_context(held.holding(self.token, self.player.id, self._signed_out))
+
+    def _signed_out(self) -> None:
+        end_now(self.sub, {"event": "signed_out"})
 
     def _send(self, message: dict[str, Any]) -> None:
         self.sub.deliver({"event": "message", "message": message})
@@ -157,7 +180,11 @@ class Connection:
         refusal = self.door.connections.move(self.visitor, visitor)
         if refusal is not None:
             raise ProtocolError(TOO_MANY_CONNECTIONS, refusal, ref)
+        scopes = await token_scopes(self.ws, token)
         old, self.player, self.token, self.visitor = self.player, player, token, visitor
+        self.scopes = scopes
+        if self._held_by is not None:
+            self.hold(self._held_by)
         room = await self.hall.get_room(self.room_id)
         await self.hall.connected(room, player)
         await self.hall.disconnected(room, old)
@@ -177,6 +204,7 @@ class Connection:
             room = await self.hall.get_room(self.room_id)
             # a token signed out since the connection opened no longer acts (cheap: cached)
             player = await self.hall.identify(self.token) if self.player is not None else None
+            check_action(self.scopes, room, player, req)
             done = await self.hall.execute(room, player, req)
             for reply in done.replies:
                 self._send(reply)
@@ -213,6 +241,9 @@ class Connection:
                 kind = event.get("event")
                 if kind == "overflow":
                     await self.ws.close(1013, "too far behind")
+                    return
+                if kind == "signed_out":  # the token stopped working: nothing more for it
+                    await self.ws.close(SIGNED_OUT, "signed out")
                     return
                 if kind == "message":
                     try:

@@ -12,13 +12,20 @@ node sees them.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections import Counter
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
+
+from redis.asyncio import Redis
+from redis.exceptions import LockError
 
 from gamehall.core import GamehallError, game_class
 from gamehall.core.messages import Message, msg
 from gamehall.core.phrases import beside
-from gamehall.server.accounts.identity import Player
+from gamehall.server.accounts.identity import Player, RateLimited
 from gamehall.server.botapi.store import BotStore, Challenge
 from gamehall.server.hall.hall import Hall
 from gamehall.server.hall.write_path import SYSTEM_RANDOM
@@ -30,6 +37,14 @@ from gamehall.server.table.sentences import joined, reason_of
 DECLINE_REASONS = ("generic", "later", "tooFast", "tooSlow", "timeControl", "rated", "casual",
                    "standard", "variant", "noBot", "onlyBot")
 """Why a challenge is declined: lichess's fixed list (a client shows its own words for each)."""
+
+BOT_LOCK_SECONDS = 10.0
+"""How long a node may hold a bot's lock in a cluster (counting its games, storing a new one)
+before Redis lets it go: a node that died holding it keeps the bot's accepts waiting no
+longer."""
+
+MAX_SCOPES_KEPT = 20000
+"""Tokens whose scopes a node keeps in memory (past it, it forgets them all and reads again)."""
 
 EXPIRED = "expired"
 """The reason of a challenge the hall canceled because nobody answered it in time."""
@@ -83,6 +98,14 @@ class BotApi:
         self.clock = hall.clock
         self.bot_store = BotStore(hall.storage)
         self._bot_ids: set[int] = set()
+        self._bot_locks: dict[int, asyncio.Lock] = {}
+        self._bot_waiting: Counter[int] = Counter()
+        self._redis = Redis.from_url(self.settings.redis_url) if self.settings.redis_url \
+            else None
+        """A cluster's Redis, where a bot's lock is held for every node (`_opening`)."""
+        self._scopes: dict[str, tuple[str, ...] | None] = {}
+        """Tokens' scopes read so far, by hash: a token's scopes never change (a revoked token
+        is refused before its scopes are asked)."""
         hall.events.on_game_changed(self._announce_game)
         hall.events.check_join(self._refuse_bot_accounts)
         hall.events.add_sweep(self.expire_challenges)
@@ -116,6 +139,19 @@ class BotApi:
             self._bot_ids.add(player_id)
             return True
         return False
+
+    async def token_scopes(self, key: str) -> tuple[str, ...] | None:
+        """The scopes of the API token whose hash is `key`; None for a browser's session token
+        (and for every token where the storage keeps no API tokens)."""
+        if key in self._scopes:
+            return self._scopes[key]
+        if not self.bot_store.available:
+            return None
+        found = await self.bot_store.token_scopes(key)
+        if len(self._scopes) >= MAX_SCOPES_KEPT:
+            self._scopes.clear()
+        self._scopes[key] = found
+        return found
 
     async def _refuse_bot_accounts(self, player: Player) -> None:
         """A bot account plays the games it is challenged to, never a seat taken by hand."""
@@ -187,10 +223,15 @@ class BotApi:
         made = await self.bot_store.add_challenge(
             player.id, dest.id, room.game_name, dict(room.options),
             room.time_control.text if room.time_control else None, rated, seat,
-            stamp(self.clock()), self.settings.max_challenges)
-        if made is None:
+            stamp(self.clock()), self.settings.max_challenges,
+            self.settings.max_challenges_per_bot if dest_games is not None else None)
+        if made == "made":
             raise RoomError("too_many_challenges", msg("error.challenge.too_many",
                                                        count=self.settings.max_challenges))
+        if isinstance(made, str):
+            raise RoomError("too_many_challenges", msg(
+                "error.challenge.bot_full", nickname=dest.nickname,
+                count=self.settings.max_challenges_per_bot))
         for pid in (made.challenger_id, made.dest_id):
             await self.tell_player(pid, {"type": "challenge", "challenge": made.to_json()})
         return made
@@ -212,14 +253,62 @@ class BotApi:
 
     async def accept_challenge(self, player: Player, cid: str) -> Room:
         """The challenged accepts: the room is made with both seated (and started when they
-        fill it), stored before anyone sees it."""
+        fill it), stored before anyone sees it. A bot's games are counted and its new room
+        stored under the bot's lock (`_opening`), so that accepts raced at once cannot all pass
+        one count of its open games (`--max-bot-games`)."""
         found = await self._pending(cid)
         if found.dest_id != player.id:
             raise RoomError("not_your_challenge", msg("error.challenge.not_yours_accept"))
-        for bot_id, is_bot in zip((found.challenger_id, found.dest_id), found.bots,
-                                  strict=True):
-            if is_bot:
+        bots = sorted(bot_id for bot_id, is_bot in zip((found.challenger_id, found.dest_id),
+                                                       found.bots, strict=True) if is_bot)
+        async with contextlib.AsyncExitStack() as held:
+            for bot_id in bots:
+                await held.enter_async_context(self._opening(bot_id))
+            for bot_id in bots:
                 await self._check_open_games(bot_id)
+            live, room = await self._open_accepted(found, cid)
+        settled = {**found.to_json(), "status": "accepted", "room": room.id}
+        await self.tell_player(found.challenger_id, {"type": "challengeAccepted",
+                                                     "challenge": settled})
+        await self.hall.play_on(live)
+        return live
+
+    @contextlib.asynccontextmanager
+    async def _opening(self, bot_id: int) -> AsyncIterator[None]:
+        """Hold the bot's lock while its open games are counted and a new one stored: this
+        node's (dropped once nobody holds or waits for it), and in a cluster the same lock in
+        Redis for every node (it expires after `BOT_LOCK_SECONDS`, should its node die)."""
+        lock = self._bot_locks.setdefault(bot_id, asyncio.Lock())
+        self._bot_waiting[bot_id] += 1
+        try:
+            async with lock:
+                if self._redis is None:
+                    yield
+                else:
+                    shared = self._redis.lock(f"gamehall:bot-games:{bot_id}",
+                                              timeout=BOT_LOCK_SECONDS,
+                                              blocking_timeout=BOT_LOCK_SECONDS)
+                    if not await shared.acquire():
+                        raise RateLimited(1.0, msg("error.challenge.bot_accepting"))
+                    try:
+                        yield
+                    finally:
+                        with contextlib.suppress(LockError):  # expired meanwhile: gone anyway
+                            await shared.release()
+        finally:
+            self._bot_waiting[bot_id] -= 1
+            if self._bot_waiting[bot_id] <= 0:
+                del self._bot_waiting[bot_id]
+                self._bot_locks.pop(bot_id, None)
+
+    async def close(self) -> None:
+        """Let go of the cluster's Redis connections."""
+        if self._redis is not None:
+            await self._redis.aclose()
+
+    async def _open_accepted(self, found: Challenge, cid: str) -> tuple[Room, Room]:
+        """Settle the challenge as accepted and store its room (the live room, and the room
+        as built)."""
         room = self.hall.build_room(found.challenger, found.game, found.options, found.rated,
                                     found.clock)
         n = room.game.num_players
@@ -239,11 +328,7 @@ class BotApi:
             raise RoomError("challenge_settled", msg("error.challenge.settled"))
         live = await self.hall.open_room(room, moves)
         await self.bot_store.set_room(cid, room.id)
-        settled = {**found.to_json(), "status": "accepted", "room": room.id}
-        await self.tell_player(found.challenger_id, {"type": "challengeAccepted",
-                                                     "challenge": settled})
-        await self.hall.play_on(live)
-        return live
+        return live, room
 
     async def decline_challenge(self, player: Player, cid: str, reason: str) -> Challenge:
         found = await self._pending(cid)

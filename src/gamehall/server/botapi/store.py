@@ -234,16 +234,29 @@ class BotStore(SqlExtension):
     # --- challenges ----------------------------------------------------------------------------
     async def add_challenge(self, challenger_id: int, dest_id: int, game: str,
                             options: dict[str, Any], clock: str | None, rated: bool | None,
-                            seat: int | None, at: str, most: int) -> Challenge | None:
-        """A new pending challenge; None when the challenger has `most` pending already."""
+                            seat: int | None, at: str, most: int,
+                            most_received: int | None = None) -> Challenge | str:
+        """A new pending challenge; else why not: ``made`` when the challenger has `most`
+        pending already, ``received`` when the challenged has `most_received` (a bot account's
+        cap; None: no cap). Counted and written in one transaction, the two players' rows
+        locked first (PostgreSQL: nodes racing for one player wait their turn; SQLite has one
+        writer)."""
         cid = secrets.token_urlsafe(6)
 
-        def write(conn: Connection) -> Challenge | None:
-            pending = conn.execute(sa.select(sa.func.count()).select_from(challenges)
-                                   .where(challenges.c.challenger_id == challenger_id)
-                                   .where(challenges.c.status == PENDING)).scalar_one()
-            if pending >= most:
-                return None
+        def count(conn: Connection, column: Any, player_id: int) -> int:
+            return int(conn.execute(sa.select(sa.func.count()).select_from(challenges)
+                                    .where(column == player_id)
+                                    .where(challenges.c.status == PENDING)).scalar_one())
+
+        def write(conn: Connection) -> Challenge | str:
+            conn.execute(sa.select(players.c.id)
+                         .where(players.c.id.in_(sorted({challenger_id, dest_id})))
+                         .order_by(players.c.id).with_for_update()).all()
+            if count(conn, challenges.c.challenger_id, challenger_id) >= most:
+                return "made"
+            if most_received is not None \
+                    and count(conn, challenges.c.dest_id, dest_id) >= most_received:
+                return "received"
             conn.execute(challenges.insert().values(
                 id=cid, challenger_id=challenger_id, dest_id=dest_id, game=game,
                 options=json.dumps(options), clock=clock, rated=rated, seat=seat,

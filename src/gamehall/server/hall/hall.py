@@ -323,10 +323,12 @@ class Hall:
         return await self.accounts.identify(token)
 
     async def set_password(self, player: Player, token: str, password: str,
-                           old_password: str | None) -> Player:
-        """Protect (or change) the player's password; the tables they sit at before the start
-        learn that they now have an account (a game of accounts is rated by default)."""
-        updated = await self.accounts.set_password(player, token, password, old_password)
+                           old_password: str | None, address: str = "unknown") -> Player:
+        """Protect (or change) the player's password (a try of the old one counts as a
+        sign-in's, from `address`); the tables they sit at before the start learn that they
+        now have an account (a game of accounts is rated by default)."""
+        updated = await self.accounts.set_password(player, token, password, old_password,
+                                                   address)
         if not player.account:
             for room_id in [r.id for r in self.rooms.values() if r.status == WAITING
                             and r.seat_of(player.id) is not None

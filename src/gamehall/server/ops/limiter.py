@@ -3,9 +3,9 @@ process's memory (`Limiter`), or, for the nodes of a cluster, in their Redis (`S
 so that a visitor whose requests reach several nodes has one allowance, not one per node.
 
 One `Limiter` per hall; each kind of limited thing is a set of named rules over some keys. The
-first user is signing in: failed attempts are counted per nickname and address, per nickname,
-and per address, so guessing one account's password, spraying one password over many accounts,
-and locking an account from far away are all slow.
+first user is signing in: tries of a password are counted per nickname and address, per
+nickname, and per address, so guessing one account's password, spraying one password over many
+accounts, and locking an account from far away are all slow.
 
 The methods are coroutines: a shared count is a Redis round trip, which must not hold up the
 event loop (every WebSocket message is counted).
@@ -195,14 +195,22 @@ SIGN_IN_RULES = (
     Rule("sign-in:nickname", "100/hour", ("nickname",)),
     Rule("sign-in:address", "50/hour", ("address",)),
 )
-"""Failed sign-ins allowed before every attempt waits (see protocol.md, failed sign-ins)."""
+"""Tries of a password allowed before every try waits (see protocol.md, sign-in tries)."""
 
 
 class SignInLimits:
-    """The hall's `SignInLimiter`: failed sign-ins under `SIGN_IN_RULES`."""
+    """The hall's `SignInLimiter`: tries of a password under `SIGN_IN_RULES`."""
 
     def __init__(self, limiter: Limiter, rules: Sequence[Rule] = SIGN_IN_RULES) -> None:
         self.limiter, self.rules = limiter, tuple(rules)
+
+    async def sign_in_try(self, nickname_key: str, address: str) -> float | None:
+        """Count one try (`Limiter.allow`: each rule's check and count are one step, in Redis
+        too, so that tries raced at once are each counted); the wait past the limit."""
+        values = {"nickname": nickname_key, "address": address}
+        if await self.limiter.allow(self.rules, values):
+            return None
+        return await self.limiter.blocked(self.rules, values) or 1.0
 
     async def sign_in_blocked(self, nickname_key: str, address: str) -> float | None:
         return await self.limiter.blocked(self.rules,

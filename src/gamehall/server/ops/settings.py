@@ -87,6 +87,8 @@ class Settings:
     """Bot API streams (events and games) one token may hold open on a node."""
     max_challenges: int = 10
     """Pending challenges one player may have made."""
+    max_challenges_per_bot: int = 20
+    """Pending challenges one bot account may have received (from everyone together)."""
     challenge_seconds: float = 600.0
     """A challenge nobody answered for this long is canceled (reason ``expired``), so neither
     side waits for ever and the challenger's allowance of pending challenges comes back."""

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from gamehall.core.messages import msg
 from gamehall.server.accounts.identity import MAX_PASSWORD, new_token, token_hash
-from gamehall.server.api.access import SIGN_IN_FIRST, Caller, person, session
+from gamehall.server.api.access import SIGN_IN_FIRST, Caller, browser, session
 from gamehall.server.api.parts import BotApiPart, HallPart, SettingsPart
 from gamehall.server.botapi.store import SCOPES
 from gamehall.server.table.clocks import stamp
@@ -32,11 +32,13 @@ class TokenIn(BaseModel):
 
 
 @router.post("/api/account/password",
-             summary="Protect your nickname with a password, or change it (old_password)")
+             summary="Protect your nickname with a password, or change it (old_password); "
+                     "a browser's session token only")
 async def set_password(body: PasswordIn, hall: HallPart,
-                       who: Annotated[Caller, Depends(person(unknown=SIGN_IN_FIRST))],
+                       who: Annotated[Caller, Depends(browser(unknown=SIGN_IN_FIRST))],
                        ) -> dict[str, Any]:
-    updated = await hall.set_password(who.player, who.token, body.password, body.old_password)
+    updated = await hall.set_password(who.player, who.token, body.password,
+                                     body.old_password, who.address)
     return {"nickname": updated.nickname, "account": True}
 
 

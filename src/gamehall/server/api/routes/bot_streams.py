@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
@@ -19,7 +19,8 @@ from fastapi.responses import StreamingResponse
 
 from gamehall.core.messages import msg
 from gamehall.server.api.access import Caller, session_or
-from gamehall.server.api.parts import BotApiPart, BotDoorPart, HallPart
+from gamehall.server.api.door import CountedStream, end_now
+from gamehall.server.api.parts import BotApiPart, BotDoorPart, HallPart, HeldPart
 from gamehall.server.botapi.service import game_line, player_channel
 from gamehall.server.pubsub.in_process import Event, Subscription
 from gamehall.server.table.errors import RoomError
@@ -48,6 +49,11 @@ async def _kept_alive(sub: Subscription) -> AsyncIterator[Event | None]:
         yield event
 
 
+def ender(sub: Subscription) -> Callable[[], None]:
+    """How a stream ends when its token stops working: at once, with nothing more sent."""
+    return lambda: end_now(sub, {"event": "closing"})
+
+
 def _line(message: dict[str, Any]) -> bytes:
     return (json.dumps(message, separators=(",", ":")) + "\n").encode()
 
@@ -56,23 +62,22 @@ def _line(message: dict[str, Any]) -> bytes:
             summary="NDJSON: gameStart, gameFinish, challenge, challengeCanceled, "
                     "challengeDeclined, challengeAccepted (open games and pending challenges "
                     "first)")
-async def stream_events(hall: HallPart, botapi: BotApiPart, door: BotDoorPart,
+async def stream_events(hall: HallPart, botapi: BotApiPart, door: BotDoorPart, held: HeldPart,
                         who: Reader) -> StreamingResponse:
-    door.check_streams(who.token_key)
+    slot = door.open_stream(who.token_key)  # counted from here: see CountedStream
     channel = player_channel(who.player.id)
 
     async def lines() -> AsyncIterator[bytes]:
-        with door.stream(who.token_key):
-            sub = hall.pubsub.subscribe(channel)
-            try:
-                await hall.pubsub.watch(channel)
-                yield b"\n"  # a first keep-alive: from here on no event is missed
-                with door.tracked(sub):
-                    async for line in event_lines(sub):
-                        yield line
-            finally:
-                sub.close()
-                hall.pubsub.unwatch(channel)
+        sub = hall.pubsub.subscribe(channel)
+        try:
+            await hall.pubsub.watch(channel)
+            yield b"\n"  # a first keep-alive: from here on no event is missed
+            with door.tracked(sub), held.holding(who.token, who.player.id, ender(sub)):
+                async for line in event_lines(sub):
+                    yield line
+        finally:
+            sub.close()
+            hall.pubsub.unwatch(channel)
 
     async def event_lines(sub: Subscription) -> AsyncIterator[bytes]:
         for room_id in await botapi.bot_store.open_rooms(who.player.id):
@@ -89,34 +94,33 @@ async def stream_events(hall: HallPart, botapi: BotApiPart, door: BotDoorPart,
             elif event.get("event") == "player":
                 yield _line(event["message"])
 
-    return StreamingResponse(lines(), media_type=NDJSON)
+    return CountedStream(lines(), slot, NDJSON)
 
 
 @router.get("/api/bot/game/stream/{room_id}", response_class=StreamingResponse,
             summary="NDJSON: gameFull, then gameState after each change, chatLine, "
                     "opponentGone; ends with the game")
-async def stream_game(room_id: str, hall: HallPart, door: BotDoorPart,
+async def stream_game(room_id: str, hall: HallPart, door: BotDoorPart, held: HeldPart,
                       who: Reader) -> StreamingResponse:
     room = await hall.get_room(room_id)
     if room.seat_of(who.player.id) is None:
         raise RoomError("not_seated", msg("error.bot_api.not_in_room"))
-    door.check_streams(who.token_key)
+    slot = door.open_stream(who.token_key)  # counted from here: see CountedStream
     player = who.player
 
     async def lines() -> AsyncIterator[bytes]:
-        with door.stream(who.token_key):
-            room = await hall.attach(room_id)
-            sub = hall.pubsub.subscribe(room.id)
-            try:
-                await hall.connected(room, player)
-                with door.tracked(sub):
-                    async for line in game_lines(sub):
-                        yield line
-            finally:
-                sub.close()
-                with contextlib.suppress(RoomError):
-                    await hall.disconnected(await hall.get_room(room_id), player)
-                hall.detach(room_id)
+        room = await hall.attach(room_id)
+        sub = hall.pubsub.subscribe(room.id)
+        try:
+            await hall.connected(room, player)
+            with door.tracked(sub), held.holding(who.token, player.id, ender(sub)):
+                async for line in game_lines(sub):
+                    yield line
+        finally:
+            sub.close()
+            with contextlib.suppress(RoomError):
+                await hall.disconnected(await hall.get_room(room_id), player)
+            hall.detach(room_id)
 
     async def game_lines(sub: Subscription) -> AsyncIterator[bytes]:
         gone: bool = False
@@ -168,4 +172,4 @@ async def stream_game(room_id: str, hall: HallPart, door: BotDoorPart,
             if live.status == FINISHED:
                 return
 
-    return StreamingResponse(lines(), media_type=NDJSON)
+    return CountedStream(lines(), slot, NDJSON)

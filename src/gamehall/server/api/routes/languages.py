@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from gamehall.core.messages import LANGUAGES, catalogue, msg
 from gamehall.server.accounts.preferences import BAD_LANGUAGE, PreferenceStore, checked_language
-from gamehall.server.api.access import MESSAGES, Caller, anyone, person
+from gamehall.server.api.access import MESSAGES, Caller, anyone, browser, person
 from gamehall.server.api.parts import HallPart, part
 from gamehall.server.table import protocol as proto
 
@@ -59,7 +59,7 @@ async def read(store: Preferences,
 
 @router.post("/api/preferences", summary="Keep the caller's preferences: the page's language")
 async def write(body: PreferencesIn, hall: HallPart, store: Preferences,
-                who: Annotated[Caller, Depends(person(MESSAGES))]) -> dict[str, Any]:
+                who: Annotated[Caller, Depends(browser(MESSAGES))]) -> dict[str, Any]:
     language = checked_language(body.language)
     await store.set_language(who.player.id, language, hall.clock())
     return {"language": language, "languages": list(LANGUAGES)}

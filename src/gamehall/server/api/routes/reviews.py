@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, Query
 from pydantic import BaseModel, Field
 
-from gamehall.server.api.access import MESSAGES, Caller, anyone, person
+from gamehall.server.api.access import MESSAGES, Caller, anyone, browser
 from gamehall.server.api.parts import HallPart, ReviewsPart
 from gamehall.server.reviews.service import Reviews
 
@@ -33,7 +33,7 @@ router = APIRouter()
              summary="Ask for the review of a finished game (the bots' winning chances, "
                      "marks, accuracy); answers the job: waiting, running, done or failed")
 async def ask(room_id: str, hall: HallPart, reviews: ReviewsPart,
-              who: Annotated[Caller, Depends(person(MESSAGES))],
+              who: Annotated[Caller, Depends(browser(MESSAGES))],
               body: Annotated[ReviewIn | None, Body()] = None) -> dict[str, Any]:
     room = await hall.get_room(room_id)
     return await reviews.request(room, who.player, body.level if body else None)

@@ -14,7 +14,18 @@ from fastapi import APIRouter, Body, Depends, Query
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
-from gamehall.server.api.access import MESSAGES, ROOMS, Caller, Visitor, anyone, identified, person
+from gamehall.server.api.access import (
+    ACTIONS,
+    ACTIONS_KEY,
+    MESSAGES,
+    ROOMS,
+    Caller,
+    Visitor,
+    anyone,
+    browser,
+    check_action,
+    identified,
+)
 from gamehall.server.api.parts import HallPart, ReplaysPart
 from gamehall.server.table import protocol as proto
 from gamehall.server.table.replay import game_record, replay_step
@@ -43,7 +54,7 @@ async def rooms(hall: HallPart,
 
 @router.post("/api/rooms", status_code=201, summary="Create a room for a game with options")
 async def create(body: RoomIn, hall: HallPart,
-                 who: Annotated[Caller, Depends(person(ROOMS))]) -> dict[str, Any]:
+                 who: Annotated[Caller, Depends(browser(ROOMS))]) -> dict[str, Any]:
     room = await hall.create_room(who.player, body.game, body.options, body.rated, body.clock)
     return room.summary(None, hall.clock())
 
@@ -72,12 +83,14 @@ async def replay(room_id: str, step: int, hall: HallPart,
 @router.post("/api/rooms/{room_id}/{kind}",
              summary="Any room action: join, leave, spectate, start, bot, option, clock, "
                      "resign, claim, rematch, move, chat, who, help, hint (body: the "
-                     "WebSocket message's fields)")
+                     "WebSocket message's fields); what each needs of the token: "
+                     "x-gamehall-actions", openapi_extra={ACTIONS_KEY: ACTIONS})
 async def act(room_id: str, kind: str, hall: HallPart,
               who: Annotated[Visitor, Depends(identified(MESSAGES))],
               body: Annotated[dict[str, Any] | None, Body()] = None) -> dict[str, Any]:
     r = await hall.get_room(room_id)
     req = proto.parse_request({**(body or {}), "type": kind})
+    check_action(who.scopes, r, who.player, req)
     replies = (await hall.execute(r, who.player, req)).replies
     r = await hall.get_room(room_id)
     return {"replies": replies,

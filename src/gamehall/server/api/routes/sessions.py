@@ -10,7 +10,15 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from gamehall.server.accounts.identity import MAX_PASSWORD
-from gamehall.server.api.access import SESSIONS, SIGN_IN_FIRST, Caller, Visitor, anyone, person
+from gamehall.server.api.access import (
+    SESSIONS,
+    SIGN_IN_FIRST,
+    Caller,
+    Visitor,
+    anyone,
+    browser,
+    person,
+)
 from gamehall.server.api.door import COOKIE
 from gamehall.server.api.parts import HallPart
 
@@ -53,9 +61,10 @@ async def login(body: LoginIn, hall: HallPart,
                                       "account": True}), token)
 
 
-@router.post("/api/logout", summary="Sign out this browser: its token stops working")
+@router.post("/api/logout", summary="Sign out this browser: its token stops working (a "
+                                    "browser's session token only)")
 async def logout(hall: HallPart,
-                 who: Annotated[Caller, Depends(person(unknown=SIGN_IN_FIRST))],
+                 who: Annotated[Caller, Depends(browser(unknown=SIGN_IN_FIRST))],
                  ) -> JSONResponse:
     await hall.accounts.logout(who.player, who.token)
     resp = JSONResponse({"nickname": who.player.nickname, "signed_out": "this browser"})
@@ -63,9 +72,10 @@ async def logout(hall: HallPart,
     return resp
 
 
-@router.post("/api/logout/all", summary="Sign out everywhere: every token of the player stops")
+@router.post("/api/logout/all", summary="Sign out everywhere: every token of the player stops "
+                                        "(a browser's session token only)")
 async def logout_all(hall: HallPart,
-                     who: Annotated[Caller, Depends(person(unknown=SIGN_IN_FIRST))],
+                     who: Annotated[Caller, Depends(browser(unknown=SIGN_IN_FIRST))],
                      ) -> JSONResponse:
     await hall.accounts.logout_all(who.player)
     resp = JSONResponse({"nickname": who.player.nickname, "signed_out": "everywhere"})
