@@ -62,6 +62,14 @@ async def ws_room(ws: WebSocket, room_id: str, hall: HallPart, settings: Setting
 TOO_MANY_CONNECTIONS = "too_many_connections"
 
 
+def _unsendable(message: dict[str, Any]) -> str:
+    """What a client gets in place of a message that could not be encoded: a ``server_error``
+    answering the same request (its ``id``), never silence."""
+    ref = message.get("id")
+    return proto.dumps(proto.error("server_error", messages.msg("error.server"),
+                                   ref if isinstance(ref, str | int) else None))
+
+
 class Connection:
     """One WebSocket: a reader (requests) and a writer (events and replies), one queue between."""
 
@@ -218,9 +226,9 @@ class Connection:
                     try:
                         text = proto.dumps(event["message"])
                         text.encode()
-                    except (TypeError, ValueError):  # not sendable as UTF-8 text: skip it
+                    except (TypeError, ValueError):  # not sendable as UTF-8 text: a bug
                         log.error("a message could not be sent: %r", event["message"])
-                        continue
+                        text = _unsendable(event["message"])
                     await self.ws.send_text(text)
                 elif kind in ("state", "sync"):
                     await self._send_state(full=kind == "sync")
