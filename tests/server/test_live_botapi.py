@@ -205,7 +205,7 @@ def test_challenges_declined_for_other_games_and_canceled(hall: Server) -> None:
     t.start()
     assert listening.wait(30), "Ann's event stream did not open"  # else the decline is missed
     client = BotClient(hall.http, token, engine_chooser("random"),
-                       accept_from=lambda ch: "tooSlow" if ch["clock"] is None else None)
+                       accept_from=lambda ch: "tooSlow" if ch["clock"] == "1d" else None)
     th = threading.Thread(target=client.run, daemon=True)
     th.start()
     try:
