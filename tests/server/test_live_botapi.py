@@ -352,7 +352,7 @@ def test_the_openspiel_example_plays_a_challenge(hall: Server) -> None:
     assert end["status"] == "finished"
 
 
-def test_the_thirty_line_bot_of_the_readme_plays(hall: Server) -> None:
+def test_the_readme_bot_plays_a_person(hall: Server) -> None:
     token = bot_account(hall, "tinyengine", ["hula"])
     ann = account(hall, "anntiny")
     proc = subprocess.Popen([sys.executable, str(ROOT / "examples" / "tiny_bot.py"), hall.http,
