@@ -234,3 +234,17 @@ def test_fuzzed_messages_are_each_refused_without_a_traceback(hall: dict[str, An
     _fuzz(server, hall["room"], hall["carol"])
     no_traceback(server)
     assert server.alive()
+
+
+def test_a_reply_that_cannot_be_written_still_answers_its_request() -> None:
+    """Should a reply ever hold what JSON cannot write (a number past 64 bits), the client gets
+    a ``server_error`` answering the same id in its place, never silence."""
+    import json
+
+    from gamehall.server.api.websocket import _unsendable
+
+    reply = {"type": "error", "code": "no_such_seat", "args": {"seat": 10**30}, "id": 7}
+    assert json.loads(_unsendable(reply)) | {"message": ""} == {
+        "type": "error", "code": "server_error", "message": "", "key": "error.server",
+        "args": {}, "id": 7}
+    assert "id" not in json.loads(_unsendable({**reply, "id": "\ud800"}))

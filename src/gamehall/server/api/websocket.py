@@ -66,8 +66,12 @@ def _unsendable(message: dict[str, Any]) -> str:
     """What a client gets in place of a message that could not be encoded: a ``server_error``
     answering the same request (its ``id``), never silence."""
     ref = message.get("id")
-    return proto.dumps(proto.error("server_error", messages.msg("error.server"),
-                                   ref if isinstance(ref, str | int) else None))
+    said = messages.msg("error.server")
+    try:
+        return proto.dumps(proto.error("server_error", said,
+                                       ref if isinstance(ref, str | int) else None))
+    except (TypeError, ValueError):  # the id itself cannot be written
+        return proto.dumps(proto.error("server_error", said))
 
 
 class Connection:
