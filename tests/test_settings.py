@@ -39,6 +39,7 @@ SAMPLES: dict[str, tuple[str, Any]] = {
     "token_rate": ("10/second", "10/second"),
     "hint_level": ("HARD", "hard"),
     "hint_rate": ("3/minute", "3/minute"),
+    "bot_game_clock": ("3d", "3d"),
     "review_level": ("hard", "hard"),
 }
 """For fields that are not numbers: an environment value and what the hall gets from it."""

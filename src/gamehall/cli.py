@@ -452,6 +452,9 @@ def serve(
     challenge_seconds: Annotated[float, typer.Option(
         help="A challenge nobody answered for this long is canceled (expired).", min=1.0)]
     = SERVE.challenge_seconds,
+    bot_game_clock: Annotated[str, typer.Option(
+        help="The clock of a challenge's game asked for untimed: days per move (1d to 14d).")]
+    = SERVE.bot_game_clock,
     max_api_tokens: Annotated[int, typer.Option(
         help="API tokens one account may hold.", min=1)] = SERVE.max_api_tokens,
     hint_level: Annotated[str, typer.Option(help="Hints' strongest level.")] = SERVE.hint_level,

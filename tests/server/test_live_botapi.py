@@ -205,7 +205,7 @@ def test_challenges_declined_for_other_games_and_canceled(hall: Server) -> None:
     t.start()
     assert listening.wait(30), "Ann's event stream did not open"  # else the decline is missed
     client = BotClient(hall.http, token, engine_chooser("random"),
-                       accept_from=lambda ch: "tooSlow" if ch["clock"] is None else None)
+                       accept_from=lambda ch: "tooSlow" if ch["clock"] == "1d" else None)
     th = threading.Thread(target=client.run, daemon=True)
     th.start()
     try:
@@ -356,7 +356,7 @@ def test_the_openspiel_example_plays_a_challenge(hall: Server) -> None:
     assert end["status"] == "finished"
 
 
-def test_the_thirty_line_bot_of_the_readme_plays(hall: Server) -> None:
+def test_the_readme_bot_plays_a_person(hall: Server) -> None:
     token = bot_account(hall, "tinyengine", ["hula"])
     ann = account(hall, "anntiny")
     proc = subprocess.Popen([sys.executable, str(ROOT / "examples" / "tiny_bot.py"), hall.http,

@@ -229,7 +229,7 @@ def test_a_challenge_to_hau_la_for_three_offers_its_seats_and_keeps_them_in_the_
     expect(page.locator("[data-action=start]")).to_be_visible()
     expect(page.locator("[data-action=leave]")).to_have_count(0)
     expect(page.locator("[data-action=rated]")).to_have_count(0)
-    expect(page.get_by_test_id("room-options")).to_contain_text("untimed")
+    expect(page.get_by_test_id("room-options")).to_contain_text("clock 1d")  # asked untimed
     expect(page.locator(".seat[data-seat='1'] [data-action=bot]")).to_have_count(0)
     page.locator(".seat[data-seat='2'] [data-action=bot]").click()
     expect(page.locator(".seat[data-seat='2'] .occupant")).to_contain_text("bot")

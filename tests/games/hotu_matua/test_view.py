@@ -124,6 +124,8 @@ def test_view_holds_board_ships_pearls_dice_and_moves() -> None:
         "f13", "f18")
     # no hidden information: every seat sees the same position
     assert state.view(1)["ships"] == view["ships"] and state.view(None)["seat"] is None
+    # moves are the seat to move's alone, as in the state message
+    assert state.view(1)["legal_moves"] == [] and state.view(None)["legal_moves"] == []
     view["board"]["fields"].clear()  # a view is a copy: changing it changes nothing
     assert len(state.view(0)["board"]["fields"]) == 55
 

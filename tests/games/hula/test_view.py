@@ -84,3 +84,11 @@ def test_terminal_board_mentions_the_swap_when_it_is_allowed() -> None:
     state.apply_action(state.string_to_action("c3"))
     text = plain(state.game.render_text(state, 1))
     assert "swap" in text and "second to move" in text
+
+
+def test_only_the_seat_to_move_sees_legal_moves_in_its_view() -> None:
+    """One rule with the state message's list: a seat off its turn, or a spectator, reads no
+    moves in the view (a bot reading them out of turn would play a move that is not its)."""
+    state = position(5, RING_BUT_F5)
+    assert state.view(0)["legal_moves"] and state.view(0)["to_move"] == "first"
+    assert state.view(1)["legal_moves"] == [] and state.view(None)["legal_moves"] == []

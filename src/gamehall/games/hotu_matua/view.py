@@ -42,7 +42,6 @@ def state_view(state: HotuMatuaState, seat: int | None) -> dict[str, Any]:
                           "ship": ship_label(state.player, k), "from": ids[here],
                           "to": ids[board.other_end(line, here)],
                           "number": board.line_number[line]})
-    legal = [text for _, text in state.legal_notation()]
     data = state.to_json()
     view = {
         "game": data["game"],
@@ -60,7 +59,7 @@ def state_view(state: HotuMatuaState, seat: int | None) -> dict[str, Any]:
         "pearls_owned": data["owned"],
         "dice": {**data["dice"], "passing_on": state.passing_on()},
         "crossed": data["crossed"],
-        "legal_moves": legal,
+        "legal_moves": [],
         "steps": steps,
         "over": state.over,
         "winner": data["winner"],
@@ -73,8 +72,11 @@ def state_view(state: HotuMatuaState, seat: int | None) -> dict[str, Any]:
 
 
 def seat_overlay(state: HotuMatuaState, seat: int) -> dict[str, Any]:
-    """What differs between a seat's view and a spectator's: the viewer's seat."""
-    return {"seat": SEATS[seat]}
+    """What differs between a seat's view and a spectator's: the viewer's seat, and (for the
+    seat to move only, as the state message's own list) its legal moves."""
+    return {"seat": SEATS[seat],
+            "legal_moves": ([text for _, text in state.legal_notation()]
+                            if seat == state.current_player() else [])}
 
 
 # --- terminal -----------------------------------------------------------------------------------

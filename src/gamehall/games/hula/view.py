@@ -32,12 +32,16 @@ def loop_scores(state: HulaState) -> tuple[Score | None, Score | None]:
 
 
 def seat_overlay(state: HulaState, seat: int) -> dict[str, Any]:
-    """What differs between a seat's view and a spectator's: which seat "you" are."""
-    return {"you": SEATS[seat]}
+    """What differs between a seat's view and a spectator's: which seat "you" are, and (for
+    the seat to move only, as the state message's own list) its legal moves."""
+    return {"you": SEATS[seat],
+            "legal_moves": ([text for _, text in state.legal_notation()]
+                            if seat == state.current_player() else [])}
 
 
 def state_view(state: HulaState, seat: int | None) -> dict[str, Any]:
-    """Public information only (Hula hides nothing), plus what a front end needs to draw it."""
+    """Public information only (Hula hides nothing), plus what a front end needs to draw it;
+    `legal_moves` only for the seat to move."""
     geo = state.geo
     data = state_to_json(state)
     data.update({
@@ -46,7 +50,7 @@ def state_view(state: HulaState, seat: int | None) -> dict[str, Any]:
         "centre": geo.names[geo.centre],
         "you": None,
         "colours": {SEATS[s]: STONE_NAMES[state.colour_of_seat(s)] for s in (0, 1)},
-        "legal_moves": [text for _, text in state.legal_notation()],
+        "legal_moves": [],
         "loop": [geo.names[c] for c in winning_loop(state)],
         "double_loop": state.double,
     })

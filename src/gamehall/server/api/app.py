@@ -9,12 +9,15 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator, MutableMapping
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Match, Route
 
 from gamehall import __version__
 from gamehall.server.accounts.identity import SignInLimiter
@@ -95,6 +98,7 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         keep_tokens_out_of_logs()  # now: the server has set up its logging by now
+        errors.quiet_client_faults()
         await store.open()
         if cluster is not None:
             await cluster.pubsub.open()
@@ -134,8 +138,40 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
         access.publish(router.routes)
         app.include_router(router)
     if (web_dir / "index.html").is_file():
-        app.mount("/", StaticFiles(directory=web_dir, html=True), name="web")
+        app.mount("/", Page(app.router.routes, directory=web_dir, html=True), name="web")
     return app
+
+
+class Page(StaticFiles):
+    """The browser page's files, mounted at ``/`` after every route. A path of the API
+    (``/api/…``, ``/ws/…``) that reaches it is no file: 405 (with ``Allow``) where a route
+    takes the path with another method, else 404, whatever the method (the mount matches every
+    path, so the router never gets to answer 405 itself)."""
+
+    def __init__(self, routes: list[BaseRoute], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.routes = routes
+
+    async def get_response(self, path: str, scope: MutableMapping[str, Any]) -> Response:
+        if path.split(os.sep, 1)[0] not in ("api", "ws"):
+            return await super().get_response(path, scope)
+        methods: set[str] = set()
+        for route in _routes(self.routes):
+            if route.matches(scope)[0] is Match.PARTIAL:
+                methods |= route.methods or set()
+        if methods:
+            raise HTTPException(status_code=405, headers={"Allow": ", ".join(sorted(methods))})
+        raise HTTPException(status_code=404)
+
+
+def _routes(routes: list[BaseRoute]) -> Iterator[Route]:
+    """Every HTTP route, those of included routers too (FastAPI keeps a router whole)."""
+    for route in routes:
+        if isinstance(route, Route):
+            yield route
+        inner = getattr(route, "original_router", None)
+        if inner is not None:
+            yield from _routes(inner.routes)
 
 
 class NodeHeader:

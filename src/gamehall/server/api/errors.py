@@ -9,6 +9,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from redis.exceptions import RedisError
+from starlette.exceptions import HTTPException
 
 from gamehall.core.messages import msg
 from gamehall.server.accounts.identity import RateLimited
@@ -21,6 +22,8 @@ from gamehall.server.table.protocol import ProtocolError
 
 log = logging.getLogger("gamehall.server")
 
+NOT_FOUND, METHOD_NOT_ALLOWED, BAD_REQUEST = "not_found", "method_not_allowed", "bad_request"
+"""The framework's own refusals (`http_error`): no route, no such method, another one."""
 BOT_API_STATUS = {"missing_scope": 403, "not_bot": 403, "bot_account": 403,
                   "not_your_challenge": 403, "unknown_challenge": 404, "too_many_streams": 429,
                   "bad_reason": 400, "bad_scope": 400, "no_such_token": 404}
@@ -32,7 +35,8 @@ STATUS = {"not_identified": 401, "unknown_room": 404, "not_seated": 403, "not_yo
           "too_large": 413, "bad_step": 400, "storage_error": 503, "bad_login": 401,
           "weak_password": 400, "unknown_player": 404, "rate_limited": 429,
           "room_unavailable": 503, "unknown_game": 404, "hints_rated": 403,
-          "hints_no_bot": 403, "hint_failed": 503, **BOT_API_STATUS, **explorer.STATUS,
+          "hints_no_bot": 403, "hint_failed": 503, NOT_FOUND: 404, METHOD_NOT_ALLOWED: 405,
+          BAD_REQUEST: 400, **BOT_API_STATUS, **explorer.STATUS,
           **language_routes.STATUS, **review_status}
 
 
@@ -67,9 +71,55 @@ async def invalid(_r: Request, exc: Exception) -> JSONResponse:
                                         reason=str(first.get("msg", "invalid request"))))
 
 
+async def http_error(request: Request, exc: Exception) -> JSONResponse:
+    """The framework's own refusals in the hall's shape: no route (404), no such method on it
+    (405, with its ``Allow``), and a body FastAPI could not read as JSON at all (400: invalid
+    UTF-8, nesting past the parser's depth), which it raises as a bare HTTPException."""
+    assert isinstance(exc, HTTPException)
+    if exc.status_code == 404:
+        resp = error(NOT_FOUND, msg("error.request.not_found",
+                                    path=request.url.path[:100]))
+    elif exc.status_code == 405:
+        resp = error(METHOD_NOT_ALLOWED, msg("error.request.method", method=request.method[:20],
+                                             path=request.url.path[:100]))
+    elif exc.status_code == 400:
+        resp = error(proto.BAD_JSON, msg("error.protocol.bad_json"))
+    else:
+        resp = JSONResponse(proto.error(BAD_REQUEST, msg("error.request.refused")),
+                            status_code=exc.status_code)
+    resp.headers.update(exc.headers or {})
+    return resp
+
+
+CLIENT_FAULTS = frozenset({"Invalid UTF-8 sequence received from client."})
+"""What uvicorn logs as an exception, traceback and all, though the client caused it and was
+answered (a text frame that is not UTF-8: closed with 1007)."""
+
+
+class ClientFaultsAreNotErrors(logging.Filter):
+    """A client's bad input is no server error: uvicorn's `CLIENT_FAULTS` become one line at
+    INFO without the traceback, so no stranger can fill the log with tracebacks."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg not in CLIENT_FAULTS:
+            return True
+        record.exc_info, record.exc_text = None, None
+        record.levelno, record.levelname = logging.INFO, "INFO"
+        return logging.getLogger(record.name).isEnabledFor(logging.INFO)
+
+
+def quiet_client_faults(name: str = "uvicorn.error") -> None:
+    """Install `ClientFaultsAreNotErrors` on uvicorn's logger (once the server set up logging)."""
+    logger = logging.getLogger(name)
+    if not any(isinstance(f, ClientFaultsAreNotErrors) for f in logger.filters):
+        logger.addFilter(ClientFaultsAreNotErrors())
+
+
 def install(app: FastAPI) -> None:
-    """Answer the hall's refusals (and FastAPI's invalid requests) in the hall's shape."""
+    """Answer the hall's refusals, FastAPI's invalid requests and the framework's own refusals
+    (unknown routes and methods, unreadable bodies) in the hall's shape."""
     app.add_exception_handler(RoomError, room_error)
     app.add_exception_handler(RedisError, redis_error)
     app.add_exception_handler(ProtocolError, protocol_error)
     app.add_exception_handler(RequestValidationError, invalid)
+    app.add_exception_handler(HTTPException, http_error)

@@ -67,6 +67,18 @@ SIGNED_OUT = 4401
 """The close code of a connection whose token was signed out or revoked (protocol.md)."""
 
 
+def _unsendable(message: dict[str, Any]) -> str:
+    """What a client gets in place of a message that could not be encoded: a ``server_error``
+    answering the same request (its ``id``), never silence."""
+    ref = message.get("id")
+    said = messages.msg("error.server")
+    try:
+        return proto.dumps(proto.error("server_error", said,
+                                       ref if isinstance(ref, str | int) else None))
+    except (TypeError, ValueError):  # the id itself cannot be written
+        return proto.dumps(proto.error("server_error", said))
+
+
 class Connection:
     """One WebSocket: a reader (requests) and a writer (events and replies), one queue between."""
 
@@ -249,9 +261,9 @@ class Connection:
                     try:
                         text = proto.dumps(event["message"])
                         text.encode()
-                    except (TypeError, ValueError):  # not sendable as UTF-8 text: skip it
+                    except (TypeError, ValueError):  # not sendable as UTF-8 text: a bug
                         log.error("a message could not be sent: %r", event["message"])
-                        continue
+                        text = _unsendable(event["message"])
                     await self.ws.send_text(text)
                 elif kind in ("state", "sync"):
                     await self._send_state(full=kind == "sync")

@@ -50,6 +50,12 @@ EXPIRED = "expired"
 """The reason of a challenge the hall canceled because nobody answered it in time."""
 
 
+NOT_YOURS = {"accept": msg("error.challenge.not_yours_accept"),
+             "decline": msg("error.challenge.not_yours_decline"),
+             "cancel": msg("error.challenge.not_yours_cancel")}
+"""Why a player may not answer a challenge so (`BotApi._pending`)."""
+
+
 def reason_said(reason: str | None) -> Message | None:
     """The sentence of a declined or expired challenge's reason (None for none): the
     catalogues' ``challenge.reason.<reason>``, lichess's words in English."""
@@ -81,7 +87,7 @@ def game_line(room: Room, seat: int) -> dict[str, Any]:
         "seats": [{"name": name, "player": occ.nickname if occ else None,
                    "bot_account": bool(occ and occ.bot_account), "bot": occ.bot if occ else None}
                   for name, occ in zip(room.game.seat_names, room.seats, strict=True)],
-        "rated": bool(room.rated), "clock": room.time_control.text if room.time_control
+        "rated": room.rated_now, "clock": room.time_control.text if room.time_control
         else None, "status": room.status}
     if room.status == FINISHED:
         line.update(result=room.result, **beside("outcome", room.outcome_message),
@@ -204,7 +210,8 @@ class BotApi:
                                                   nickname=nickname[:40]))
         if dest.id == player.id:
             raise RoomError("challenge_refused", msg("error.challenge.yourself"))
-        room = self.hall.build_room(player.nickname, game, options, rated, clock)
+        room = self._with_clock(self.hall.build_room(player.nickname, game, options, rated,
+                                                     clock))
         if seat is not None and not 0 <= seat < room.game.num_players:
             raise RoomError("no_such_seat", msg("error.challenge.seat", game=room.game.title,
                                                 most=room.game.num_players - 1))
@@ -236,16 +243,29 @@ class BotApi:
             await self.tell_player(pid, {"type": "challenge", "challenge": made.to_json()})
         return made
 
+    def _with_clock(self, room: Room) -> Room:
+        """Every game of a challenge has a clock (as every bot game on lichess): one asked
+        for untimed gets `Settings.bot_game_clock` (days per move), so a bot that stays
+        connected and never moves loses on time instead of holding the game for ever."""
+        if room.time_control is None:
+            room.set_clock(self.settings.bot_game_clock)
+        return room
+
     async def _check_open_games(self, bot_id: int) -> None:
         open_now = len(await self.bot_store.open_rooms(bot_id))
         if open_now >= self.settings.max_bot_games:
             raise RoomError("too_many_games", msg("error.challenge.bot_busy", count=open_now))
 
-    async def _pending(self, cid: str) -> Challenge:
+    async def _pending(self, cid: str, player: Player, side: str) -> Challenge:
+        """The challenge `player` answers as its `side` (``dest`` accepts and declines, the
+        ``challenger`` cancels), while it is pending. Whose it is comes first: another player's
+        is 403 ``not_your_challenge`` whatever its status, as reading it is."""
         self._check_bot_api()
         found = await self.bot_store.challenge(cid)
         if found is None:
             raise RoomError("unknown_challenge", msg("error.challenge.unknown", id=cid[:16]))
+        if (found.dest_id if side != "cancel" else found.challenger_id) != player.id:
+            raise RoomError("not_your_challenge", NOT_YOURS[side])
         if found.status != "created":
             raise RoomError("challenge_settled", msg("error.challenge.settled_as",
                                                      status=found.status))
@@ -256,9 +276,7 @@ class BotApi:
         fill it), stored before anyone sees it. A bot's games are counted and its new room
         stored under the bot's lock (`_opening`), so that accepts raced at once cannot all pass
         one count of its open games (`--max-bot-games`)."""
-        found = await self._pending(cid)
-        if found.dest_id != player.id:
-            raise RoomError("not_your_challenge", msg("error.challenge.not_yours_accept"))
+        found = await self._pending(cid, player, "accept")
         bots = sorted(bot_id for bot_id, is_bot in zip((found.challenger_id, found.dest_id),
                                                        found.bots, strict=True) if is_bot)
         async with contextlib.AsyncExitStack() as held:
@@ -309,8 +327,8 @@ class BotApi:
     async def _open_accepted(self, found: Challenge, cid: str) -> tuple[Room, Room]:
         """Settle the challenge as accepted and store its room (the live room, and the room
         as built)."""
-        room = self.hall.build_room(found.challenger, found.game, found.options, found.rated,
-                                    found.clock)
+        room = self._with_clock(self.hall.build_room(found.challenger, found.game,
+                                                     found.options, found.rated, found.clock))
         n = room.game.num_players
         first = found.seat if found.seat is not None else SYSTEM_RANDOM.randrange(n)
         accounts = await self.storage.accounts_among([found.challenger_id, found.dest_id])
@@ -331,9 +349,7 @@ class BotApi:
         return live, room
 
     async def decline_challenge(self, player: Player, cid: str, reason: str) -> Challenge:
-        found = await self._pending(cid)
-        if found.dest_id != player.id:
-            raise RoomError("not_your_challenge", msg("error.challenge.not_yours_decline"))
+        found = await self._pending(cid, player, "decline")
         if reason not in DECLINE_REASONS:
             raise RoomError("bad_reason", msg("error.challenge.reasons",
                                               reasons=", ".join(DECLINE_REASONS)))
@@ -346,9 +362,7 @@ class BotApi:
         return found
 
     async def cancel_challenge(self, player: Player, cid: str) -> Challenge:
-        found = await self._pending(cid)
-        if found.challenger_id != player.id:
-            raise RoomError("not_your_challenge", msg("error.challenge.not_yours_cancel"))
+        found = await self._pending(cid, player, "cancel")
         if not await self.bot_store.settle(cid, "canceled"):
             raise RoomError("challenge_settled", msg("error.challenge.settled"))
         settled = {**found.to_json(), "status": "canceled"}

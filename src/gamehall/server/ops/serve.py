@@ -15,6 +15,7 @@ from typing import Any
 from gamehall.core import GamehallError
 from gamehall.server.ops.settings import Settings
 from gamehall.server.storage import SQLITE_SYNC, sqlite_url
+from gamehall.server.table.clocks import ClockError, parse_control
 
 DEFAULT_DB = "gamehall.db"
 
@@ -134,6 +135,13 @@ def check(port: int, db: str | None, settings: Settings, log_level: str) -> str:
                                                                   "unix://")):
         raise GamehallError(f"--redis is a URL like redis://HOST:PORT/0, not "
                             f"{_safe(settings.redis_url)!r}")
+    try:
+        bot_clock = parse_control(settings.bot_game_clock)
+    except ClockError:
+        bot_clock = None
+    if bot_clock is None:
+        raise GamehallError(f"--bot-game-clock is a clock such as 1d or 5+3, not "
+                            f"{settings.bot_game_clock!r}")
     if settings.lease_ms < 300:
         raise GamehallError(f"--lease-ms is at least 300, not {settings.lease_ms}")
     for name in settings.plugins:

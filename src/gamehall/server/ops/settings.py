@@ -92,6 +92,9 @@ class Settings:
     challenge_seconds: float = 600.0
     """A challenge nobody answered for this long is canceled (reason ``expired``), so neither
     side waits for ever and the challenger's allowance of pending challenges comes back."""
+    bot_game_clock: str = "1d"
+    """The clock of a challenge's game asked for untimed (every game of a bot account has one,
+    so a bot that stays connected and never moves loses on time): days per move, ``Nd``."""
     max_api_tokens: int = 20
     """API tokens one account may hold."""
     hint_level: str = "medium"

@@ -54,8 +54,17 @@ def parse_command(line: str, ref: str | int | None = None) -> Request:
     raise ProtocolError(UNKNOWN_COMMAND, msg("error.command.unknown", name=name[:30]), ref)
 
 
+MAX_SEAT_DIGITS = 4
+"""A typed seat number has at most this many digits: longer ones are read as a name (no seat
+has one), so no reply ever carries a number a JSON reader cannot hold."""
+
+
 def _seat(word: str) -> SeatRef:
-    return TypedSeat(int(word) - 1) if word.isdigit() else word
+    """A typed seat: its number counted from 1 (ASCII digits only: ``str.isdigit`` also takes
+    "²" and other scripts' digits) or else its name."""
+    if word.isascii() and word.isdigit() and len(word) <= MAX_SEAT_DIGITS:
+        return TypedSeat(int(word) - 1)
+    return word
 
 
 def _seat_arg(args: list[str], name: str, ref: str | int | None) -> dict[str, SeatRef]:

@@ -97,7 +97,7 @@ function challengeForm(data, list, ctx, sent) {
   select.addEventListener("change", drawOptions);
   optionsBox.addEventListener("change", drawSeats);
   if (list.length) drawOptions();
-  const clockBox = clockField("");
+  const clockBox = clockField("1d");  // every challenge's game has a clock: the hall's default
   const rated = h("select", { name: "rated", "aria-label": t("page.lobby.rated_or_casual") },
     h("option", { value: "" }, t("page.challenge.rated_if_both")),
     h("option", { value: "true" }, t("page.lobby.rated")), h("option", { value: "false" }, t("page.lobby.casual")));

@@ -104,7 +104,7 @@ def parse_moves(text: str, most: int) -> tuple[int, ...]:
     words = [w.strip() for w in text.split(",")] if text.strip() else []
     if len(words) > most:
         raise RoomError("too_deep", msg("error.explorer.too_deep", most=most))
-    if not all(w.isdigit() and len(w) <= 9 for w in words):
+    if not all(w.isascii() and w.isdigit() and len(w) <= 9 for w in words):  # not "²"
         raise RoomError("bad_moves", msg("error.explorer.moves"))
     return tuple(int(w) for w in words)
 
