@@ -22,13 +22,15 @@ REVIEW_SIMULATIONS: dict[str, dict[str, int]] = {
 """Simulations a searched position per game (registry name) and review level."""
 DEFAULT_REVIEW_SIMULATIONS = {"easy": 200, "medium": 1000, "hard": 5000}
 """The budgets of a game that `REVIEW_SIMULATIONS` does not list (a plug-in)."""
-REVIEW_SPREAD: dict[str, float] = {"halali": 0.02, "hau_la": 0.02}
+REVIEW_SPREAD: dict[str, float] = {
+    "halali": 0.02, "hau_la": 0.02, "hotu_matua": 0.02, "haugaz": 0.25, "hula": 0.45}
 """Per game, the standard deviation of a position's value times sqrt(the visits behind it):
 the value's standard deviation is spread/sqrt(visits). Measured over positions of strong play
-searched with several seeds (``python -m benchmarks.review_spread``: Halali! 0.006 and Hau La
-0.01 at medium, whose evaluators are deterministic, so the only noise is the sampling of
-chance and of ties; rounded up); 0.5, the bound of any 0..1 return's, for a game not measured
-yet (Hula, Haugaz, Hotu Matua: their measurement did not finish in this round)."""
+searched with several seeds (``python -m benchmarks.review_spread``, at medium: Halali! 0.006,
+Hau La 0.01 and Hotu Matua 0.01, whose evaluators are deterministic, so the only noise is the
+sampling of chance and of ties; Haugaz 0.24 and Hula 0.43, whose searches play random
+playouts); rounded up. 0.5, the bound of any 0..1 return's, for a game not measured (a
+plug-in)."""
 UNMEASURED_SPREAD = 0.5
 
 
