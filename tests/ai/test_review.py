@@ -288,3 +288,57 @@ def test_a_step_order_the_turn_makes_good_is_no_mistake() -> None:
     assert kept[0].drop > 0.5 and kept[0].mark is None and kept[0].accuracy == 100.0
     lost = steps(Estimate((0.0, 1.0), 0, True))
     assert lost[0].mark == "blunder"
+
+
+def test_the_preferred_move_is_valued_by_the_search_after_it() -> None:
+    """Issue 42: a most-visited child's mean reads high for its mover, so the move a step is held
+    against is valued as the played one is, by a search of the position after it, seeded as the
+    position after the played move; where the preferred move is played, its drop is 0."""
+    from gamehall.ai.review import position_seed
+
+    record = GameRecord.from_state(played("t_tictactoe", TTT_BLUNDER))
+    simulations, seed = 12, 5
+    review = review_record(record, simulations=simulations, seed=seed)
+    history = record.replay().history()
+    other = same = 0
+    for step in review.steps:
+        if step.kind != "move" or step.seat is None or step.best_action is None:
+            continue
+        state = load_game("t_tictactoe").new_initial_state()
+        for action in history[:step.index]:
+            state.apply_action(action)
+        if step.best_action == step.action:
+            same += 1
+            assert step.before == step.after and step.drop == 0.0
+            continue
+        first = search_position(state, simulations=simulations,
+                                seed=position_seed(seed, step.index))
+        if first.root.exact:
+            continue
+        other += 1
+        state.apply_action(step.best_action)
+        if state.is_terminal():
+            continue
+        after_best = search_position(state, simulations=simulations,
+                                     seed=position_seed(seed, step.index + 1))
+        assert step.before == after_best.root.chances
+    assert other and same
+
+
+TTT_LOST = ["a1", "c1", "a2", "b3", "b1", "a3", "b2", "c3"]
+"""Tic-tac-toe: o wins; x's last move is made from a proven loss (found by full minimax), and
+o's b3 from one too (x could win after a2)."""
+
+
+def test_a_lost_players_moves_do_not_count_in_its_accuracy() -> None:
+    """A move whose mover had less than 0.1 to lose gets no accuracy, as a forced one does not:
+    the moves from a proven loss are left out, the others counted."""
+    review = review_record(GameRecord.from_state(played("t_tictactoe", TTT_LOST)),
+                           simulations=200, seed=1)
+    judged = [s for s in review.steps if s.kind == "move" and s.sure and s.seat is not None]
+    left_out = [s for s in judged if s.accuracy is None]
+    assert left_out and len(left_out) < len(judged)
+    for step in judged:
+        assert step.seat is not None
+        assert (step.accuracy is None) == (step.before[step.seat] < 0.1), step
+    assert all(s.seat is not None and s.before[s.seat] == 0.0 for s in left_out)  # proven
