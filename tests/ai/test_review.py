@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -342,3 +343,26 @@ def test_a_lost_players_moves_do_not_count_in_its_accuracy() -> None:
         assert step.seat is not None
         assert (step.accuracy is None) == (step.before[step.seat] < 0.1), step
     assert all(s.seat is not None and s.before[s.seat] == 0.0 for s in left_out)  # proven
+
+
+def test_values_are_compared_only_where_the_same_side_is_to_move() -> None:
+    """Issue 42: a searched value reads high for the side to move, so a step that ends the
+    turn (a pass) is not held against a preferred step after which the turn goes on, unless
+    a value is proven; a step held against a preferred step of the same kind is judged."""
+    from gamehall.ai.review import Estimate, PositionSearch, _assemble, _Position
+
+    final = load_game("t_tictactoe").new_initial_state()
+    root = Estimate((0.6, 0.4), 500, False)
+    ended = Estimate((0.3, 0.7), 500, False)  # the opponent's search after the pass
+    search = PositionSearch(best=1, root=root, children={})
+
+    def step(reference: Estimate, own: bool) -> Any:
+        pos = _Position(0, 1, 0, 2, "pass", "move", True, 1, search, "place", reference, own)
+        return _assemble([pos], ended, final, 10, 0.02)[0]
+
+    mixed = step(Estimate((0.62, 0.38), 500, False), True)  # the turn goes on after it
+    assert not mixed.sure and mixed.mark is None and mixed.accuracy is None
+    alike = step(Estimate((0.62, 0.38), 500, False), False)
+    assert alike.sure and alike.mark == "blunder"
+    proven = step(Estimate((1.0, 0.0), 40, True), True)
+    assert proven.sure and proven.mark == "blunder" and proven.accuracy is not None
