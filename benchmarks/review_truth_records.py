@@ -2,6 +2,7 @@
 `random` against a strong bot, one of each per game, written to ``benchmarks/review_truth/``.
 
     python -m benchmarks.review_truth_records [GAME ...] [--strong mcts:hard] [--seed 1]
+        [--kinds clean random]
 
 Each record is a seeded game (`benchmarks.review.typical_game`'s way) with the bots' specs in
 ``players``; the planted blunders are in ``tests/ai/data`` and verified by
@@ -19,6 +20,7 @@ from gamehall.ai import make_bot
 from gamehall.core import CHANCE, GameRecord, list_games, load_game
 
 DATA = Path(__file__).parent / "review_truth"
+KINDS = ("clean", "random")
 
 
 def play(name: str, specs: list[str], seed: int) -> GameRecord:
@@ -38,11 +40,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("games", nargs="*")
     parser.add_argument("--strong", default="mcts:hard")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--kinds", nargs="+", choices=KINDS, default=list(KINDS),
+                        help="which records to make (default: both)")
     args = parser.parse_args(argv)
     DATA.mkdir(exist_ok=True)
     for name in args.games or list_games():
-        for kind, specs in (("clean", [args.strong, args.strong]),
-                            ("random", ["random", args.strong])):
+        pairs = {"clean": [args.strong, args.strong], "random": ["random", args.strong]}
+        for kind in args.kinds:
+            specs = pairs[kind]
             record = play(name, specs, args.seed)
             path = DATA / f"{kind}_{name}.json"
             path.write_text(json.dumps(record.to_dict(), indent=None) + "\n")

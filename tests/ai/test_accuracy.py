@@ -7,6 +7,8 @@ import math
 import pytest
 
 from gamehall.ai.accuracy import (
+    AT_STAKE,
+    at_stake,
     game_accuracy,
     harmonic_mean,
     mark,
@@ -61,3 +63,9 @@ def test_means() -> None:
     mixed = game_accuracy([(100.0, 0.5), (20.0, 12.0)])
     assert mixed is not None
     assert mixed == pytest.approx(((50 + 240) / 12.5 + 2 / (0.01 + 0.05)) / 2)
+
+
+def test_a_move_counts_where_its_mover_had_an_inaccuracy_to_lose() -> None:
+    assert AT_STAKE == 0.1
+    assert not at_stake(0.0) and not at_stake(0.099)
+    assert at_stake(0.1) and at_stake(0.5) and at_stake(1.0)  # a won position can be thrown

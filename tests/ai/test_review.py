@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -288,3 +289,80 @@ def test_a_step_order_the_turn_makes_good_is_no_mistake() -> None:
     assert kept[0].drop > 0.5 and kept[0].mark is None and kept[0].accuracy == 100.0
     lost = steps(Estimate((0.0, 1.0), 0, True))
     assert lost[0].mark == "blunder"
+
+
+def test_the_preferred_move_is_valued_by_the_search_after_it() -> None:
+    """Issue 42: a most-visited child's mean reads high for its mover, so the move a step is held
+    against is valued as the played one is, by a search of the position after it, seeded as the
+    position after the played move; where the preferred move is played, its drop is 0."""
+    from gamehall.ai.review import position_seed
+
+    record = GameRecord.from_state(played("t_tictactoe", TTT_BLUNDER))
+    simulations, seed = 12, 5
+    review = review_record(record, simulations=simulations, seed=seed)
+    history = record.replay().history()
+    other = same = 0
+    for step in review.steps:
+        if step.kind != "move" or step.seat is None or step.best_action is None:
+            continue
+        state = load_game("t_tictactoe").new_initial_state()
+        for action in history[:step.index]:
+            state.apply_action(action)
+        if step.best_action == step.action:
+            same += 1
+            assert step.before == step.after and step.drop == 0.0
+            continue
+        first = search_position(state, simulations=simulations,
+                                seed=position_seed(seed, step.index))
+        if first.root.exact:
+            continue
+        other += 1
+        state.apply_action(step.best_action)
+        if state.is_terminal():
+            continue
+        after_best = search_position(state, simulations=simulations,
+                                     seed=position_seed(seed, step.index + 1))
+        assert step.before == after_best.root.chances
+    assert other and same
+
+
+TTT_LOST = ["a1", "c1", "a2", "b3", "b1", "a3", "b2", "c3"]
+"""Tic-tac-toe: o wins; x's last move is made from a proven loss (found by full minimax), and
+o's b3 from one too (x could win after a2)."""
+
+
+def test_a_lost_players_moves_do_not_count_in_its_accuracy() -> None:
+    """A move whose mover had less than 0.1 to lose gets no accuracy, as a forced one does not:
+    the moves from a proven loss are left out, the others counted."""
+    review = review_record(GameRecord.from_state(played("t_tictactoe", TTT_LOST)),
+                           simulations=200, seed=1)
+    judged = [s for s in review.steps if s.kind == "move" and s.sure and s.seat is not None]
+    left_out = [s for s in judged if s.accuracy is None]
+    assert left_out and len(left_out) < len(judged)
+    for step in judged:
+        assert step.seat is not None
+        assert (step.accuracy is None) == (step.before[step.seat] < 0.1), step
+    assert all(s.seat is not None and s.before[s.seat] == 0.0 for s in left_out)  # proven
+
+
+def test_values_are_compared_only_where_the_same_side_is_to_move() -> None:
+    """Issue 42: a searched value reads high for the side to move, so a step that ends the
+    turn (a pass) is not held against a preferred step after which the turn goes on, unless
+    a value is proven; a step held against a preferred step of the same kind is judged."""
+    from gamehall.ai.review import Estimate, PositionSearch, _assemble, _Position
+
+    final = load_game("t_tictactoe").new_initial_state()
+    root = Estimate((0.6, 0.4), 500, False)
+    ended = Estimate((0.3, 0.7), 500, False)  # the opponent's search after the pass
+    search = PositionSearch(best=1, root=root, children={})
+
+    def step(reference: Estimate, own: bool) -> Any:
+        pos = _Position(0, 1, 0, 2, "pass", "move", True, 1, search, "place", reference, own)
+        return _assemble([pos], ended, final, 10, 0.02)[0]
+
+    mixed = step(Estimate((0.62, 0.38), 500, False), True)  # the turn goes on after it
+    assert not mixed.sure and mixed.mark is None and mixed.accuracy is None
+    alike = step(Estimate((0.62, 0.38), 500, False), False)
+    assert alike.sure and alike.mark == "blunder"
+    proven = step(Estimate((1.0, 0.0), 40, True), True)
+    assert proven.sure and proven.mark == "blunder" and proven.accuracy is not None

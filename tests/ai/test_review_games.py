@@ -61,5 +61,20 @@ def test_every_game_has_a_blunder_record_verified_without_the_review() -> None:
     for game in GAMES:
         data = json.loads((DATA / f"blunder_{game}.json").read_text())
         assert data["better"], game
-        if game in verified:  # the verdict, where it has been run, is a positive one
-            assert verified[game]["verified"] and verified[game]["blunder"] == data["blunder"]
+        assert verified[game]["verified"] and verified[game]["blunder"] == data["blunder"]
+
+
+def test_a_pass_in_a_clean_haugaz_game_is_not_marked() -> None:
+    """The clean Haugaz record of `benchmarks.review_truth` (mcts:hard against itself): its pass
+    at action 65 was marked a mistake at the default level, from the searches' bias alone (a
+    pass held against a placement after which the turn goes on); positions 64 to 66 at the
+    default level, seed 1, mark nothing."""
+    from gamehall.ai.review import review_budget
+
+    clean = VERIFIED.parent / "clean_haugaz.json"
+    record = GameRecord.from_dict(json.loads(clean.read_text()))
+    budget = review_budget("medium", "haugaz")
+    review = review_record(record, simulations=budget.simulations, seed=1,
+                           positions=[64, 65, 66])
+    assert review.steps[65].move == "pass" and review.steps[65].kind == "move"
+    assert all(s.mark not in ("mistake", "blunder") for s in review.steps)

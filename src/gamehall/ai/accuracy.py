@@ -10,6 +10,9 @@ already one, so only the steps after that are taken over:
   and 0.3 mark an inaccuracy, a mistake and a blunder;
 - a move's **accuracy** is 103.1668·exp(−0.04354·Δ) − 3.1669 + 1 (Δ the drop in percentage
   points), clamped to 0..100; no drop is 100;
+- a move counts in the accuracy only where its mover had at least the least marked drop (0.1) to
+  lose (`at_stake`): below it every move is 100 or nearly, like a forced move's, and would
+  drown the moves that decided the game (lichess counts them);
 - a player's **game accuracy** is the mean of two means of their moves' accuracies: one weighted
   by the volatility of the game around each move (the standard deviation of the chances over a
   window of positions), one harmonic (each accuracy at least 1), so a calm game's steady moves
@@ -30,6 +33,22 @@ UNCERTAINTY_BONUS = 1.0
 """Added to every move's accuracy by lichess, for the imperfect analysis."""
 WINDOW_MIN, WINDOW_MAX = 2, 8
 WEIGHT_MIN, WEIGHT_MAX = 0.5, 12.0
+
+
+AT_STAKE = MARKS[-1][1]
+"""The least winning chance a mover must have for its move to count in its accuracy: below it
+no move can lose even an inaccuracy's worth (`MARKS`' least drop), so, like a forced move, the
+move tells nothing of its mover (see `at_stake`)."""
+
+
+def at_stake(chance: float) -> bool:
+    """Whether a move whose mover had `chance` (its best move's value, 0..1) counts in its
+    accuracy. lichess counts every move, each at least as accurate as its drop allows, so a
+    player lost early scores near 100 on every move after (a random Hau La player lost by its
+    third turn read 77%, issue 42) and the volatility weights only thin them out; a move with
+    nothing left to lose is a move without a choice that matters, as a forced one is, and is
+    left out the same way. A move from a won position still counts: it can throw the win."""
+    return chance >= AT_STAKE
 
 
 def mark(drop: float) -> str | None:

@@ -12,8 +12,17 @@ simulations per position, a progress callback) and a server store what it return
   visited move's mean, exact where the solver proved it; at a roll or flip, each outcome's best
   move's value weighted by its odds) — not the mean of all simulations, which the moves UCT
   explores drag down. A move is judged by the search of the position after it, not by its
-  average inside the first tree (which stays high for a refuted move), so every position a
-  judged move touches is searched once: before it, after it, and where its turn ends.
+  average inside the first tree (which stays high for a refuted move), and the move it is held
+  against, the search's preferred one, is valued the same way: by a search of the position
+  after it (`_best_value`; where the played move is the preferred one, that is its own search
+  and the drop is 0). The two values then carry the same bias, and their difference is the
+  moves': a most-visited child's mean is the best of many noisy means and reads high for its
+  mover, so one side's search against the other's would count that twice against every move
+  (0.1-0.3 in Haugaz and Hula at their budgets). For the same reason two values are compared
+  only where the same side is to move in both (or one is exact): a step that ends the turn
+  (a pass, Hotu Matua's end) is not held against a preferred step after which the turn goes
+  on, unless a value is proven (`_comparable`). Every position a judged move touches is
+  searched once: before it, after it, after the preferred move, and where its turn ends.
 - A turn of several steps is judged as a turn: a step's drop is the lesser of its own and its
   turn's from it on (to the next turn's start or chance), so a step order the rest of the turn
   makes good is no mistake. The move the search prefers is never marked.
@@ -21,7 +30,7 @@ simulations per position, a progress callback) and a server store what it return
   behind each), and less one standard deviation of the difference of the two values, from the
   spread measured per game (`review_levels.REVIEW_SPREAD`; none for a proven value). Move
   accuracy uses the same drop, so a move is held against a player only as far as the search
-  is sure of it.
+  is sure of it, and counts only where its mover had something to lose (`accuracy.at_stake`).
 - Chance steps (dice, flips) are nobody's choice and forced steps (one legal move) none either:
   they are never marked and do not count in the accuracy; they are not searched (their chances
   are carried from their neighbours for the graph).
@@ -41,7 +50,13 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 from gamehall.ai import rave as amaf
-from gamehall.ai.accuracy import game_accuracy, mark, move_accuracy, volatility_weights
+from gamehall.ai.accuracy import (
+    at_stake,
+    game_accuracy,
+    mark,
+    move_accuracy,
+    volatility_weights,
+)
 from gamehall.ai.levels import (
     WIDENING,
     Extras,
@@ -435,6 +450,12 @@ class _Position:
     """The search of the position before this action (None: not searched)."""
     best_move: str | None
     """The search's preferred move in notation, where this action is judged."""
+    reference: Estimate | None = None
+    """The value of the search's preferred move, where this action is judged and is not it: the
+    position's value before the move was exact, or the search of the position after the
+    preferred move (see `_assemble`)."""
+    reference_own: bool = False
+    """Whether the mover is to move again after the preferred move (its turn goes on)."""
 
 
 def _walk(record: GameRecord, final: State, wanted: frozenset[int] | None,
@@ -473,11 +494,15 @@ def _walk(record: GameRecord, final: State, wanted: frozenset[int] | None,
         if index == 0 or game.starts_turn(state, action):
             turn += 1
         result = search(state, index) if index in needed else None
-        best = (state.action_to_string(result.best)
-                if result is not None and reviewed[index] else None)
+        best = reference = None
+        own = False
+        if result is not None and reviewed[index]:
+            best = state.action_to_string(result.best)
+            if result.best != action:
+                reference, own = _best_value(state, result, index, search)
         found.append(_Position(index, max(turn, 1), player, action,
                                state.action_to_string(action), kind, reviewed[index],
-                               ends[index], result, best))
+                               ends[index], result, best, reference, own))
         state.apply_action(action)
         if progress is not None:
             progress(index + 1, n)
@@ -487,6 +512,24 @@ def _walk(record: GameRecord, final: State, wanted: frozenset[int] | None,
     elif n in needed:
         last = search(final.clone(), n).root
     return found, last
+
+
+def _best_value(state: State, result: PositionSearch, index: int,
+                search: Callable[[State, int], PositionSearch]) -> tuple[Estimate, bool]:
+    """The value of the search's preferred move, judged as the played move is: by a search of
+    the position after it, seeded as the position after the played move (`index` + 1), so the
+    two are searched alike and their difference is the moves', not the searches' (issue 42: a
+    most-visited child's mean is the best of many noisy means, so each side's search reads its
+    mover's chances high, by 0.1-0.3 in Haugaz and Hula; a drop from one side's search to the
+    other's counted that twice against every move). Exact values need no second search. Also
+    whether the mover is to move again there (the bias is its then, see `_comparable`)."""
+    if result.root.exact:
+        return result.root, False
+    nxt = state.clone()
+    nxt.apply_action(result.best)
+    if nxt.is_terminal():
+        return Estimate(_normalised(nxt), 0, True), False
+    return search(nxt, index + 1).root, nxt.current_player() == state.current_player()
 
 
 def _neutral(state: State) -> tuple[float, ...]:
@@ -501,6 +544,16 @@ def _judged(before: Estimate, later: Estimate, seat: int, spread: float) -> floa
     simulation: `REVIEW_SPREAD`), none where a value is exact; at least 0."""
     drop = before.chances[seat] - later.chances[seat]
     return max(0.0, drop - math.sqrt(before.variance(spread) + later.variance(spread)))
+
+
+def _comparable(a: Estimate, a_own: bool, b: Estimate, b_own: bool) -> bool:
+    """Whether two values of the mover's chances may be subtracted: exact (no search, no bias),
+    or both read where the same side is to move. A searched value reads high for the side to
+    move there (its most-visited move's mean), so a position where the mover's turn goes on
+    reads high for the mover and one where another seat or chance is next reads low; the
+    difference of two such values is mostly that bias (issue 42: a Haugaz pass held against a
+    placement whose turn went on read 0.25 lower and was marked a mistake)."""
+    return a.exact or b.exact or a_own == b_own
 
 
 def _assemble(positions: list[_Position], last: Estimate | None, final: State, floor: int,
@@ -528,19 +581,32 @@ def _assemble(positions: list[_Position], last: Estimate | None, final: State, f
                                     None, None))
             continue
         p = pos.player
+        before_own = True  # the position before the move: the mover's
+        if pos.reference is not None:
+            before, before_own = pos.reference, pos.reference_own
+        elif pos.action == pos.search.best and after is not None and not before.exact:
+            before = after  # the preferred move played: its value is the search after it
         after_chances = after.chances if after is not None else chances[i + 1]
         drop = max(0.0, before.chances[p] - after_chances[p])
         sure = (after is not None and end is not None and before.sure(floor)
                 and after.sure(floor) and end.sure(floor))
         sure_drop = 0.0
         if sure and after is not None and end is not None and pos.action != pos.search.best:
-            sure_drop = min(_judged(before, after, p, spread), _judged(before, end, p, spread))
+            # the position after the move is the mover's where its turn goes on; the turn's
+            # end never is
+            pairs = [(later, own) for later, own in ((after, pos.turn_end > i + 1), (end, False))
+                     if _comparable(before, before_own, later, own)]
+            if pairs:
+                sure_drop = min(_judged(before, later, p, spread) for later, _ in pairs)
+            else:
+                sure = False
         visits = after.visits if after is not None and not after.exact else 0
         best = pos.search.best
         steps.append(ReviewStep(
             pos.index, pos.turn, seat, pos.action, pos.move, pos.kind, best, pos.best_move,
             before.chances, after_chances, drop, sure_drop, visits, sure,
-            mark(sure_drop) if sure else None, move_accuracy(sure_drop) if sure else None))
+            mark(sure_drop) if sure else None,
+            move_accuracy(sure_drop) if sure and at_stake(before.chances[p]) else None))
     return steps
 
 

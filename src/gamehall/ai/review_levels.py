@@ -14,21 +14,29 @@ from gamehall.ai.levels import LEVEL_NAMES
 
 REVIEW_SIMULATIONS: dict[str, dict[str, int]] = {
     "hula": {"easy": 300, "medium": 1500, "hard": 6000},
-    "haugaz": {"easy": 200, "medium": 800, "hard": 4000},
+    "haugaz": {"easy": 120, "medium": 500, "hard": 2500},
     "halali": {"easy": 600, "medium": 3000, "hard": 12000},
     "hau_la": {"easy": 24, "medium": 100, "hard": 400},
     "hotu_matua": {"easy": 600, "medium": 3000, "hard": 12000},
 }
-"""Simulations a searched position per game (registry name) and review level."""
+"""Simulations a searched position per game (registry name) and review level. `medium`, the
+default, marks every planted blunder and no false mistake in the records of
+``python -m benchmarks.review_truth`` within 30 s of one core a 60-action game
+(benchmarks/README.md, "Review truth"): Haugaz 500 (800 took 41 s), Hula 1500, Hotu Matua
+3000, Halali! 3000, Hau La 100. Larger budgets were tried and not needed: Hula 3000 and Hotu
+Matua 10000 (26 s and 12 s) marked the same and did not lower random's accuracy. `easy` is
+about a fifth of `medium`, `hard` four times."""
 DEFAULT_REVIEW_SIMULATIONS = {"easy": 200, "medium": 1000, "hard": 5000}
 """The budgets of a game that `REVIEW_SIMULATIONS` does not list (a plug-in)."""
-REVIEW_SPREAD: dict[str, float] = {"halali": 0.02, "hau_la": 0.02}
+REVIEW_SPREAD: dict[str, float] = {
+    "halali": 0.02, "hau_la": 0.02, "hotu_matua": 0.02, "haugaz": 0.25, "hula": 0.45}
 """Per game, the standard deviation of a position's value times sqrt(the visits behind it):
 the value's standard deviation is spread/sqrt(visits). Measured over positions of strong play
-searched with several seeds (``python -m benchmarks.review_spread``: Halali! 0.006 and Hau La
-0.01 at medium, whose evaluators are deterministic, so the only noise is the sampling of
-chance and of ties; rounded up); 0.5, the bound of any 0..1 return's, for a game not measured
-yet (Hula, Haugaz, Hotu Matua: their measurement did not finish in this round)."""
+searched with several seeds (``python -m benchmarks.review_spread``, at medium: Halali! 0.006,
+Hau La 0.01 and Hotu Matua 0.01, whose evaluators are deterministic, so the only noise is the
+sampling of chance and of ties; Haugaz 0.24 and Hula 0.43, whose searches play random
+playouts); rounded up. 0.5, the bound of any 0..1 return's, for a game not measured (a
+plug-in)."""
 UNMEASURED_SPREAD = 0.5
 
 
