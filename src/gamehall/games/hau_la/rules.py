@@ -85,6 +85,19 @@ class HauLaState(State):
             t.choose(action - self.ranges[STEP_RANGE[step]])
         self._legal = None
 
+    def turn_moves(self) -> list[tuple[int, ...]]:
+        """Every way to finish the placement under way (`gamehall.core.TurnMoves`): one action
+        sequence per open placement, in the table's row order (`Table.completions`); in the
+        3-player choice of first-turn pieces, each take on its own."""
+        t = self.table
+        if t.phase == OVER:
+            return []
+        if t.phase == EXTRAS:
+            return [(a,) for a in self.legal_actions()]
+        lay = self.ranges
+        base = {step: lay[name] for step, name in STEP_RANGE.items()}
+        return [tuple(base[step] + value for step, value in row) for row in t.completions()]
+
     def returns(self) -> list[float]:
         t = self.table
         if t.phase != OVER:
