@@ -79,3 +79,20 @@ def test_spec() -> None:
     assert isinstance(bot, TurnSearchBot) and bot.simulations == 40
     with pytest.raises(GamehallError):
         make_bot("turns:hard", 1)
+
+
+def test_hau_la_levels_search_whole_turns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`medium` and `hard` in Hau La are searches over whole turns at the level's simulations;
+    `easy` stays plain UCT over the steps."""
+    from gamehall.ai import levels
+
+    monkeypatch.setitem(levels.LEVEL_SIMULATIONS, "hau_la", {"easy": 2, "medium": 6, "hard": 9})
+    state = load_game("hau_la").new_initial_state(1)
+    for level, turns in (("easy", False), ("medium", True), ("hard", True)):
+        bot = make_bot(f"mcts:{level}", 1)
+        assert isinstance(bot, levels.LevelBot)
+        action = bot.choose(state)
+        assert action in state.legal_actions()
+        assert (bot._turns is not None) == turns
+        if bot._turns is not None:
+            assert bot._turns.simulations_done == (6 if level == "medium" else 9)
