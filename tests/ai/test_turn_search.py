@@ -96,3 +96,24 @@ def test_hau_la_levels_search_whole_turns(monkeypatch: pytest.MonkeyPatch) -> No
         assert (bot._turns is not None) == turns
         if bot._turns is not None:
             assert bot._turns.simulations_done == (6 if level == "medium" else 9)
+
+
+def test_other_seats_can_be_followed_on_their_best_scored_turn_only() -> None:
+    """With the other seats' widening at alpha 0 (k 1), a node where another seat moves keeps
+    one child, its best-scored turn; the root's seat still widens."""
+    state = load_game("hau_la", players=3).new_initial_state(2)
+    while state.table.phase == "extras":
+        state.apply_action(state.legal_actions()[0])
+    bot = make_bot("turns:60+o0", 1)
+    assert isinstance(bot, TurnSearchBot)
+    root = bot.search(state)
+    me = root.player
+    stack = list(root.children)
+    seen = 0
+    while stack:
+        node = stack.pop()
+        if node.player != me and node.proven is None:
+            assert len(node.children) <= 1
+            seen += 1
+        stack.extend(node.children)
+    assert seen > 0 and len(root.children) > 1

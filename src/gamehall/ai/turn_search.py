@@ -80,7 +80,9 @@ class TurnSearchBot(Bot):
 
     def __init__(self, seed: int | None = None, *, simulations: int | None = 200,
                  seconds: float | None = None, uct_c: float = UCT_C,
-                 widening: tuple[float, float] = WIDENING, evaluator: Evaluator | None = None,
+                 widening: tuple[float, float] = WIDENING,
+                 others_widening: tuple[float, float] | None = None,
+                 evaluator: Evaluator | None = None,
                  clock: Callable[[], float] = time.perf_counter) -> None:
         super().__init__(seed)
         if simulations is None and seconds is None:
@@ -93,6 +95,13 @@ class TurnSearchBot(Bot):
         self.seconds = seconds
         self.uct_c = uct_c
         self.widening = widening
+        if others_widening is not None and (others_widening[0] <= 0
+                                            or not 0 <= others_widening[1] <= 1):
+            raise GamehallError("widening needs k > 0 and 0 <= alpha <= 1")
+        self.others_widening = others_widening
+        """(k, alpha) at nodes where another seat than the root's moves (None: `widening`);
+        alpha 0 with k 1 follows each other seat's best-scored turn only."""
+        self._me = -1
         self.clock = clock
         self._evaluator = evaluator
         self._plan: list[int] = []
@@ -156,6 +165,7 @@ class TurnSearchBot(Bot):
         span = game.max_utility - game.min_utility
         self._scale = 1.0 / span if span > 0 else 1.0
         root = TurnNode(state.clone(), (), -1)
+        self._me = root.player
         if moves is not None:
             root.untried = self._ordered_moves(root.state, list(moves))
         limit = self.simulations if self.simulations is not None else math.inf
@@ -181,7 +191,8 @@ class TurnSearchBot(Bot):
                 break
             if node.untried is None:
                 node.untried = self._ordered_moves(node.state)
-            k, alpha = self.widening
+            k, alpha = (self.others_widening if self.others_widening is not None
+                        and node.player != self._me else self.widening)
             if node.untried and len(node.children) < math.ceil(k * (node.n + 1) ** alpha):
                 child = self._expand(node, node.untried.pop())
                 path.append(child)
@@ -247,15 +258,18 @@ class TurnSearchBot(Bot):
 
 def make_turns(level: str | None, seed: int | None) -> TurnSearchBot:
     """The ``turns:N`` entry of the bot factory: N simulations a move (default 200);
-    ``turns:N+cX`` with UCT's constant X (default `UCT_C`)."""
+    ``+cX``: UCT's constant X (default `UCT_C`); ``+oA``: widening alpha A at the other seats'
+    nodes (k 1)."""
     text = (level or "").strip().lower()
-    match = re.fullmatch(r"(\d*)(?:\+c(\d+(?:\.\d*)?|\.\d+))?", text)
+    number = r"(\d+(?:\.\d*)?|\.\d+)"
+    match = re.fullmatch(rf"(\d*)(?:\+c{number})?(?:\+o{number})?", text)
     if match is None or (match.group(1) and int(match.group(1)) < 1):
-        raise GamehallError(f"turns:N[+cX] takes a number of simulations and optionally UCT's "
-                            f"constant, not {level!r}")
+        raise GamehallError(f"turns:N[+cX][+oA] takes a number of simulations and optionally "
+                            f"UCT's constant and the other seats' widening, not {level!r}")
     simulations = int(match.group(1)) if match.group(1) else 200
     c = float(match.group(2)) if match.group(2) else UCT_C
-    return TurnSearchBot(seed, simulations=simulations, uct_c=c)
+    others = (1.0, float(match.group(3))) if match.group(3) else None
+    return TurnSearchBot(seed, simulations=simulations, uct_c=c, others_widening=others)
 
 
 __all__ = ["TurnNode", "TurnSearchBot", "make_turns"]
