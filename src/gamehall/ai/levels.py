@@ -86,7 +86,9 @@ LEVEL_TURNS: dict[str, dict[str, float]] = {"hau_la": {"medium": 0.1, "hard": 0.
 """Levels that search whole turns (`ai/turn_search.py`, games that list their turns), with
 UCT's constant, per game and level; the level's simulations are then turn-search simulations
 (widening `ai.turn_search.WIDENING`). Hau La (benchmarks/README.md, "A search over whole
-placements"): 300 over 40 accepted 16-0-5, 100 over plain UCT's 12 27-0-12."""
+placements"): 300 over 40 accepted 16-0-5, 100 over plain UCT's 12 27-0-12; in the ladder
+`hard` over `medium` accepted at 2 and 3 players (14-0-4, 33-0-16), not at 4 (18-0-19, H0),
+`medium` over plain `easy` at all three (6-0-0 each)."""
 RAVE_K = 1000.0
 """k of ``+rave`` without a number: beta = sqrt(k / (3n + k)), a child's own mean and its AMAF
 mean weighing alike near n = k/3 visits."""
