@@ -99,3 +99,22 @@ def test_turn_scores_follow_the_order_of_the_moves_given() -> None:
     scores = evaluator.score_turns(state, moves)
     reversed_scores = evaluator.score_turns(state, moves[::-1])
     assert list(reversed_scores) == list(scores)[::-1]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_listed_turns_are_those_of_the_same_position_read_afresh(players: int) -> None:
+    """The list kept with a position (asked before and after each action, clones included) is
+    the one a state read back from JSON, with nothing kept, lists."""
+    game = load_game("hau_la", players=players)
+    rng = random.Random(10 + players)
+    state = game.new_initial_state(3)
+    assert isinstance(state, HauLaState)
+    while not state.is_terminal():
+        kept = state.turn_moves()
+        fresh = game.state_from_json(state.to_json())
+        assert isinstance(fresh, HauLaState)
+        assert fresh.turn_moves() == kept
+        clone = state.clone()
+        action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        assert clone.turn_moves() == kept  # the clone did not move
