@@ -3,6 +3,7 @@ in every game, each pairing stopped by its sequential test.
 
     nice -n 19 python -m benchmarks.ladder [--log benchmarks/ladder.jsonl] [--games 60]
         [--sprt 0.5,0.7] [--seed 1] [--only hula/hard-medium,halali] [--no-adjudicate]
+        [-o players=3]
 
 One pairing at a time, one process (the machine is shared). Each game played is appended to the
 log as a JSON line (``"kind": "game"``) as it ends, and each pairing's summary once its test
@@ -117,10 +118,16 @@ def simulations(spec: str, game: str) -> int | None:
     return int(base) if base.isdigit() else None
 
 
-def setup(game: str, bots: tuple[str, str], adjudicate: bool) -> dict[str, Any]:
-    """What a pairing's games depend on besides their seed: the bots' budgets and whether games
-    are adjudicated (logged with each game, so a resumed run never mixes games of another)."""
-    return {"simulations": [simulations(b, game) for b in bots], "adjudicate": adjudicate}
+def setup(game: str, bots: tuple[str, str], adjudicate: bool,
+          options: dict[str, str] | None = None) -> dict[str, Any]:
+    """What a pairing's games depend on besides their seed: the bots' budgets, whether games
+    are adjudicated and the game's options where any are given (logged with each game, so a
+    resumed run never mixes games of another)."""
+    found: dict[str, Any] = {"simulations": [simulations(b, game) for b in bots],
+                             "adjudicate": adjudicate}
+    if options:
+        found["options"] = options
+    return found
 
 
 def resumed(log: Path, game: str, step: str, seed: int,
@@ -149,8 +156,9 @@ def run_pairing(game: str, step: str, args: argparse.Namespace, test: SPRT) -> N
     games run out; log each game (with the CPU it took) and the summary."""
     bots = STEPS[step]
     rule = None if args.no_adjudicate else Adjudication()
-    tour = Tournament(game, {}, bots, args.games, args.seed, adjudication=rule)
-    like = setup(game, bots, rule is not None)
+    options = dict(o.split("=", 1) for o in args.option)
+    tour = Tournament(game, options, bots, args.games, args.seed, adjudication=rule)
+    like = setup(game, bots, rule is not None, options)
     before = resumed(args.log, game, step, args.seed, like)
     results = [GameResult(e["index"], e["seats"], e["returns"], e["moves"], e["seconds"],
                           adjudicated=e["adjudicated"]) for e in before]
@@ -222,6 +230,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", default="", help="games or GAME/STEP, comma-separated")
     parser.add_argument("--no-adjudicate", action="store_true")
+    parser.add_argument("--option", "-o", action="append", default=[],
+                        help="game option key=value (players=3: one log per option set)")
     parser.add_argument("--table", action="store_true", help="print the log as a table")
     args = parser.parse_args(argv)
     if args.table:

@@ -43,3 +43,14 @@ def test_a_stopped_pairing_resumes_from_its_next_game_and_counts_the_games_befor
     resumed = [e for e in entries if e["kind"] == "game"]
     assert [(e["seats"], e["returns"], e["moves"]) for e in once] == \
         [(e["seats"], e["returns"], e["moves"]) for e in resumed]
+
+
+def test_game_options_reach_the_games_and_the_log(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ladder, "STEPS", {"random-random": ("random", "random")})
+    log = tmp_path / "ladder.jsonl"
+    ladder.main(["--log", str(log), "--only", "hau_la/random-random", "--games", "1",
+                 "-o", "players=3"])
+    games = [e for e in _entries(log) if e["kind"] == "game"]
+    assert len(games) == 1 and len(games[0]["seats"]) == 3  # type: ignore[arg-type]
+    assert games[0]["options"] == {"players": "3"}

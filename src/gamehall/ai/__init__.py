@@ -7,9 +7,11 @@ from gamehall.ai.levels import LEVELS, make_mcts, parse_level
 from gamehall.ai.mcts import MCTSBot, SearchStats
 from gamehall.ai.random_bot import RandomBot
 from gamehall.ai.reference import UCTBot, make_uct, parse_uct
+from gamehall.ai.turn_search import TurnSearchBot, make_turns
 
 register_bot("mcts", make_mcts)
 register_bot("uct", make_uct)
+register_bot("turns", make_turns)
 
 __all__ = [
     "LEVELS",
@@ -19,10 +21,12 @@ __all__ = [
     "RandomBot",
     "RandomRollout",
     "SearchStats",
+    "TurnSearchBot",
     "UCTBot",
     "bot_kinds",
     "make_bot",
     "make_mcts",
+    "make_turns",
     "make_uct",
     "parse_level",
     "parse_uct",

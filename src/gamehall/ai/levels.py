@@ -5,8 +5,8 @@ a seed are the same on any machine, whatever its speed or load. `hard` is the la
 that answers within 2 s of one core of the development machine (``python -m benchmarks.levels``,
 figures in benchmarks/README.md; Halali!'s were set before its evaluator made a simulation ~20×
 cheaper, and kept so that ``uct:hard`` stays 600 rollouts there); `medium` is a fifth of it and
-`easy` a twenty-fifth, except Hau La (4 / 12 / 300: its plain search is strongest near 12
-simulations and weaker with more, see below). A game not listed (a plug-in) gets
+`easy` a twenty-fifth, except Hau La (4 / 40 / 300: `easy` is plain UCT over a turn's steps,
+`medium` and `hard` search whole turns, `LEVEL_TURNS`). A game not listed (a plug-in) gets
 `DEFAULT_SIMULATIONS`. Each level also has a safety ceiling in seconds (`CEILINGS`) that only the
 hall applies (a slow or loaded server must still answer); self-play and terminal play search the
 simulations exactly.
@@ -28,14 +28,15 @@ from dataclasses import dataclass
 
 from gamehall.ai.floor import floor_actions
 from gamehall.ai.mcts import MCTSBot, Node
-from gamehall.core import GamehallError, State
+from gamehall.ai.turn_search import TurnSearchBot
+from gamehall.core import GamehallError, State, TurnMoves, offers
 
 LEVEL_NAMES = ("easy", "medium", "hard")
 LEVEL_SIMULATIONS: dict[str, dict[str, int]] = {
     "hula": {"easy": 400, "medium": 2000, "hard": 10000},
     "haugaz": {"easy": 32, "medium": 160, "hard": 800},
     "halali": {"easy": 24, "medium": 120, "hard": 600},
-    "hau_la": {"easy": 4, "medium": 12, "hard": 300},
+    "hau_la": {"easy": 4, "medium": 40, "hard": 300},
     "hotu_matua": {"easy": 400, "medium": 2000, "hard": 10000},
 }
 """Simulations a move per game (registry name) and level."""
@@ -72,14 +73,22 @@ ORDER_SUFFIX = "+order"
 ORDERING = (1.0, 0.5)
 """(k, alpha) of ``+order`` (``+orderK``: k = K): a decision node visited n times keeps at most
 ceil(k·(n+1)^alpha) children, expanded best-scored first."""
-LEVEL_ORDER: dict[str, dict[str, tuple[float, float]]] = {"hau_la": {"hard": ORDERING}}
-"""Ordered widening's (k, alpha) per game and level. Hau La (benchmarks/README.md, "The ladder
+LEVEL_ORDER: dict[str, dict[str, tuple[float, float]]] = {}
+"""Ordered widening's (k, alpha) per game and level (none now: Hau La's `hard`, which had it,
+searches whole turns, `LEVEL_TURNS`). Hau La before that (benchmarks/README.md, "The ladder
 table (issue 31)"), all measured without adjudication: plain UCT is strongest near 12 simulations
 (12 over 4: 6-0-0; 18 and 24 lost to 12: 4-0-11, 1-0-10; 60 lost 2-0-8), ``+order`` at 40 lost to
 plain 12 (0-0-9) and at 300 scored 12-0-15 against it; so `easy` and `medium` are plain 4 and 12
 and `hard` keeps ``+order`` at 300 (beating a 40 with it 16-0-5, level with plain 12): a
 `hard` clearly stronger than `medium` in Hau La is still to be found. ``+order[K]`` on a level
 overrides it, a plain ``mcts:N`` stays plain UCT."""
+LEVEL_TURNS: dict[str, dict[str, float]] = {"hau_la": {"medium": 0.1, "hard": 0.1}}
+"""Levels that search whole turns (`ai/turn_search.py`, games that list their turns), with
+UCT's constant, per game and level; the level's simulations are then turn-search simulations
+(widening `ai.turn_search.WIDENING`). Hau La (benchmarks/README.md, "A search over whole
+placements"): 300 over 40 accepted 16-0-5, 100 over plain UCT's 12 27-0-12; in the ladder
+`hard` over `medium` accepted at 2 and 3 players (14-0-4, 33-0-16), not at 4 (18-0-19, H0),
+`medium` over plain `easy` at all three (6-0-0 each)."""
 RAVE_K = 1000.0
 """k of ``+rave`` without a number: beta = sqrt(k / (3n + k)), a child's own mean and its AMAF
 mean weighing alike near n = k/3 visits."""
@@ -131,6 +140,32 @@ class LevelBot(MCTSBot):
         """RAVE's k from the spec (``+rave``), else the game's `LEVEL_RAVE` (if any) applies."""
         self.asked_order = order
         """Ordered widening's k from the spec (``+order``), else the game's `LEVEL_ORDER`."""
+        self._turns: TurnSearchBot | None = None
+        """The search over whole turns, made at the first move of a game in `LEVEL_TURNS`."""
+
+    def choose(self, state: State) -> int:
+        """A level of a game in `LEVEL_TURNS` searches whole turns (`TurnSearchBot`, with this
+        level's simulations and the hall's time cap, above the floor); every other one
+        searches actions."""
+        name = state.game.name
+        c = LEVEL_TURNS.get(name, {}).get(self.level)
+        if c is None or not offers(state, TurnMoves):
+            return super().choose(state)
+        bot = self._turns
+        if bot is None:
+            bot = self._turns = TurnSearchBot(self.rng.getrandbits(32), uct_c=c)
+        bot.simulations = level_simulations(self.level, name)
+        bot.seconds, bot.clock, bot.uct_c = self.seconds, self.clock, c
+        legal = state.legal_actions()
+        allowed = floor_actions(state, legal) if len(legal) > 1 else legal
+        action = bot.choose(state, allowed if len(allowed) < len(legal) else None)
+        self.stats = bot.stats
+        return action
+
+    def reset(self) -> None:
+        super().reset()
+        if self._turns is not None:
+            self._turns.reset()
 
     def search(self, state: State, deadline: float | None = None) -> Node:
         name = state.game.name

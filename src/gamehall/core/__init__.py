@@ -9,6 +9,8 @@ from gamehall.core.abilities import (
     ObservationTensor,
     RuleOfThumb,
     StepRenderer,
+    TurnMoves,
+    TurnScorer,
     offers,
 )
 from gamehall.core.errors import (
@@ -56,6 +58,8 @@ __all__ = [
     "State",
     "StateFormatError",
     "StepRenderer",
+    "TurnMoves",
+    "TurnScorer",
     "UnknownGameError",
     "game_class",
     "list_games",

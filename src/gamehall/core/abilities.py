@@ -91,6 +91,29 @@ class ActionScorer(Protocol):
 
 
 @runtime_checkable
+class TurnMoves(Protocol):
+    """A state whose turns take several actions of one seat and can list every way to finish
+    the turn under way, so a search can treat a whole turn as one move (Hau La's placements)."""
+
+    def turn_moves(self) -> list[tuple[int, ...]]:
+        """Every distinct way the seat to move can finish its turn from here: each a sequence of
+        actions, legal one after the other, after which the turn is over (the next turn, another
+        seat's or its own, has begun, or the game is over). Never empty at a decision node."""
+        ...
+
+
+@runtime_checkable
+class TurnScorer(Protocol):
+    """An evaluator that also values each whole turn of a position without playing it (the
+    turns of `TurnMoves`), so a search over turns can try the promising ones first."""
+
+    def score_turns(self, state: State, moves: Sequence[tuple[int, ...]]) -> Sequence[float]:
+        """The estimated return of the seat to move at `state` after each of `moves` (from
+        `state.turn_moves()`), on the game's utility range. `state` must be left unchanged."""
+        ...
+
+
+@runtime_checkable
 class RuleOfThumb(Protocol):
     """A game's floor for bots: which legal actions no player with the least sense would choose
     (passing while a placement exists, handing stacks over...), so that even `easy` never plays

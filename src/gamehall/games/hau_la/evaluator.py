@@ -93,6 +93,33 @@ class HauLaEvaluator:
                               self.height_weight)[seat])
         return scores
 
+    def score_turns(self, state: State, moves: Sequence[tuple[int, ...]]) -> list[float]:
+        """The placer's value after each whole placement of `moves` (`HauLaState.turn_moves`:
+        `gamehall.core.TurnScorer`), without making any: as `evaluate` credits a placer that
+        has chosen, the height that placement leaves it (`outcome_heights`, a touching one less
+        the penalty) in the softmax with every other seat's height now. Outside a turn
+        placement (hand-overs, bonus joints, first-turn pieces) every move scores the
+        position's value."""
+        assert isinstance(state, HauLaState), "the Hau La evaluator values Hau La states"
+        table = state.table
+        seat = table.placer
+        if table.phase != PLACE or table.placements is None:
+            here = self.evaluate(state, random.Random(0))
+            assert here is not None
+            return [here[seat]] * len(moves)
+        outcome = outcome_heights(table, self.touch_penalty).tolist()
+        heights = table.heights()
+        memo: dict[float, float] = {}
+        by_move: dict[tuple[int, ...], float] = {}
+        for move, best in zip(state.turn_moves(), outcome, strict=True):
+            value = memo.get(best)
+            if value is None:
+                heights[seat] = None if best == -math.inf else best
+                value = memo[best] = mix(softmax(heights, self.temperature), heights,
+                                         self.height_weight)[seat]
+            by_move[move] = value
+        return [by_move[m] for m in moves]
+
 
 def started(table: Table) -> bool:
     """Whether a turn placement is under way and its placer has chosen something (forced steps

@@ -50,6 +50,7 @@ class HauLaState(State):
         self.table = table
         self.ranges = layout(self.model)
         self._legal: list[int] | None = None
+        self._turns: list[tuple[int, ...]] | None = None
 
     # --- contract ------------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -83,7 +84,26 @@ class HauLaState(State):
             step = t.step()
             assert step is not None
             t.choose(action - self.ranges[STEP_RANGE[step]])
-        self._legal = None
+        self._legal = self._turns = None
+
+    def turn_moves(self) -> list[tuple[int, ...]]:
+        """Every way to finish the placement under way (`gamehall.core.TurnMoves`): one action
+        sequence per open placement, in the table's row order (`Table.completions`); in the
+        3-player choice of first-turn pieces, each take on its own. Listed once per position
+        (a search asks again to score them)."""
+        if self._turns is None:
+            self._turns = self._turn_moves()
+        return list(self._turns)
+
+    def _turn_moves(self) -> list[tuple[int, ...]]:
+        t = self.table
+        if t.phase == OVER:
+            return []
+        if t.phase == EXTRAS:
+            return [(a,) for a in self.legal_actions()]
+        lay = self.ranges
+        base = {step: lay[name] for step, name in STEP_RANGE.items()}
+        return [tuple(base[step] + value for step, value in row) for row in t.completions()]
 
     def returns(self) -> list[float]:
         t = self.table

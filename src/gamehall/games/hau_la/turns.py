@@ -308,6 +308,39 @@ class Table:
             return all(self.building.is_board(h) for h in holes)
         return False
 
+    def completions(self) -> list[list[tuple[int, int]]]:
+        """Every open placement (`rows`, in order) as the (step, value) pairs still to choose,
+        forced steps left out: what a seat must choose, one after the other, to make it.
+
+        A row's steps are its kind's (`steps`) not yet chosen; a step is forced, as in
+        `_autofill`, for the whole ask (one kind, one first hole) or, for the sides, where each
+        hole of the row is a board hole. Rows are distinct placements, so their lists are too.
+        """
+        assert self.placements is not None
+        rows = self.placements.rows[self.rows]
+        ask = self.asked if self.asked is not None else self.ask()
+        b = self.building
+        joint = np.array([k.is_joint for k in self.model.kinds])[rows[:, KIND]]
+        board_sides = (rows[:, FIRST] < b.n_board) & (~joint | (rows[:, SECOND] < b.n_board))
+        columns: list[tuple[int, NDArray[np.bool_]]] = []
+        everywhere = np.ones(len(rows), dtype=bool)
+        if KIND not in self.pending and len(ask.kinds) != 1:
+            columns.append((KIND, everywhere))
+        if FIRST not in self.pending and len(ask.firsts) != 1:
+            columns.append((FIRST, everywhere))
+        if SECOND not in self.pending and ROT not in self.pending:
+            columns += [(SECOND, joint), (ROT, ~joint)]
+        if SIDES not in self.pending:
+            columns.append((SIDES, ~board_sides))
+        if self.phase == PLACE and TAG not in self.pending:
+            columns.append((TAG, everywhere))
+        if not columns:
+            return [[] for _ in range(len(rows))]
+        values = np.stack([np.where(used, rows[:, step], -1) for step, used in columns], 1)
+        steps = [step for step, _ in columns]
+        return [[(st, v) for st, v in zip(steps, row, strict=True) if v >= 0]
+                for row in values.tolist()]
+
     def chosen(self) -> int:
         """How many steps of the pending placement the placer chose (forced ones not counted)."""
         return sum(1 for s in self.pending if not self._forced(s))
