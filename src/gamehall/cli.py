@@ -338,155 +338,190 @@ def _serve_settings(options: dict[str, Any]) -> Settings:
     return Settings(**values)
 
 
+# --- the options of `serve`, each a type that carries its help and bounds ----------------
+HostOption = Annotated[str, typer.Option(help="Address to listen on.")]
+PortOption = Annotated[int, typer.Option(help="Port to listen on.")]
+DbOption = Annotated[str | None, typer.Option(
+    help="Database: a SQLAlchemy URL (postgresql+psycopg://user:pw@host/db) or a SQLite "
+         "file path. Default: gamehall.db in the current directory.")]
+BotDelayOption = Annotated[float, typer.Option(help="Seconds a bot waits before it moves.")]
+BotWorkersOption = Annotated[int, typer.Option(help="Worker processes for thinking bots.")]
+RateOption = Annotated[float, typer.Option(
+    help="Messages per second one visitor may send on average (all their connections and "
+         "HTTP room actions together).", min=0.01)]
+BurstOption = Annotated[int, typer.Option(
+    help="Messages one visitor may send at once: BURST in any BURST/RATE seconds.",
+    min=1)]
+MaxMessageBytesOption = Annotated[int, typer.Option(help="Largest client message.")]
+PluginOption = Annotated[list[str] | None, typer.Option(
+    help="Import this module first (e.g. one that registers extra games).")]
+SqliteSyncOption = Annotated[str, typer.Option(
+    help="SQLite durability: normal (a commit survives any crash of the server, kill -9 "
+         "included) or full (also a power loss; one fsync per commit batch).")]
+LogLevelOption = Annotated[str, typer.Option(
+    help="critical, error, warning, info, debug or trace.")]
+AbsentSecondsOption = Annotated[float, typer.Option(
+    help="In an untimed game, seconds the player to move may be away before the others may "
+         "claim the game or hand the seat to a bot.", min=1)]
+BoardsOption = Annotated[Path | None, typer.Option(
+    help="A folder of board files (NAME.json) the hall offers besides each game's own "
+         "board, read and checked at start-up; clients choose them by NAME.")]
+MaxBoardBytesOption = Annotated[int, typer.Option(
+    help="The largest board JSON a client may send instead of naming a board.")]
+BotMaxSecondsOption = Annotated[float, typer.Option(
+    help="The most a bot may think per move; a bot still thinking a second later is "
+         "stopped (its worker is restarted) and a random legal move is played.",
+    min=0.01)]
+BotMaxSimulationsOption = Annotated[int, typer.Option(
+    help="The most MCTS simulations per move a client may ask a bot for.", min=1)]
+AddressFactorOption = Annotated[float, typer.Option(
+    help="One address (all its visitors together) may send this many times --rate and "
+         "--burst.", min=1.0)]
+FloodStrikesOption = Annotated[int, typer.Option(
+    help="Refused messages within a minute after which a connection is closed.",
+    min=1)]
+SessionRateOption = Annotated[str, typer.Option(
+    help="New sessions per address, e.g. 30/minute or \"10/minute;200/day\".")]
+RoomRateOption = Annotated[str, typer.Option(help="Room creations per visitor.")]
+RoomAddressRateOption = Annotated[str, typer.Option(help="Room creations per address.")]
+MaxConnectionsPerVisitorOption = Annotated[int, typer.Option(
+    help="Open WebSockets per visitor.", min=1)]
+MaxConnectionsPerAddressOption = Annotated[int, typer.Option(
+    help="Open WebSockets per address.", min=1)]
+MaxBodyBytesOption = Annotated[int, typer.Option(
+    help="The largest HTTP request body (refused with 413 before it is read).",
+    min=1024)]
+AllowOriginOption = Annotated[list[str] | None, typer.Option(
+    help="An origin (https://host[:port]) whose pages may open WebSockets besides the "
+         "hall's own; repeat for several, * for any.")]
+WaitingRoomSecondsOption = Annotated[float, typer.Option(
+    help="A waiting room nobody changed or watched for this long is dropped.",
+    min=1.0)]
+ChatHistoryOption = Annotated[int, typer.Option(
+    help="Chat lines shown to whoever opens a room (at most --chat-keep).", min=0)]
+MaxWaitingRoomsOption = Annotated[int, typer.Option(
+    help="Rooms one visitor may have waiting for players at once.", min=1)]
+ChatKeepOption = Annotated[int, typer.Option(help="Chat lines kept per room.", min=1)]
+TokenIdleDaysOption = Annotated[float, typer.Option(
+    min=0.01, help="Days a sign-in (a token) lives without being used.")]
+Argon2TimeCostOption = Annotated[int, typer.Option(
+    min=1, max=20, help="Password hashing: argon2id passes.")]
+Argon2MemoryKibOption = Annotated[int, typer.Option(
+    min=1024, max=4 * 1024 * 1024, help="Password hashing: argon2id memory per hash (KiB)."
+)]
+RedisOption = Annotated[str | None, typer.Option(
+    help="Run as one node of a cluster: the Redis that carries room events and leases "
+         "(redis://HOST:PORT/0). The nodes share one PostgreSQL --db.")]
+NodeOption = Annotated[str | None, typer.Option(
+    help="This node's name in a cluster (health, metrics, logs). Default: host and port."
+)]
+LeaseMsOption = Annotated[int, typer.Option(
+    help="Cluster: how long a room's lease lasts unless renewed: the rooms of a node "
+         "frozen this long are taken over (a node whose process ended is seen at once: "
+         "its Redis connections close).")]
+TokenRateOption = Annotated[str, typer.Option(
+    help="Bot API requests per token (moves, chat, challenges, streams opened), e.g. "
+         "\"30/second;1200/minute\".")]
+MaxBotGamesOption = Annotated[int, typer.Option(
+    help="Games a bot account may have open (waiting or playing) at once.", min=1)]
+MaxStreamsPerTokenOption = Annotated[int, typer.Option(
+    help="Bot API streams (events and games) one token may hold open (in a cluster, on "
+         "all nodes).", min=1)]
+MaxChallengesOption = Annotated[int, typer.Option(
+    help="Pending challenges one player may have made.", min=1)]
+MaxChallengesPerBotOption = Annotated[int, typer.Option(
+    help="Pending challenges one bot account may have received.", min=1)]
+ChallengeSecondsOption = Annotated[float, typer.Option(
+    help="A challenge nobody answered for this long is canceled (expired).", min=1.0)]
+BotGameClockOption = Annotated[str, typer.Option(
+    help="The clock of a challenge's game asked for untimed: days per move (1d to 14d).")]
+MaxApiTokensOption = Annotated[int, typer.Option(
+    help="API tokens one account may hold.", min=1)]
+HintLevelOption = Annotated[str, typer.Option(help="Hints' strongest level.")]
+HintRateOption = Annotated[str, typer.Option(help="Hints per player.")]
+ExplorerMaxDepthOption = Annotated[int, typer.Option(help="The longest move prefix the opening "
+                              "explorer answers for.", min=1)]
+ExplorerMaxGamesOption = Annotated[int, typer.Option(help="The newest finished games the opening"
+                              " explorer reads.", min=1)]
+ReviewWorkersOption = Annotated[int, typer.Option(
+    help="Worker processes for reviews of finished games (beside the bots', at a lower "
+         "priority).", min=1)]
+ReviewLevelOption = Annotated[str, typer.Option(
+    help="The budget of a review asked without a level: easy, medium, hard or "
+         "simulations a position.")]
+ReviewMaxSimulationsOption = Annotated[int, typer.Option(
+    help="The most simulations per position a review may be asked for.", min=1)]
+ReviewMaxQueuedOption = Annotated[int, typer.Option(
+    help="Reviews waiting or running at once in the hall.", min=1)]
+ReviewPerPlayerOption = Annotated[int, typer.Option(
+    help="Reviews one visitor may have waiting or running at once.", min=1)]
+ReviewMaxSecondsOption = Annotated[float, typer.Option(
+    help="The most one review may run before it is stopped and failed.", min=1.0)]
+ReviewLeaseSecondsOption = Annotated[float, typer.Option(
+    help="How long a review's claim lasts unless its node renews it (a dead node's "
+         "reviews are then failed and taken up again).", min=1.0)]
+LogJsonOption = Annotated[bool, typer.Option(
+    help="Write logs as JSON lines (one object per record).")]
+
+
 @app.command(context_settings={"auto_envvar_prefix": "GAMEHALL"})
 @friendly
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
-    db: Annotated[str | None, typer.Option(
-        help="Database: a SQLAlchemy URL (postgresql+psycopg://user:pw@host/db) or a SQLite "
-             "file path. Default: gamehall.db in the current directory.")] = None,
-    bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before it moves.")]
-    = SERVE.bot_delay,
-    bot_workers: Annotated[int, typer.Option(help="Worker processes for thinking bots.")]
-    = SERVE.bot_workers,
-    rate: Annotated[float, typer.Option(
-        help="Messages per second one visitor may send on average (all their connections and "
-             "HTTP room actions together).", min=0.01)] = SERVE.rate,
-    burst: Annotated[int, typer.Option(
-        help="Messages one visitor may send at once: BURST in any BURST/RATE seconds.",
-        min=1)] = SERVE.burst,
-    max_message_bytes: Annotated[int, typer.Option(help="Largest client message.")]
-    = SERVE.max_message_bytes,
-    plugin: Annotated[list[str] | None, typer.Option(
-        help="Import this module first (e.g. one that registers extra games).")] = None,
-    sqlite_sync: Annotated[str, typer.Option(
-        help="SQLite durability: normal (a commit survives any crash of the server, kill -9 "
-             "included) or full (also a power loss; one fsync per commit batch).")]
-    = SERVE.sqlite_sync,
-    log_level: Annotated[str, typer.Option(
-        help="critical, error, warning, info, debug or trace.")] = "info",
-    absent_seconds: Annotated[float, typer.Option(
-        help="In an untimed game, seconds the player to move may be away before the others may "
-             "claim the game or hand the seat to a bot.", min=1)] = SERVE.absent_seconds,
-    boards: Annotated[Path | None, typer.Option(
-        help="A folder of board files (NAME.json) the hall offers besides each game's own "
-             "board, read and checked at start-up; clients choose them by NAME.")] = None,
-    max_board_bytes: Annotated[int, typer.Option(
-        help="The largest board JSON a client may send instead of naming a board.")]
-    = SERVE.max_board_bytes,
-    bot_max_seconds: Annotated[float, typer.Option(
-        help="The most a bot may think per move; a bot still thinking a second later is "
-             "stopped (its worker is restarted) and a random legal move is played.",
-        min=0.01)] = SERVE.bot_max_seconds,
-    bot_max_simulations: Annotated[int, typer.Option(
-        help="The most MCTS simulations per move a client may ask a bot for.", min=1)]
-    = SERVE.bot_max_simulations,
-    address_factor: Annotated[float, typer.Option(
-        help="One address (all its visitors together) may send this many times --rate and "
-             "--burst.", min=1.0)] = SERVE.address_factor,
-    flood_strikes: Annotated[int, typer.Option(
-        help="Refused messages within a minute after which a connection is closed.",
-        min=1)] = SERVE.flood_strikes,
-    session_rate: Annotated[str, typer.Option(
-        help="New sessions per address, e.g. 30/minute or \"10/minute;200/day\".")]
-    = SERVE.session_rate,
-    room_rate: Annotated[str, typer.Option(help="Room creations per visitor.")]
-    = SERVE.room_rate,
-    room_address_rate: Annotated[str, typer.Option(help="Room creations per address.")]
-    = SERVE.room_address_rate,
-    max_connections_per_visitor: Annotated[int, typer.Option(
-        help="Open WebSockets per visitor.", min=1)] = SERVE.max_connections_per_visitor,
-    max_connections_per_address: Annotated[int, typer.Option(
-        help="Open WebSockets per address.", min=1)] = SERVE.max_connections_per_address,
-    max_body_bytes: Annotated[int, typer.Option(
-        help="The largest HTTP request body (refused with 413 before it is read).",
-        min=1024)] = SERVE.max_body_bytes,
-    allow_origin: Annotated[list[str] | None, typer.Option(
-        help="An origin (https://host[:port]) whose pages may open WebSockets besides the "
-             "hall's own; repeat for several, * for any.")] = None,
-    waiting_room_seconds: Annotated[float, typer.Option(
-        help="A waiting room nobody changed or watched for this long is dropped.",
-        min=1.0)] = SERVE.waiting_room_seconds,
-    chat_history: Annotated[int, typer.Option(
-        help="Chat lines shown to whoever opens a room (at most --chat-keep).", min=0)]
-    = SERVE.chat_history,
-    max_waiting_rooms: Annotated[int, typer.Option(
-        help="Rooms one visitor may have waiting for players at once.", min=1)]
-    = SERVE.max_waiting_rooms,
-    chat_keep: Annotated[int, typer.Option(help="Chat lines kept per room.", min=1)]
-    = SERVE.chat_keep,
-    token_idle_days: Annotated[float, typer.Option(
-        min=0.01, help="Days a sign-in (a token) lives without being used.")]
-    = SERVE.token_idle_days,
-    argon2_time_cost: Annotated[int, typer.Option(
-        min=1, max=20, help="Password hashing: argon2id passes.")]
-    = SERVE.argon2_time_cost,
-    argon2_memory_kib: Annotated[int, typer.Option(
-        min=1024, max=4 * 1024 * 1024, help="Password hashing: argon2id memory per hash (KiB)."
-    )] = SERVE.argon2_memory_kib,
-    redis: Annotated[str | None, typer.Option(
-        help="Run as one node of a cluster: the Redis that carries room events and leases "
-             "(redis://HOST:PORT/0). The nodes share one PostgreSQL --db.")] = None,
-    node: Annotated[str | None, typer.Option(
-        help="This node's name in a cluster (health, metrics, logs). Default: host and port."
-    )] = None,
-    lease_ms: Annotated[int, typer.Option(
-        help="Cluster: how long a room's lease lasts unless renewed: the rooms of a node "
-             "frozen this long are taken over (a node whose process ended is seen at once: "
-             "its Redis connections close).")] = SERVE.lease_ms,
-    token_rate: Annotated[str, typer.Option(
-        help="Bot API requests per token (moves, chat, challenges, streams opened), e.g. "
-             "\"30/second;1200/minute\".")] = SERVE.token_rate,
-    max_bot_games: Annotated[int, typer.Option(
-        help="Games a bot account may have open (waiting or playing) at once.", min=1)]
-    = SERVE.max_bot_games,
-    max_streams_per_token: Annotated[int, typer.Option(
-        help="Bot API streams (events and games) one token may hold open on a node.", min=1)]
-    = SERVE.max_streams_per_token,
-    max_challenges: Annotated[int, typer.Option(
-        help="Pending challenges one player may have made.", min=1)] = SERVE.max_challenges,
-    max_challenges_per_bot: Annotated[int, typer.Option(
-        help="Pending challenges one bot account may have received.", min=1)]
-    = SERVE.max_challenges_per_bot,
-    challenge_seconds: Annotated[float, typer.Option(
-        help="A challenge nobody answered for this long is canceled (expired).", min=1.0)]
-    = SERVE.challenge_seconds,
-    bot_game_clock: Annotated[str, typer.Option(
-        help="The clock of a challenge's game asked for untimed: days per move (1d to 14d).")]
-    = SERVE.bot_game_clock,
-    max_api_tokens: Annotated[int, typer.Option(
-        help="API tokens one account may hold.", min=1)] = SERVE.max_api_tokens,
-    hint_level: Annotated[str, typer.Option(help="Hints' strongest level.")] = SERVE.hint_level,
-    hint_rate: Annotated[str, typer.Option(help="Hints per player.")] = SERVE.hint_rate,
-    explorer_max_depth: Annotated[int, typer.Option(help="The longest move prefix the opening "
-                                  "explorer answers for.", min=1)] = SERVE.explorer_max_depth,
-    explorer_max_games: Annotated[int, typer.Option(help="The newest finished games the opening"
-                                  " explorer reads.", min=1)] = SERVE.explorer_max_games,
-    review_workers: Annotated[int, typer.Option(
-        help="Worker processes for reviews of finished games (beside the bots', at a lower "
-             "priority).", min=1)] = SERVE.review_workers,
-    review_level: Annotated[str, typer.Option(
-        help="The budget of a review asked without a level: easy, medium, hard or "
-             "simulations a position.")] = SERVE.review_level,
-    review_max_simulations: Annotated[int, typer.Option(
-        help="The most simulations per position a review may be asked for.", min=1)]
-    = SERVE.review_max_simulations,
-    review_max_queued: Annotated[int, typer.Option(
-        help="Reviews waiting or running at once in the hall.", min=1)]
-    = SERVE.review_max_queued,
-    review_per_player: Annotated[int, typer.Option(
-        help="Reviews one visitor may have waiting or running at once.", min=1)]
-    = SERVE.review_per_player,
-    review_max_seconds: Annotated[float, typer.Option(
-        help="The most one review may run before it is stopped and failed.", min=1.0)]
-    = SERVE.review_max_seconds,
-    review_lease_seconds: Annotated[float, typer.Option(
-        help="How long a review's claim lasts unless its node renews it (a dead node's "
-             "reviews are then failed and taken up again).", min=1.0)]
-    = SERVE.review_lease_seconds,
-    log_json: Annotated[bool, typer.Option(
-        help="Write logs as JSON lines (one object per record).")] = False,
+    host: HostOption = "127.0.0.1",
+    port: PortOption = 8000,
+    db: DbOption = None,
+    bot_delay: BotDelayOption = SERVE.bot_delay,
+    bot_workers: BotWorkersOption = SERVE.bot_workers,
+    rate: RateOption = SERVE.rate,
+    burst: BurstOption = SERVE.burst,
+    max_message_bytes: MaxMessageBytesOption = SERVE.max_message_bytes,
+    plugin: PluginOption = None,
+    sqlite_sync: SqliteSyncOption = SERVE.sqlite_sync,
+    log_level: LogLevelOption = "info",
+    absent_seconds: AbsentSecondsOption = SERVE.absent_seconds,
+    boards: BoardsOption = None,
+    max_board_bytes: MaxBoardBytesOption = SERVE.max_board_bytes,
+    bot_max_seconds: BotMaxSecondsOption = SERVE.bot_max_seconds,
+    bot_max_simulations: BotMaxSimulationsOption = SERVE.bot_max_simulations,
+    address_factor: AddressFactorOption = SERVE.address_factor,
+    flood_strikes: FloodStrikesOption = SERVE.flood_strikes,
+    session_rate: SessionRateOption = SERVE.session_rate,
+    room_rate: RoomRateOption = SERVE.room_rate,
+    room_address_rate: RoomAddressRateOption = SERVE.room_address_rate,
+    max_connections_per_visitor: MaxConnectionsPerVisitorOption = SERVE.max_connections_per_visitor,
+    max_connections_per_address: MaxConnectionsPerAddressOption = SERVE.max_connections_per_address,
+    max_body_bytes: MaxBodyBytesOption = SERVE.max_body_bytes,
+    allow_origin: AllowOriginOption = None,
+    waiting_room_seconds: WaitingRoomSecondsOption = SERVE.waiting_room_seconds,
+    chat_history: ChatHistoryOption = SERVE.chat_history,
+    max_waiting_rooms: MaxWaitingRoomsOption = SERVE.max_waiting_rooms,
+    chat_keep: ChatKeepOption = SERVE.chat_keep,
+    token_idle_days: TokenIdleDaysOption = SERVE.token_idle_days,
+    argon2_time_cost: Argon2TimeCostOption = SERVE.argon2_time_cost,
+    argon2_memory_kib: Argon2MemoryKibOption = SERVE.argon2_memory_kib,
+    redis: RedisOption = None,
+    node: NodeOption = None,
+    lease_ms: LeaseMsOption = SERVE.lease_ms,
+    token_rate: TokenRateOption = SERVE.token_rate,
+    max_bot_games: MaxBotGamesOption = SERVE.max_bot_games,
+    max_streams_per_token: MaxStreamsPerTokenOption = SERVE.max_streams_per_token,
+    max_challenges: MaxChallengesOption = SERVE.max_challenges,
+    max_challenges_per_bot: MaxChallengesPerBotOption = SERVE.max_challenges_per_bot,
+    challenge_seconds: ChallengeSecondsOption = SERVE.challenge_seconds,
+    bot_game_clock: BotGameClockOption = SERVE.bot_game_clock,
+    max_api_tokens: MaxApiTokensOption = SERVE.max_api_tokens,
+    hint_level: HintLevelOption = SERVE.hint_level,
+    hint_rate: HintRateOption = SERVE.hint_rate,
+    explorer_max_depth: ExplorerMaxDepthOption = SERVE.explorer_max_depth,
+    explorer_max_games: ExplorerMaxGamesOption = SERVE.explorer_max_games,
+    review_workers: ReviewWorkersOption = SERVE.review_workers,
+    review_level: ReviewLevelOption = SERVE.review_level,
+    review_max_simulations: ReviewMaxSimulationsOption = SERVE.review_max_simulations,
+    review_max_queued: ReviewMaxQueuedOption = SERVE.review_max_queued,
+    review_per_player: ReviewPerPlayerOption = SERVE.review_per_player,
+    review_max_seconds: ReviewMaxSecondsOption = SERVE.review_max_seconds,
+    review_lease_seconds: ReviewLeaseSecondsOption = SERVE.review_lease_seconds,
+    log_json: LogJsonOption = False,
 ) -> None:
     """Run the online hall: HTTP API, WebSocket play, and the browser page when installed.
 

@@ -28,7 +28,8 @@ _names = itertools.count()
 def cluster(pg_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Topology]:
     env = {**NODE_ENV, "GAMEHALL_ARGON2_TIME_COST": "1", "GAMEHALL_ARGON2_MEMORY_KIB": "8192",
            "GAMEHALL_TOKEN_RATE": "100000/minute", "GAMEHALL_MAX_BOT_GAMES": "8",
-           "GAMEHALL_MAX_CHALLENGES": "10", "GAMEHALL_MAX_CHALLENGES_PER_BOT": "20"}
+           "GAMEHALL_MAX_CHALLENGES": "10", "GAMEHALL_MAX_CHALLENGES_PER_BOT": "20",
+           "GAMEHALL_MAX_STREAMS_PER_TOKEN": "12"}
     folder: Path = tmp_path_factory.mktemp("trust")
     with fresh_topology(pg_url, folder, 3, env) as topo:
         yield topo
@@ -155,6 +156,52 @@ def test_accepts_raced_through_every_node_never_open_more_than_max_bot_games(
                      for r in asyncio.run(race()))
     assert answers.count((200, None)) == 8, answers
     assert answers.count((409, "too_many_games")) == 6, answers
+
+
+def test_streams_of_one_token_raced_through_every_node_stop_at_one_cap(
+        cluster: Topology) -> None:
+    """12 streams a token for the whole cluster, not 12 a node: 30 asked for at once through
+    three nodes, 12 stream; once they end, their slots are free again on every node."""
+    nodes = [node(n) for n in cluster.nodes]
+    _, _, _, token = bot(nodes[0])
+
+    async def race() -> list[int]:
+        async with httpx.AsyncClient(timeout=60) as c:
+            async def open_one(i: int) -> httpx.Response:
+                return await c.send(c.build_request(
+                    "GET", f"{nodes[i % 3].http}/api/stream/event", headers=auth(token)),
+                    stream=True)
+
+            opened = await asyncio.gather(*[open_one(i) for i in range(30)])
+            try:
+                for r in opened:
+                    if r.status_code == 429:
+                        await r.aread()
+                        assert r.json()["code"] == "too_many_streams", r.text
+                return sorted(r.status_code for r in opened)
+            finally:
+                for r in opened:
+                    await r.aclose()
+
+    statuses = asyncio.run(race())
+    assert statuses.count(200) == 12 and statuses.count(429) == 18, statuses
+
+    async def again() -> bool:
+        """The ended streams gave their slots back (each node once it saw its answer end):
+        12 open at once again, through every node."""
+        async with httpx.AsyncClient(timeout=60) as c:
+            for _ in range(300):
+                opened = await asyncio.gather(*[c.send(c.build_request(
+                    "GET", f"{nodes[i % 3].http}/api/stream/event", headers=auth(token)),
+                    stream=True) for i in range(12)])
+                for r in opened:
+                    await r.aclose()
+                if all(r.status_code == 200 for r in opened):
+                    return True
+                await asyncio.sleep(0.2)
+        return False
+
+    assert asyncio.run(again())
 
 
 def test_password_guesses_raced_through_every_node_share_one_allowance(

@@ -69,6 +69,25 @@ def test_sign_up_sign_out_and_take_back_a_running_seat_from_a_fresh_browser(
     away.wait_for_function(f"() => window.gamehall.room.state.version > {st['version']}")
 
 
+def test_a_room_signed_out_from_another_browser_says_so_and_forgets_the_token(
+        pages: Pages) -> None:
+    """Signing out everywhere closes the room's socket with 4401: the page says why, forgets
+    the dead token (reconnecting with it would only be refused again) and watches on."""
+    home = pages.new()
+    name = enter(home, "dora")
+    _protect(home, name)
+    create_room(home, "hula", size=5)
+    expect(home.locator(".conn.open")).to_have_count(1)
+    away = pages.new()
+    _sign_in(away, name)
+    away.get_by_test_id("me").click()
+    away.click("[data-action=sign-out-all]")
+    expect(home.locator(".line.info", has_text="you were signed out")).to_have_count(1)
+    expect(home.locator(".conn.open")).to_have_count(1)  # watching on, as nobody
+    assert home.evaluate(
+        "() => [localStorage, sessionStorage].every(s => s.getItem('gamehall.token') === null)")
+
+
 def test_a_rated_game_shows_its_changes_in_the_end_box_profiles_and_leaderboard(
         pages: Pages, tmp_path: Path) -> None:
     ann, bob = pages.new(), pages.new()

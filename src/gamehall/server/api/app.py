@@ -44,6 +44,7 @@ from gamehall.server.api.routes.ops import PROTOCOL_URL
 from gamehall.server.botapi.service import BotApi
 from gamehall.server.cluster.node import Cluster
 from gamehall.server.cluster.revocations import Revocations
+from gamehall.server.cluster.stream_slots import SharedStreamSlots
 from gamehall.server.engines.pool import BotLimits, BotPool
 from gamehall.server.hall.hall import Hall
 from gamehall.server.ops.limiter import Limiter, SharedLimiter
@@ -124,7 +125,8 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
     app.state.botapi = botapi
     app.state.reviews = review_service
     app.state.door = Door(settings, hall.limiter)
-    app.state.bot_door = BotDoor(settings, hall.limiter)
+    app.state.bot_door = BotDoor(settings, hall.limiter, None if cluster is None
+                                 else SharedStreamSlots(cluster.pubsub.redis))
     app.state.held = Held(hall.accounts)  # what a token holds open ends with it
     app.state.replays = ReplayCache()
     app.state.preferences = PreferenceStore(hall.storage)

@@ -22,6 +22,7 @@ from gamehall.server.api.guards import (
     RateSettings,
     rules,
 )
+from gamehall.server.cluster.stream_slots import SharedSlot, SharedStreamSlots
 from gamehall.server.hall.hall import Player
 from gamehall.server.ops.limiter import Limiter
 from gamehall.server.ops.settings import Settings
@@ -49,10 +50,13 @@ class Door:
 
 class BotDoor:
     """The bot API's limits: requests per token (in the hall's limiter, so one count for a
-    whole cluster) and streams per token (this node's)."""
+    whole cluster) and streams per token (this node's count, and in a cluster `shared`, the
+    whole cluster's)."""
 
-    def __init__(self, settings: Settings, limiter: Limiter) -> None:
+    def __init__(self, settings: Settings, limiter: Limiter,
+                 shared: SharedStreamSlots | None = None) -> None:
         self.limiter = limiter
+        self.shared = shared
         self.rules = rules("token", settings.token_rate, ("token",), "--token-rate")
         self.max_streams = settings.max_streams_per_token
         self.streams: Counter[str] = Counter()
@@ -84,18 +88,31 @@ class BotDoor:
             wait = await self.limiter.blocked(self.rules, {"token": key}) or 1.0
             raise RateLimited(wait, msg("error.rate.token", seconds=max(1, round(wait))))
 
-    def open_stream(self, key: str) -> StreamSlot:
+    async def open_stream(self, key: str) -> StreamSlot:
         """Count a stream of the token `key` from its request on, or refuse it past the cap
-        before its answer starts (a 429, not a cut stream). The check and the count are one
-        step (no await between them), so that streams raced at once are each counted; the
-        slot is given back when the stream's answer ends, or was never sent."""
+        before its answer starts (a 429, not a cut stream). This node's check and count are one
+        step (no await between them), so that streams raced at once are each counted; in a
+        cluster the stream then takes its slot in Redis, one atomic step there too. The slot is
+        given back when the stream's answer ends, or was never sent."""
         if self.streams[key] >= self.max_streams:
-            refusal = RateLimited(STREAM_RETRY, msg("error.rate.streams",
-                                                    count=self.max_streams))
-            refusal.code = "too_many_streams"
-            raise refusal
+            raise self._too_many()
         self.streams[key] += 1
-        return StreamSlot(self, key)
+        shared = None
+        if self.shared is not None:
+            try:
+                shared = await self.shared.take(key, self.max_streams)
+            except BaseException:
+                self._close_stream(key)
+                raise
+            if shared is None:
+                self._close_stream(key)
+                raise self._too_many()
+        return StreamSlot(self, key, shared)
+
+    def _too_many(self) -> RateLimited:
+        refusal = RateLimited(STREAM_RETRY, msg("error.rate.streams", count=self.max_streams))
+        refusal.code = "too_many_streams"
+        return refusal
 
     def _close_stream(self, key: str) -> None:
         self.streams[key] -= 1
@@ -104,15 +121,17 @@ class BotDoor:
 
 
 class StreamSlot:
-    """One counted stream of a token: `close` (once) gives it back."""
+    """One counted stream of a token: `close` (once) gives it back, here and in the cluster."""
 
-    def __init__(self, door: BotDoor, key: str) -> None:
-        self.door, self.key, self.closed = door, key, False
+    def __init__(self, door: BotDoor, key: str, shared: SharedSlot | None = None) -> None:
+        self.door, self.key, self.shared, self.closed = door, key, shared, False
 
-    def close(self) -> None:
+    async def close(self) -> None:
         if not self.closed:
             self.closed = True
             self.door._close_stream(self.key)
+            if self.shared is not None:
+                await self.shared.release()
 
 
 class CountedStream(StreamingResponse):
@@ -128,7 +147,7 @@ class CountedStream(StreamingResponse):
         try:
             await super().__call__(scope, receive, send)
         finally:
-            self.slot.close()
+            await self.slot.close()
             aclose = getattr(self.content, "aclose", None)
             if aclose is not None:
                 with contextlib.suppress(RuntimeError):  # still running: it ends by itself

@@ -84,7 +84,7 @@ class Settings:
     """Games a bot account may have open (waiting or playing) at once; a challenge past it is
     refused (`too_many_games`)."""
     max_streams_per_token: int = 12
-    """Bot API streams (events and games) one token may hold open on a node."""
+    """Bot API streams (events and games) one token may hold open, in a cluster on all nodes."""
     max_challenges: int = 10
     """Pending challenges one player may have made."""
     max_challenges_per_bot: int = 20

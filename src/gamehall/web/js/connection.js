@@ -74,6 +74,15 @@ export class RoomConnection {
         this.handlers.onStatus("gone", t("page.connection.gone"));
         return;
       }
+      if (ev.code === 4401) {
+        // The token was signed out (here, on another device, or everywhere): reconnecting
+        // with it would be refused again, so this page forgets it and watches on, asking for a
+        // nickname at the next thing it does as a player.
+        identity.forget();
+        this.handlers.onStatus("closed", t("page.connection.signed_out"));
+        this.timer = setTimeout(() => this.connect(), 0);
+        return;
+      }
       this.handlers.onStatus("closed", t("page.connection.lost", { seconds: this.delay / 1000 }));
       this.timer = setTimeout(() => this.connect(), this.delay);
       this.delay = Math.min(this.delay * 2, 8000);

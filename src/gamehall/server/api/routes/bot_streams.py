@@ -64,7 +64,7 @@ def _line(message: dict[str, Any]) -> bytes:
                     "first)")
 async def stream_events(hall: HallPart, botapi: BotApiPart, door: BotDoorPart, held: HeldPart,
                         who: Reader) -> StreamingResponse:
-    slot = door.open_stream(who.token_key)  # counted from here: see CountedStream
+    slot = await door.open_stream(who.token_key)  # counted from here: see CountedStream
     channel = player_channel(who.player.id)
 
     async def lines() -> AsyncIterator[bytes]:
@@ -105,7 +105,7 @@ async def stream_game(room_id: str, hall: HallPart, door: BotDoorPart, held: Hel
     room = await hall.get_room(room_id)
     if room.seat_of(who.player.id) is None:
         raise RoomError("not_seated", msg("error.bot_api.not_in_room"))
-    slot = door.open_stream(who.token_key)  # counted from here: see CountedStream
+    slot = await door.open_stream(who.token_key)  # counted from here: see CountedStream
     player = who.player
 
     async def lines() -> AsyncIterator[bytes]:
