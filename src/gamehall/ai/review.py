@@ -179,6 +179,9 @@ class Review:
     finished: bool
     accuracy: list[float | None] = field(default_factory=list)
     """Per seat, the game accuracy in percent (None: no move of theirs counted)."""
+    colours: list[str] = field(default_factory=list)
+    """Per seat, its colour as the board drew it at the end of the game (`State.seat_colours`:
+    after a swap too), for the graph's lines; empty in a review stored before it was kept."""
 
     def chances(self) -> list[tuple[float, ...]]:
         """The graph: every position's chances per seat, from the start to after the last move."""
@@ -224,7 +227,8 @@ class Review:
                    simulations=int(data["simulations"]), seed=int(data["seed"]),
                    steps=[ReviewStep.from_dict(s) for s in data["steps"]],
                    final=tuple(float(x) for x in data["final"]),
-                   finished=bool(data["finished"]), accuracy=list(data["accuracy"]))
+                   finished=bool(data["finished"]), accuracy=list(data["accuracy"]),
+                   colours=[str(c) for c in data.get("colours", [])])
 
 
 def with_parts(review: Review, record: GameRecord) -> Review:
@@ -425,7 +429,7 @@ def review_record(record: GameRecord, *, simulations: int = DEFAULT_SIMULATIONS,
     review = Review(game=final.game.name, options=dict(final.game.options),
                     players=list(record.players), seats=list(final.game.seat_names),
                     simulations=simulations, seed=seed, steps=steps, final=end,
-                    finished=final.is_terminal())
+                    finished=final.is_terminal(), colours=list(final.seat_colours()))
     review.accuracy = _accuracies(review)
     return review
 
