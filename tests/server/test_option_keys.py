@@ -49,6 +49,10 @@ def test_the_game_listing_carries_a_key_beside_each_text(client: TestClient) -> 
     assert rifles["words"][0] == {"value": "two_each", "word": "two per direction",
                                   "word_key": "game.halali.option.rifles.word.two_each"}
     assert set(games["hau_la"]["seat_keys"]) == {"red", "blue", "yellow", "orange"}
+    # every seat name has the colour its board draws it in (the review's graph takes it)
+    assert halali["seat_colours"]["beasts"] == "#1d4e8f"
+    for name in GAMES:
+        assert set(games[name]["seat_colours"]) == set(games[name]["seat_keys"]), name
     for language in LANGUAGES:
         for name in GAMES:
             missing = [k for k in _keys(games[name]) if k not in catalogue(language)]

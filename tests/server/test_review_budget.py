@@ -49,3 +49,17 @@ def test_a_hint_at_a_level_thinks_as_that_levels_bot() -> None:
     state = load_game("hula").new_initial_state(1)
     bot.choose(state)
     assert getattr(bot, "rave", None) == LEVEL_RAVE["hula"]
+
+
+def test_every_review_level_of_every_game_is_within_the_default_ceiling() -> None:
+    """The operator's default ceiling lets a client ask for every level the review table has
+    (Halali!'s and Hotu Matua's `hard` is 12,000 simulations a position): a level the page
+    offers is never refused by the hall it is offered in."""
+    from gamehall.ai.levels import LEVEL_NAMES
+    from gamehall.ai.review_levels import REVIEW_SIMULATIONS
+
+    reviews = _reviews()
+    for game, levels in REVIEW_SIMULATIONS.items():
+        for level in LEVEL_NAMES:
+            assert levels[level] <= Settings().review_max_simulations, (game, level)
+            assert reviews.budget(level, game) == (level, levels[level])

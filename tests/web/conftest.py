@@ -36,8 +36,9 @@ def _free_port() -> int:
 
 
 class HallProcess:
-    """`gamehall serve` in a subprocess; the test plug-ins add Halali!'s set-up end phase and the
-    small test games (which have no board module: the page plays them on its generic board)."""
+    """`gamehall serve` in a subprocess; the test plug-ins add Halali!'s set-up end phase, Hula's
+    set-up race and the small test games (which have no board module: the page plays them on its
+    generic board)."""
 
     def __init__(self, tmp: Path, log_level: str = "warning") -> None:
         self.port = _free_port()
@@ -45,7 +46,7 @@ class HallProcess:
         db = tmp / "hall.db"
         cmd = [sys.executable, "-m", "gamehall", "serve", "--port", str(self.port),
                "--db", str(db), "--plugin", "tests.web.halali_setup", "--plugin",
-               "tests.server.games", "--bot-delay", "0.05",
+               "tests.web.hula_setup", "--plugin", "tests.server.games", "--bot-delay", "0.05",
                "--rate", "1000", "--burst", "1000", "--log-level", log_level,
                "--argon2-time-cost", "1", "--argon2-memory-kib", "8192",
                "--review-level", "200", *OPEN_LIMITS]

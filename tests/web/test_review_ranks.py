@@ -70,7 +70,7 @@ def test_a_three_player_review_graphs_expected_ranks_one_at_the_top(pages: Pages
     mark_y = got["ys"][1][step["index"] + 1]
     assert got["marks"] == [mark_y]  # the mark sits on its seat's rank line
     assert "expected rank" in got["legend"]
-    page.click("#rank-test [data-testid=review-marks] button")
+    page.click("#rank-test [data-testid=review-marks] button.mark")
     picked = page.locator("#rank-test [data-testid=review-picked]").inner_text()
     assert "expected rank" in picked and "winning chance" in picked
     assert page.evaluate("window.jumps") == [[step["index"], step["best"]]]

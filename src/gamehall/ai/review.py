@@ -66,7 +66,12 @@ from gamehall.ai.levels import (
 )
 from gamehall.ai.mcts import ChildReturns, MCTSBot, Node
 from gamehall.ai.ranks import RANKED_SEATS, expected_ranks
-from gamehall.ai.review_levels import review_simulations, review_spread
+from gamehall.ai.review_levels import (
+    calibrated_chance,
+    review_calibration,
+    review_simulations,
+    review_spread,
+)
 from gamehall.core import CHANCE, GamehallError, GameRecord, State
 
 DEFAULT_SIMULATIONS = 1000
@@ -179,6 +184,9 @@ class Review:
     finished: bool
     accuracy: list[float | None] = field(default_factory=list)
     """Per seat, the game accuracy in percent (None: no move of theirs counted)."""
+    colours: list[str] = field(default_factory=list)
+    """Per seat, its colour as the board drew it at the end of the game (`State.seat_colours`:
+    after a swap too), for the graph's lines; empty in a review stored before it was kept."""
 
     def chances(self) -> list[tuple[float, ...]]:
         """The graph: every position's chances per seat, from the start to after the last move."""
@@ -224,7 +232,8 @@ class Review:
                    simulations=int(data["simulations"]), seed=int(data["seed"]),
                    steps=[ReviewStep.from_dict(s) for s in data["steps"]],
                    final=tuple(float(x) for x in data["final"]),
-                   finished=bool(data["finished"]), accuracy=list(data["accuracy"]))
+                   finished=bool(data["finished"]), accuracy=list(data["accuracy"]),
+                   colours=[str(c) for c in data.get("colours", [])])
 
 
 def with_parts(review: Review, record: GameRecord) -> Review:
@@ -419,13 +428,14 @@ def review_record(record: GameRecord, *, simulations: int = DEFAULT_SIMULATIONS,
                                chance_widening=chance_widening, rave=rave)
 
     found, last = _walk(record, final, wanted, search, progress)
-    steps = _assemble(found, last, final, visit_floor, review_spread(final.game.name))
+    steps = _assemble(found, last, final, visit_floor, review_spread(final.game.name),
+                      review_calibration(final.game.name))
     end = _normalised(final) if final.is_terminal() else (
         steps[-1].after if steps else _neutral(final))
     review = Review(game=final.game.name, options=dict(final.game.options),
                     players=list(record.players), seats=list(final.game.seat_names),
                     simulations=simulations, seed=seed, steps=steps, final=end,
-                    finished=final.is_terminal())
+                    finished=final.is_terminal(), colours=list(final.seat_colours()))
     review.accuracy = _accuracies(review)
     return review
 
@@ -538,12 +548,32 @@ def _neutral(state: State) -> tuple[float, ...]:
     return (1.0 / n,) * n
 
 
-def _judged(before: Estimate, later: Estimate, seat: int, spread: float) -> float:
-    """The mover's drop from `before` to `later`, less the uncertainty of the two values: one
-    standard deviation of their difference, from the search's measured spread (`spread` per
-    simulation: `REVIEW_SPREAD`), none where a value is exact; at least 0."""
-    drop = before.chances[seat] - later.chances[seat]
-    return max(0.0, drop - math.sqrt(before.variance(spread) + later.variance(spread)))
+def _judged(before: Estimate, later: Estimate, seat: int, spread: float,
+            slope: float = 1.0) -> float:
+    """The mover's drop in winning chance from `before` to `later`, less the uncertainty of the
+    two values: one standard deviation of their difference, from the search's measured spread
+    (`spread` per simulation: `REVIEW_SPREAD`), none where a value is exact; at least 0. The
+    allowance is taken on the values' own scale, each value moved toward the other by its share
+    of the variance, and only then are they read as chances (`slope`: `REVIEW_CALIBRATION`),
+    so a calibration that stretches the middle of the scale stretches the sure drop, never the
+    noise allowed for."""
+    high, low = before.chances[seat], later.chances[seat]
+    var_high, var_low = before.variance(spread), later.variance(spread)
+    total = var_high + var_low
+    if total > 0:
+        sd = math.sqrt(total)
+        high, low = high - sd * var_high / total, low + sd * var_low / total
+    if high <= low:
+        return 0.0
+    return calibrated_chance(high, slope) - calibrated_chance(low, slope)
+
+
+def _calibrated(chances: tuple[float, ...], slope: float) -> tuple[float, ...]:
+    """Each seat's value read as a winning chance (`calibrated_chance`; symmetric, so a
+    two-seat pair that sums to 1 still does)."""
+    if slope == 1.0:
+        return chances
+    return tuple(calibrated_chance(c, slope) for c in chances)
 
 
 def _comparable(a: Estimate, a_own: bool, b: Estimate, b_own: bool) -> bool:
@@ -557,7 +587,7 @@ def _comparable(a: Estimate, a_own: bool, b: Estimate, b_own: bool) -> bool:
 
 
 def _assemble(positions: list[_Position], last: Estimate | None, final: State, floor: int,
-              spread: float) -> list[ReviewStep]:
+              spread: float, slope: float = 1.0) -> list[ReviewStep]:
     """The steps: values before and after each action, drops, marks, move accuracies.
 
     A judged step's drop is the lesser of its own (the position before it against the one after
@@ -566,11 +596,12 @@ def _assemble(positions: list[_Position], last: Estimate | None, final: State, f
     turn (issue 42: a Hotu Matua order that won two steps later read 100% → 47%), while a turn
     that throws the game away is held against the step that did it. The move the search itself
     prefers is never held against its mover: its value is the position's, and a drop between
-    the two searches is their noise, not the move's."""
+    the two searches is their noise, not the move's. Every value is shown and judged as a
+    winning chance (`slope`: the game's calibration, `REVIEW_CALIBRATION`)."""
     values: list[Estimate | None] = [p.search.root if p.search is not None else None
                                      for p in positions]
     values.append(last)
-    chances = _position_values(values, final)
+    chances = [_calibrated(c, slope) for c in _position_values(values, final)]
     steps: list[ReviewStep] = []
     for i, pos in enumerate(positions):
         seat = None if pos.player == CHANCE else pos.player
@@ -586,8 +617,9 @@ def _assemble(positions: list[_Position], last: Estimate | None, final: State, f
             before, before_own = pos.reference, pos.reference_own
         elif pos.action == pos.search.best and after is not None and not before.exact:
             before = after  # the preferred move played: its value is the search after it
-        after_chances = after.chances if after is not None else chances[i + 1]
-        drop = max(0.0, before.chances[p] - after_chances[p])
+        before_chances = _calibrated(before.chances, slope)
+        after_chances = _calibrated(after.chances, slope) if after is not None else chances[i + 1]
+        drop = max(0.0, before_chances[p] - after_chances[p])
         sure = (after is not None and end is not None and before.sure(floor)
                 and after.sure(floor) and end.sure(floor))
         sure_drop = 0.0
@@ -597,16 +629,16 @@ def _assemble(positions: list[_Position], last: Estimate | None, final: State, f
             pairs = [(later, own) for later, own in ((after, pos.turn_end > i + 1), (end, False))
                      if _comparable(before, before_own, later, own)]
             if pairs:
-                sure_drop = min(_judged(before, later, p, spread) for later, _ in pairs)
+                sure_drop = min(_judged(before, later, p, spread, slope) for later, _ in pairs)
             else:
                 sure = False
         visits = after.visits if after is not None and not after.exact else 0
         best = pos.search.best
         steps.append(ReviewStep(
             pos.index, pos.turn, seat, pos.action, pos.move, pos.kind, best, pos.best_move,
-            before.chances, after_chances, drop, sure_drop, visits, sure,
+            before_chances, after_chances, drop, sure_drop, visits, sure,
             mark(sure_drop) if sure else None,
-            move_accuracy(sure_drop) if sure and at_stake(before.chances[p]) else None))
+            move_accuracy(sure_drop) if sure and at_stake(before_chances[p]) else None))
     return steps
 
 

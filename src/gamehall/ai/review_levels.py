@@ -10,6 +10,8 @@ off every drop is the search's real noise, not a bound four times as large.
 
 from __future__ import annotations
 
+import math
+
 from gamehall.ai.levels import LEVEL_NAMES
 
 REVIEW_SIMULATIONS: dict[str, dict[str, int]] = {
@@ -48,6 +50,31 @@ def review_simulations(level: str, game: str) -> int:
 def review_spread(game: str) -> float:
     """A simulation's spread in `game` (`REVIEW_SPREAD`; the 0.5 bound where not measured)."""
     return REVIEW_SPREAD.get(game, UNMEASURED_SPREAD)
+
+
+REVIEW_CALIBRATION: dict[str, float] = {"hula": 2.4, "halali": 1.5, "hotu_matua": 1.3}
+"""Per game, the slope `a` that maps a review's value at `medium` to a winning chance,
+chance = σ(a · logit(value)) (`calibrated_chance`), fitted to games played out by two
+`mcts:medium` bots (``python -m benchmarks.review_calibration GAME``; benchmarks/README.md,
+"Review calibration"): Hula 2.36 (818 values of 40 games), Halali! 1.51 (1351 of 30), Hotu
+Matua 1.33 (517 of 40): the values are too timid, a Hula position read 0.35 is lost 92 times
+in 100. Haugaz's fit is 0.14 (617 of 16): its values at the review's budget carry next to
+nothing of the result, and a slope below 1 would only shrink the drops the review can see, so
+it is left at 1, as is Hau La (not measured; its review meets the goals as it is). A game not
+listed is read as calibrated (a = 1)."""
+
+
+def calibrated_chance(value: float, slope: float) -> float:
+    """A value (0..1) as a winning chance: σ(slope · logit(value)). Symmetric (1 − value gives
+    1 − chance, so a two-seat pair stays a pair), 0 and 1 unmoved, slope 1 the identity."""
+    if slope == 1.0 or value <= 0.0 or value >= 1.0:
+        return value
+    return 1.0 / (1.0 + math.exp(-slope * math.log(value / (1.0 - value))))
+
+
+def review_calibration(game: str) -> float:
+    """The slope of `game`'s values (`REVIEW_CALIBRATION`; 1 where not measured)."""
+    return REVIEW_CALIBRATION.get(game, 1.0)
 
 
 def levels_help() -> str:

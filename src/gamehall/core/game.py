@@ -20,6 +20,10 @@ if TYPE_CHECKING:
     from gamehall.core.state import State
 
 
+DEFAULT_SEAT_COLOURS = ("#2f6f4f", "#b23a48", "#1f5fa8", "#c78a00")
+"""Seat colours by place for a game whose board names none (a plug-in's generic board)."""
+
+
 class Game(ABC):
     """A game with its options resolved. Subclasses declare the class variables and the factories.
 
@@ -39,6 +43,18 @@ class Game(ABC):
     web_board: ClassVar[str | None] = None
     """The hall page's board module for this game (``js/boards/<web_board>.js``, announced in
     ``/api/games``); None: the page's generic board (the moves as buttons, the view as text)."""
+
+    seat_colours: ClassVar[Mapping[str, str]] = {}
+    """The colour (CSS ``#rrggbb``) a board draws each seat's pieces in, by seat name, as the
+    seats sit at the start; a page colours a seat the same wherever else it shows it (the
+    review's graph), so the colours live here, once, and reach the page through ``/api/games``
+    (`colour_of_seat`) and a review. A seat not listed takes `DEFAULT_SEAT_COLOURS`'s by its
+    place; a game whose seats change colours in play (a swap) says so in
+    `State.seat_colours`."""
+
+    def colour_of_seat(self, seat: str, index: int) -> str:
+        """Seat `seat`'s colour (`seat_colours`), or the default palette's at `index`."""
+        return self.seat_colours.get(seat, DEFAULT_SEAT_COLOURS[index % len(DEFAULT_SEAT_COLOURS)])
 
     def web_pictures(self) -> dict[str, Any] | None:
         """Pictures the game's board module draws, as JSON (served at

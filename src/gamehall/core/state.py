@@ -75,6 +75,14 @@ class State(ABC):
         """Whether the int `action` is legal now (override with a faster test where it helps)."""
         return action in self.legal_actions()
 
+    def seat_colours(self) -> tuple[str, ...]:
+        """Each seat's colour at this position, as the board draws it (CSS ``#rrggbb``): the
+        game's by seat name (`Game.colour_of_seat`). A game whose seats change colours in play
+        (Hula's swap, Haugaz's side choice, Halali!'s second game of a match) overrides it, so
+        a review's graph of a swapped game colours each seat as its stones were."""
+        return tuple(self.game.colour_of_seat(name, i)
+                     for i, name in enumerate(self.game.seat_names))
+
     def action_parts(self, action: int) -> dict[str, Any]:
         """The legal `action` taken apart for clients, so that a board never parses notation:
         ``{"kind": "move", "from": "c3", "to": "c5"}``. Flat, JSON scalars only, and only what

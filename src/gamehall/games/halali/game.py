@@ -10,7 +10,7 @@ from gamehall.core.package import GamePackage, PackagedGame
 from gamehall.games.halali import explain, jsonform, svg, view
 from gamehall.games.halali.notation import NUM_ACTIONS
 from gamehall.games.halali.pictures import load_pictures
-from gamehall.games.halali.rules import TURN_LIMIT, HalaliState
+from gamehall.games.halali.rules import SIDE_COLOURS, TURN_LIMIT, HalaliState
 from gamehall.games.halali.tiles import OUTCOMES, SQUARES
 
 
@@ -22,6 +22,9 @@ class HalaliGame(PackagedGame[HalaliState]):
     description = ("Humans against beasts in a forest of face-down tiles: turn them over, hunt, "
                    "and score the most points.")
     web_board = "halali"
+    seat_colours = {"humans": SIDE_COLOURS[0], "beasts": SIDE_COLOURS[1],
+                    "first": SIDE_COLOURS[0], "second": SIDE_COLOURS[1]}
+    """A match's seats by the side they play first (`HalaliState.seat_colours` after)."""
     howto_moves = 24
     package = GamePackage(HalaliState, jsonform, view, explain, svg)
     OPTIONS = (

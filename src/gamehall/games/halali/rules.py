@@ -32,6 +32,9 @@ from gamehall.games.halali.tiles import (
     SQUARES,
 )
 
+SIDE_COLOURS = {HUMANS: "#8a4b12", BEASTS: "#1d4e8f"}
+"""The humans' and the beasts' glyphs as the board draws them (style.css)."""
+
 END_PHASE_TURNS = 10
 """Turns left once the last tile is face up: five for each player."""
 TURN_LIMIT = 1000
@@ -95,6 +98,10 @@ class HalaliState(State):
 
     def seat_of(self, side: int) -> int:
         return side ^ self.game_no
+
+    def seat_colours(self) -> tuple[str, ...]:
+        """Each seat's side's colour in the game under way (a match swaps them)."""
+        return tuple(SIDE_COLOURS[self.side_of_seat(seat)] for seat in (0, 1))
 
     @property
     def side_to_move(self) -> int:

@@ -21,6 +21,9 @@ class HauLaGame(PackagedGame[HauLaState]):
     description = ("Add bendy foam strips to one shared building without touching: the highest "
                    "colour tag wins.")
     web_board = "hau_la"
+    seat_colours = {"red": "#d33a2c", "blue": "#2f62d0", "yellow": "#f2c200",
+                    "orange": "#f07a12"}
+    """The seats are named by their tags' colours, drawn so (js/boards/hau_la.js)."""
     howto_moves = 40
     package = GamePackage(HauLaState, jsonform, view, explain, svg)
     OPTIONS: ClassVar[tuple[Option, ...]] = (

@@ -9,7 +9,7 @@ from gamehall.core import InvalidOptionError, Option, State
 from gamehall.core.package import GamePackage, PackagedGame
 from gamehall.games.haugaz import explain, jsonform, svg, view
 from gamehall.games.haugaz.notation import layout
-from gamehall.games.haugaz.rules import HaugazState
+from gamehall.games.haugaz.rules import DISC_COLOURS, HaugazState
 
 
 class HaugazGame(PackagedGame[HaugazState]):
@@ -24,6 +24,8 @@ class HaugazGame(PackagedGame[HaugazState]):
     description = ("Stacks jump exactly as far as they are tall and make the stacks they land near "
                    "grow: the tallest stacks win.")
     web_board = "haugaz"
+    seat_colours = {"first": DISC_COLOURS[0], "second": DISC_COLOURS[1]}
+    """Without the cake first plays Black; with it, `HaugazState.seat_colours` once chosen."""
     howto_moves = 24
     package = GamePackage(HaugazState, jsonform, view, explain, svg)
     OPTIONS: ClassVar[tuple[Option, ...]] = (

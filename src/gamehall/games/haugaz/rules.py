@@ -25,6 +25,9 @@ from gamehall.games.haugaz.board import (
 from gamehall.games.haugaz.geometry import geometry
 from gamehall.games.haugaz.notation import action_parts, action_text, layout
 
+DISC_COLOURS = {BLACK: "#222222", WHITE: "#fafafa"}
+"""Black's and White's stacks as the board draws them (js/boards/haugaz.js)."""
+
 
 class HaugazState(State):
     """A Haugaz position. Stacks are kept as parallel lists per point: `height`, `owner` (colour
@@ -132,6 +135,11 @@ class HaugazState(State):
         """The seat playing `colour` (before the side choice: the seat that will, if Black)."""
         black = self.black_seat if self.black_seat is not None else 0
         return black if colour == BLACK else 1 - black
+
+    def seat_colours(self) -> tuple[str, ...]:
+        """Each seat's stacks' colour (before the side choice: as if first plays Black)."""
+        black = self.black_seat if self.black_seat is not None else 0
+        return tuple(DISC_COLOURS[BLACK if seat == black else WHITE] for seat in (0, 1))
 
     def heights(self, colour: int) -> list[int]:
         """`colour`'s stack heights, tallest first."""

@@ -3,6 +3,7 @@ the package's presentation (JSON form, views, refusals, drawing) wired into the 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
 from gamehall.core import Option, State
@@ -22,6 +23,8 @@ class HotuMatuaGame(PackagedGame[HotuMatuaState]):
     description: ClassVar[str] = ("Two fleets sail a sea of numbered lines: chain your four "
                                   "ships next to the island pearls to take them.")
     web_board: ClassVar[str | None] = "hotu_matua"
+    seat_colours: ClassVar[Mapping[str, str]] = {"north": "#c0392b", "south": "#138a7d"}
+    """The fleets' sails as the board draws them (js/boards/hotu_matua.js)."""
     howto_moves: ClassVar[int] = 30
     package = GamePackage(HotuMatuaState, jsonform, view, explain, svg)
     has_chance: ClassVar[bool] = True

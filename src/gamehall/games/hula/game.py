@@ -9,7 +9,7 @@ from gamehall.games.hula import explain, jsonform, svg, view
 from gamehall.games.hula.geometry import SIZES, geometry
 from gamehall.games.hula.notation import SEATS
 from gamehall.games.hula.observation import OBSERVATION_PLANES
-from gamehall.games.hula.rules import HulaState
+from gamehall.games.hula.rules import STONE_COLOURS, HulaState
 
 
 class HulaGame(PackagedGame[HulaState]):
@@ -20,6 +20,7 @@ class HulaGame(PackagedGame[HulaState]):
     description = ("Two players place stones in turn: surround the blocked centre with a loop of "
                    "your own stones to win.")
     web_board = "hula"
+    seat_colours = dict(zip(SEATS, STONE_COLOURS, strict=True))
     howto_moves = 16
     package = GamePackage(HulaState, jsonform, view, explain, svg)
     OPTIONS = (

@@ -28,6 +28,9 @@ from gamehall.games.hula.notation import STONE_NAMES, action_name, action_parts
 from gamehall.games.hula.observation import observation_planes
 from gamehall.games.hula.playout import random_playout
 
+STONE_COLOURS = ("#d0342c", "#2a62c9")
+"""The first and the second colour's stones as the board draws them (js/boards/hula.js)."""
+
 
 class HulaState(State):
     """A Hula position: masks `stones[colour]` and `neutral`, the colour to move `turn`, and the
@@ -203,6 +206,10 @@ class HulaState(State):
     # --- seats and colours ------------------------------------------------------------------
     def colour_of_seat(self, seat: int) -> int:
         return seat ^ self.swapped
+
+    def seat_colours(self) -> tuple[str, ...]:
+        """Each seat's stones' colour: after a swap, seat 0 plays the second colour."""
+        return tuple(STONE_COLOURS[self.colour_of_seat(seat)] for seat in (0, 1))
 
     def seat_of_colour(self, colour: int) -> int:
         return colour ^ self.swapped

@@ -112,8 +112,11 @@ class Settings:
     review_level: str = "medium"
     """The budget of a review nobody chose a level for (a bot level, or simulations a
     position), capped at `review_max_simulations`."""
-    review_max_simulations: int = 10000
-    """The most simulations per position a client may ask a review for."""
+    review_max_simulations: int = 20000
+    """The most simulations per position a client may ask a review for: by default above every
+    level of the review table (`gamehall.ai.review_levels`, `hard` at most 12,000 in Halali! and
+    Hotu Matua; tests/server/test_review_budget.py holds them to it), so no level the page
+    offers is refused; the bots' ceiling, `bot_max_simulations`, is the same."""
     review_max_queued: int = 20
     """Reviews waiting or running at once in the whole hall; past it a request is refused."""
     review_per_player: int = 2

@@ -3,26 +3,30 @@
 // seat's winning chance over the game (for 3–4 players each seat's expected rank, 1 at the top:
 // the review's `ranks`, gamehall.ai.ranks), the moves marked ?! (inaccuracy), ? (mistake) and
 // ?? (blunder) by the drop in winning chance with the bot's preferred move, and each player's
-// accuracy. A point of the graph or a marked move jumps the room's replay there; a
-// marked move shows the position before it with the better move lit on the board (the board
-// shell's `hint`, the same for every game).
+// accuracy beside their marks. A point of the graph or a marked move jumps the room's replay
+// there; a marked move shows the position before it with the better move lit on the board (the
+// board shell's `hint`, the same for every game). A move the search looked at too little to
+// judge (`sure` false) says "not judged", never passes for a good one; a review that marked
+// nothing says how deep it looked. Each seat's line is drawn in its board's colour: the review's
+// `colours` (as the pieces were at the end, a swap included), else the game's `seat_colours`
+// from /api/games; the page has no palette of its own.
 
 import { h, s, fill, fmt, points } from "./dom.js";
-import { api } from "./api.js";
+import { api, games } from "./api.js";
 import { say, t } from "./i18n.js";
 import { seatWord } from "./words.js";
 
 /** Between looks at a running review; the room's WebSocket tells its progress as it goes. */
 const POLL_MS = 2000;
 const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
-const COLOURS = ["#2f6f4f", "#b23a48", "#1f5fa8", "#c78a00"];
+const NEUTRAL = "#888888";  // only where the server named no colour at all
 const WIDTH = 600;
 const HEIGHT = 160;
 const PAD = 6;
 
 /** The review of room `roomId` in `host`; hooks: jump(step, hint) shows replay step `step`
- * (the position after that many actions) with `hint` (a move's parts, or null) lit, and
- * seats() the room's seats (names and players, from its state). */
+ * (the position after that many actions) with `hint` (a move's parts, or null) lit,
+ * seats() the room's seats (names and players, from its state) and game() the game's name. */
 export class ReviewPanel {
   constructor(roomId, host, hooks) {
     this.roomId = roomId;
@@ -70,7 +74,7 @@ export class ReviewPanel {
     const drawn = this.job && this.job.status === "done" && this.job.level === job.level;
     this.job = job;
     if (drawn && job.status === "done") return;
-    if (job.status === "done") this.drawReview(job);
+    if (job.status === "done") this.drawDone(job);
     else if (job.status === "failed") {
       fill(this.host, h("p", { class: "error", "data-testid": "review-error" },
         t("page.review.failed", { error: job.error || t("page.review.unknown_error") })),
@@ -106,23 +110,37 @@ export class ReviewPanel {
       h("p", { class: "small muted", "data-testid": "review-status" }, words));
   }
 
-  drawReview(job) {
+  /** A finished review: drawn at once in the colours it carries; one stored before reviews
+   * kept them waits for the game's from /api/games. */
+  drawDone(job) {
+    const seats = this.hooks.seats();
+    const own = job.review.colours;
+    if (own && own.length === seats.length) {
+      this.drawReview(job, own);
+      return;
+    }
+    gameColours(seats, this.hooks.game && this.hooks.game()).then((colours) => {
+      if (this.alive && this.job === job) this.drawReview(job, colours);  // else: another was asked for
+    });
+  }
+
+  drawReview(job, colours) {
     const review = job.review;
     const seats = this.hooks.seats();
     fill(this.host,
       h("h2", {}, t("page.archive.review"), " ", h("span", { class: "small muted" },
         t("page.review.simulations", { n: review.simulations }))),
-      accuracyTable(review, seats),
-      this.graph(review, seats),
+      accuracyTable(review, seats, colours),
+      this.graph(review, seats, colours),
       legend(review),
       this.picked = h("p", { class: "review-picked", "data-testid": "review-picked", hidden: true }),
-      this.markList(review, seats),
+      this.markList(review, seats, job.level),
       this.levels());
   }
 
   /** The graph: one line per seat over every position (`plotted`: chances, or for 3–4 seats
    * expected ranks, 1 at the top); a click on a column jumps there. */
-  graph(review, seats) {
+  graph(review, seats, colours) {
     const view = plotted(review);
     const n = Math.max(1, view.values.length - 1);
     const x = (i) => PAD + (i * (WIDTH - 2 * PAD)) / n;
@@ -134,14 +152,21 @@ export class ReviewPanel {
       s("text", { x: PAD + 2, y: PAD + 10, class: "axis", "data-end": "top" }, view.top),
       s("text", { x: PAD + 2, y: HEIGHT - PAD - 2, class: "axis", "data-end": "bottom" }, view.bottom),
       s("text", { x: WIDTH - PAD - 2, y: PAD + 10, class: "axis name", "text-anchor": "end" }, view.label));
-    seats.forEach((_, seat) => svg.append(s("polyline", {
-      points: points(view.values.map((c, i) => [x(i), y(c[seat])])), stroke: COLOURS[seat % 4],
-      class: "chance", "data-seat": seat })));
+    // each line over a grey casing, so a pale seat colour (Haugaz's White) still shows
+    seats.forEach((_, seat) => {
+      const line = points(view.values.map((c, i) => [x(i), y(c[seat])]));
+      svg.append(s("polyline", { points: line, class: "casing" }),
+        s("polyline", { points: line, stroke: colours[seat], class: "chance", "data-seat": seat }));
+    });
     review.steps.forEach((st) => {
-      if (!st.mark) return;
+      if (!st.mark && !unjudged(st)) return;
       const at = view.axis === "rank" ? view.values[st.index + 1][st.seat] : st.after[st.seat];
-      svg.append(s("circle", { cx: fmt(x(st.index + 1)), cy: fmt(y(at)), r: 4,
-        class: `mark ${st.mark}`, fill: COLOURS[st.seat % 4] }));
+      svg.append(st.mark
+        ? s("circle", { cx: fmt(x(st.index + 1)), cy: fmt(y(at)), r: 4,
+          class: `mark ${st.mark}`, fill: colours[st.seat] })
+        : s("circle", { cx: fmt(x(st.index + 1)), cy: fmt(y(at)), r: 3, class: "unjudged",
+          stroke: colours[st.seat], "data-index": st.index },
+        s("title", {}, t("page.review.not_judged_title"))));
     });
     const w = (WIDTH - 2 * PAD) / n;
     view.values.forEach((_, i) => svg.append(s("rect", {
@@ -154,16 +179,26 @@ export class ReviewPanel {
     return svg;
   }
 
-  /** The marked moves, worst marks and all, in the order played. */
-  markList(review, seats) {
-    const marked = review.steps.filter((st) => st.mark);
-    if (!marked.length) return h("p", { class: "muted", "data-testid": "review-marks" }, t("page.review.no_marks"));
-    return h("ol", { class: "review-marks", "data-testid": "review-marks" }, marked.map((st) => h("li", {},
-      h("button", { type: "button", class: `link mark ${st.mark}`, "data-index": st.index,
-        title: t("page.review.mark_title", { mark: st.mark }),
-        onclick: () => this.pick(st, seats) },
-      `${st.turn}. ${seatName(seats, st.seat)} ${st.move}${SYMBOLS[st.mark]}`),
-      st.best ? h("span", { class: "small muted" }, ` ${t("page.review.better", { move: st.best })}`) : null)));
+  /** The marked moves and those not judged, in the order played; where none is marked, how
+   * deep the review looked (simulations a position, level, moves searched). */
+  markList(review, seats, level) {
+    const listed = review.steps.filter((st) => st.mark || unjudged(st));
+    const marked = listed.filter((st) => st.mark);
+    const depth = marked.length ? null : h("p", { class: "muted", "data-testid": "review-depth" },
+      t("page.review.no_marks_depth", { n: review.simulations, moves: searched(review),
+        level: t("page.review.level_word", { level }) }));
+    if (!listed.length) return h("div", { "data-testid": "review-marks" }, depth);
+    return h("div", { "data-testid": "review-marks" }, depth,
+      h("ol", { class: "review-marks" }, listed.map((st) => h("li", {}, st.mark
+        ? h("button", { type: "button", class: `link mark ${st.mark}`, "data-index": st.index,
+          title: t("page.review.mark_title", { mark: st.mark }),
+          onclick: () => this.pick(st, seats) },
+        `${st.turn}. ${seatName(seats, st.seat)} ${st.move}${SYMBOLS[st.mark]}`)
+        : h("button", { type: "button", class: "link unjudged", "data-index": st.index,
+          title: t("page.review.not_judged_title"), onclick: () => this.hooks.jump(st.index, null) },
+        `${st.turn}. ${seatName(seats, st.seat)} ${st.move}`),
+      st.mark && st.best ? h("span", { class: "small muted" }, ` ${t("page.review.better", { move: st.best })}`) : null,
+      st.mark ? null : h("span", { class: "small muted", "data-testid": "not-judged" }, ` ${t("page.review.not_judged")}`)))));
   }
 
   /** A marked move: the position before it with the better move lit, and in words. */
@@ -198,16 +233,40 @@ function seatName(seats, seat) {
   return one.player ? `${seatWord(one.name)} (${one.player})` : seatWord(one.name);
 }
 
-/** Each player's accuracy and marks. */
-function accuracyTable(review, seats) {
+/** A move the search looked at too little to judge: no mark, no accuracy, and said so. */
+function unjudged(st) {
+  return st.kind === "move" && !st.sure;
+}
+
+/** The moves the review searched (choices: not chance, not forced). */
+function searched(review) {
+  return review.steps.filter((st) => st.kind === "move").length;
+}
+
+/** Each seat's colour from the game's description in /api/games, by seat name (a review stored
+ * before reviews kept their own); grey only where the server named none. */
+async function gameColours(seats, game) {
+  let named = {};
+  try {
+    named = (await games()).find((g) => g.name === game)?.seat_colours || {};
+  } catch (err) {
+    named = {};  // the catalogue did not load: the lines are grey, the review still shows
+  }
+  return seats.map((seat) => named[seat.name] || NEUTRAL);
+}
+
+/** Each player's accuracy beside their marks, and their moves not judged. */
+function accuracyTable(review, seats, colours) {
+  const notJudged = (seat) => review.steps.filter((st) => st.seat === seat && unjudged(st)).length;
   return h("table", { class: "review-accuracy", "data-testid": "review-accuracy" },
     h("tr", {}, h("th", {}, t("page.archive.player")), h("th", {}, t("page.review.accuracy")),
-      Object.values(SYMBOLS).map((sym) => h("th", {}, sym))),
+      Object.values(SYMBOLS).map((sym) => h("th", {}, sym)), h("th", {}, t("page.review.not_judged"))),
     seats.map((_, i) => h("tr", { "data-seat": i },
-      h("td", {}, h("span", { class: "swatch", style: `background:${COLOURS[i % 4]}` }), " ",
+      h("td", {}, h("span", { class: "swatch", style: `background:${colours[i]}` }), " ",
         seatName(seats, i)),
       h("td", { class: "accuracy" }, review.accuracy[i] === null ? "–" : `${Math.round(review.accuracy[i])}%`),
-      Object.keys(SYMBOLS).map((m) => h("td", {}, String(review.marks[i][m]))))));
+      Object.keys(SYMBOLS).map((m) => h("td", { "data-mark": m }, String(review.marks[i][m]))),
+      h("td", { class: "not-judged" }, String(notJudged(i))))));
 }
 
 /** What the graph plots, each as a value 0..1 (1 at the top): every position's winning chance

@@ -669,6 +669,7 @@ function startReview(room) {
   if (room.review || !room.state) return;
   room.review = new ReviewPanel(room.roomId, room.els.reviewBox, {
     seats: () => room.state.seats,
+    game: () => room.state.game,
     jump: (step, hint) => {
       if (!room.replay) startReplay(room);
       if (room.replay) room.replay.go(step, hint);

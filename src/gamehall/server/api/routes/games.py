@@ -27,6 +27,15 @@ def _seat_keys(game: Game) -> dict[str, str]:
     return {seat: game.seat_key(seat) for seat in game.every_seat_name()}
 
 
+def _seat_colours(game: Game) -> dict[str, str]:
+    """The colour of every seat name the game may have, as its board draws the seat's pieces
+    at the start (`Game.colour_of_seat`): a page colours a seat with it elsewhere (a review's
+    graph) instead of a palette of its own."""
+    names = list(game.seat_names)
+    return {seat: game.colour_of_seat(seat, names.index(seat) if seat in names else i)
+            for i, seat in enumerate(game.every_seat_name())}
+
+
 def _description(game: Game) -> dict[str, str]:
     """The game's one line for people ("" where it has none) and, beside a line, its key."""
     if not game.description:
@@ -63,6 +72,7 @@ async def games(hall: HallPart) -> list[dict[str, Any]]:
         module = f"/js/boards/{game.web_board}.js" if game.web_board else None
         out.append({"name": name, "title": game.title, "seats": list(game.seat_names),
                     "seats_for": _seats_for(game), "seat_keys": _seat_keys(game),
+                    "seat_colours": _seat_colours(game),
                     "has_chance": game.has_chance, "board": module,
                     "options": hall.boards.describe(type(game)),
                     **_description(game)})
