@@ -99,7 +99,7 @@ def test_a_german_browser_reads_the_end_of_a_game_in_german(pages: Pages) -> Non
     start_against_bot(page)
     page.click("[data-action=resign]")
     expect(page.get_by_test_id("outcome")).to_have_text(
-        f"{me} hat aufgegeben: random bot gewinnt")
+        f"{me} hat aufgegeben: Zufallsbot gewinnt")
     assert state(page)["outcome"] == f"{me} resigned: random bot wins"  # the English beside it
     # a game's own sentence: the seats as the players' names, the game's terms in German
     sentences = page.evaluate("""async () => {

@@ -26,7 +26,7 @@ import { outcomeWords, resultWords, seatWord } from "./words.js";
 import { drawMoves } from "./moves.js";
 import { HintBox } from "./hint.js";
 import { Composer } from "./compose.js";
-import { say, t } from "./i18n.js";
+import { playerWords, say, t } from "./i18n.js";
 
 
 export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false, autoReview = false) {
@@ -472,7 +472,7 @@ function drawAdmin(room) {
   if (takeOver && !state.seats[away.seat].challenged) {
     buttons.push(h("button", { type: "button", "data-action": "take-over",
       onclick: () => send(room, { type: "bot", seat: away.seat, level: botLevel.value }) },
-    t("page.room.take_over", { player: away.player })));
+    t("page.room.take_over", { player: playerWords(away.player) })));
   }
   if (st === "playing" && seated) {
     buttons.push(h("button", { type: "button", class: "danger", "data-action": "resign",
@@ -570,8 +570,8 @@ function playingStatus(room) {
     statusLine.textContent = t("page.room.you_are_out");
   } else if (away && away.seat !== state.seat) {
     statusLine.textContent = away.claim_in_ms > 0
-      ? t("page.room.away", { player: away.player, seconds: Math.ceil(away.claim_in_ms / 1000) })
-      : t("page.room.away_too_long", { player: away.player });
+      ? t("page.room.away", { player: playerWords(away.player), seconds: Math.ceil(away.claim_in_ms / 1000) })
+      : t("page.room.away_too_long", { player: playerWords(away.player) });
   } else if (state.to_move === null || state.to_move === undefined) {
     statusLine.textContent = t("page.room.chance_drawing");
   } else if (state.to_move === state.seat) {

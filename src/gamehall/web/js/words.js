@@ -1,7 +1,7 @@
 // The end of a game and the players in words, for people: names rather than seat labels, never
 // raw returns. Shared by the room and the lobby.
 
-import { say, t } from "./i18n.js";
+import { playerWords, say, t } from "./i18n.js";
 
 /** The seats' names the games give (identifiers the server sends in states), in the page's
  * language; another name stays as it is. */
@@ -62,7 +62,8 @@ export function personName(seats, i) {
   if (!seat) return t("page.words.seat", { n: i + 1 });
   if (!seat.player) return seat.name;
   const shared = seats.some((x, k) => k !== i && x.player === seat.player);
-  return shared ? `${seat.player} (${seatWord(seat)})` : seat.player;
+  const name = playerWords(seat.player);
+  return shared ? `${name} (${seatWord(seat)})` : name;
 }
 
 /** The game's sentence on how it ended, in the page's language (`outcome_key`/`outcome_args`
