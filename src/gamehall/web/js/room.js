@@ -595,31 +595,32 @@ function drawResult(room) {
     playerLink(c.player, { botAccount: seatedBot(state.seats, c.player) }),
     ` ${c.before} → ${c.after} `,
     h("strong", {}, `(${delta(c.before, c.after)})`)));
+  // compact, its buttons on one line: the final position stays in view under it
   fill(resultBox, h("strong", { class: "result-words", "data-testid": "result-words" },
     resultWords(state)),
   state.outcome ? h("p", { class: "small outcome", "data-testid": "outcome" },
     outcomeWords(state)) : null,
     changes.length ? h("div", { class: "rating-changes", "data-testid": "rating-changes" },
       h("span", { class: "small muted" }, t("page.room.ratings")), h("ul", {}, changes)) : null,
-    rematchBox(room),
-    h("p", {}, h("button", { type: "button", "data-action": "review", disabled: !!room.review,
-      title: t("page.room.review_title"),
-      onclick: () => startReview(room) }, t("page.archive.review"))));
+    h("div", { class: "row result-actions" }, rematchBox(room),
+      h("button", { type: "button", "data-action": "review", disabled: !!room.review,
+        title: t("page.room.review_title"),
+        onclick: () => startReview(room) }, t("page.archive.review"))));
 }
 
 /** After the end: ask for a rematch, see who asked, or follow the link to it. */
 function rematchBox(room) {
   const { state } = room;
   if (state.rematch) {
-    return h("p", {}, h("a", { class: "button primary", href: `#/room/${state.rematch}`,
+    return h("span", {}, h("a", { class: "button primary", href: `#/room/${state.rematch}`,
       "data-action": "to-rematch" }, t("page.room.to_rematch")));
   }
   const mine = state.seat !== null ? state.seats[state.seat] : null;
   if (!mine || mine.bot) {
-    return state.rematch_of ? h("p", { class: "small muted" }, t("page.room.is_rematch")) : null;
+    return state.rematch_of ? h("span", { class: "small muted" }, t("page.room.is_rematch")) : null;
   }
   const waiting = state.seats.filter((x) => x.player && !x.bot && !x.rematch).map((x) => x.player);
-  return h("p", {}, h("button", { type: "button", class: "primary", "data-action": "rematch",
+  return h("span", {}, h("button", { type: "button", class: "primary", "data-action": "rematch",
     disabled: mine.rematch, onclick: () => send(room, { type: "rematch" }) },
   mine.rematch ? t("page.room.rematch_asked") : t("page.room.rematch")),
   mine.rematch && waiting.length

@@ -12,6 +12,7 @@ import { seatWord } from "../words.js";
 const SQ = 64;
 const PAD = 4;
 const OFF = 78;               // room around the board for the exit pictures
+const COORD_GAP = 20;         // the strip next to the board that holds the coordinates
 const FILES = "abcdefg";
 export const EXITS = ["d7", "g4", "d1", "a4"];   // the edge squares the exits sit beyond
 const EXIT_DIR = { d7: [0, -1], g4: [1, 0], d1: [0, 1], a4: [-1, 0] };
@@ -124,13 +125,16 @@ function exitKey(edge) {
   return `exit:${edge}`;
 }
 
+/** An exit's picture beyond its edge square, past the strip where the coordinates are written
+ * (COORD_GAP), so that it never covers a column's letter or a row's number. */
 function exitShape(edge) {
   const { x, y } = squareXY(edge);
   const [dx, dy] = EXIT_DIR[edge];
-  const cx = x + SQ / 2 + dx * (SQ / 2 + OFF / 2 - 4);
-  const cy = y + SQ / 2 + dy * (SQ / 2 + OFF / 2 - 4);
-  const w = dx ? OFF - 14 : SQ + 10;
-  const hgt = dx ? SQ + 10 : OFF - 14;
+  const depth = OFF - COORD_GAP - 8;
+  const cx = x + SQ / 2 + dx * (SQ / 2 + COORD_GAP + depth / 2);
+  const cy = y + SQ / 2 + dy * (SQ / 2 + COORD_GAP + depth / 2);
+  const w = dx ? depth : SQ + 10;
+  const hgt = dx ? SQ + 10 : depth;
   const ax = cx;
   const ay = cy + 10;
   const px = -dy;
