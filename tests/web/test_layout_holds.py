@@ -117,3 +117,17 @@ def test_no_exit_covers_a_coordinate_of_halali(pages: Pages) -> None:
     wait_my_turn(page, timeout=30000)
     expect(page.locator("[data-game=halali] .coord")).to_have_count(14)
     assert page.evaluate(_COVERED) == []
+
+
+@pytest.mark.parametrize("touch", [True, False])
+def test_a_touch_screen_is_told_to_tap(pages: Pages, touch: bool) -> None:
+    """On a phone's touch screen the room says "tap", never "click"; with a mouse, "click"."""
+    page = pages.new(width=390 if touch else 1280, height=844 if touch else 800, touch=touch)
+    enter(page)
+    create_room(page, "hula")
+    start_against_bot(page)
+    wait_my_turn(page)
+    said = "Tap an empty cell" if touch else "Click an empty cell"
+    expect(page.locator("body")).to_contain_text(said)
+    if touch:
+        assert "click" not in page.locator("body").inner_text().lower()

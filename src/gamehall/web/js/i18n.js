@@ -63,11 +63,18 @@ export async function useLanguage(choice) {
   document.documentElement.dataset.catalogue = lang;  // loaded: what tests wait for
 }
 
-/** The page's string `key` with `args` put in (the key itself when no catalogue has it). */
+/** "yes" on a touch screen (its main pointer a finger), else "no": every page string may ask
+ * (`{touch, select, yes {Tap} other {Click}}`) to say "tap" where a person taps. */
+function touchScreen() {
+  return typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches ? "yes" : "no";
+}
+
+/** The page's string `key` with `args` put in (the key itself when no catalogue has it); the
+ * argument `touch` is there for every string (`touchScreen`). */
 export function t(key, args = {}) {
   const text = table[key];
   if (text === undefined) return key;
-  return formatParsed(parsedOf(key, text), args, null);
+  return formatParsed(parsedOf(key, text), { touch: touchScreen(), ...args }, null);
 }
 
 /**
