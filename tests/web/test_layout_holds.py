@@ -131,3 +131,18 @@ def test_a_touch_screen_is_told_to_tap(pages: Pages, touch: bool) -> None:
     expect(page.locator("body")).to_contain_text(said)
     if touch:
         assert "click" not in page.locator("body").inner_text().lower()
+
+
+def test_hotu_matuas_line_values_are_written_as_numbers(pages: Pages) -> None:
+    """Each line's value is a number on the map (1-4 dots were hard to count)."""
+    page = pages.new()
+    enter(page)
+    create_room(page, "hotu_matua")
+    start_against_bot(page)
+    wait_my_turn(page)
+    lines = page.locator("[data-game=hotu_matua] [data-line]")
+    expect(lines.first).to_be_visible()
+    shown = lines.evaluate_all("""gs => gs.map((g) => [g.dataset.number, g.textContent.trim(),
+        g.querySelector('text') && g.querySelector('text').getBoundingClientRect().width > 0])""")
+    assert len(shown) > 10
+    assert all(number == text and drawn for number, text, drawn in shown), shown
