@@ -158,7 +158,7 @@ def test_your_turn_title_icon_sound_and_results_in_words(pages: Pages, shots: Pa
                               seats: [{ name: 'humans', player: null }, seats[1]] }),
                 resultWords({ ...base, seat: null, ended_by: 'resign', scores: [12, 3] })];
     }""")
-    assert words == ["bea won 12 to 11", "You lost 11 to 12", "You won 12 to 11", "Draw 9 to 9",
+    assert words == ["bea won 12 to 11", "You lost 12 to 11", "You won 12 to 11", "Draw 9 to 9",
                      "bea won", "bea won"]
     # the game's sentence names the players where it names a seat; its own terms stay
     sentences = ann.evaluate("""async () => {

@@ -45,7 +45,8 @@ export function resultWords(st) {
   const me = st.seat;
   if (winners.length === result.length) return t("page.words.draw", { score: score(me ?? 0) });
   if (me !== null && me !== undefined && st.seats[me]) {
-    if (!winners.includes(me)) return t("page.words.you_lost", { score: score(me) });
+    // the winner's points first, for the loser too ("You lost 50 to 31"), as a watcher reads it
+    if (!winners.includes(me)) return t("page.words.you_lost", { score: score(winners[0]) });
     return winners.length === 1 ? t("page.words.you_won", { score: score(me) })
       : t("page.words.you_won_with", { names: both(winners.filter((i) => i !== me).map(name)) });
   }
