@@ -22,6 +22,7 @@ const KIND_COLOURS = { BJ: 0xe9d7ad, SJ: 0xcdb8e8, BE: 0xa9dcc8, SE: 0xf3bea4 };
 const KINDS = ["BJ", "SJ", "BE", "SE"];
 const MARK_PX = 9;   // a target's radius on the screen at least (a lit hole, a ghost tag)
 const TAP_PX = 24;   // a tap this near a target's centre chooses it: a 48 px target on a phone
+const HIT_RADIUS = 0.55;  // a target's reach in the building's units (when drawn larger)
 const kindName = (kind) => (KINDS.includes(kind) ? t(`page.hau_la.kind.${kind}`) : kind);
 const faceName = (face) => (["u", "d"].includes(face) ? t(`page.hau_la.face.${face}`) : face);
 
@@ -120,7 +121,7 @@ class Scene3D {
   constructor(container, onPick) {
     this.container = container;
     this.onPick = onPick;
-    this.pickables = [];     // invisible spheres: {mesh, key, position}
+    this.pickables = [];     // the targets: {key, position} (`pick` finds them on the screen)
     this.labels = [];        // HTML labels: {el, position}
     this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
@@ -152,7 +153,6 @@ class Scene3D {
     this.scene.add(this.overlay);
     this.labelBox = h("div", { class: "labels" });
     container.append(this.labelBox);
-    this.raycaster = new THREE.Raycaster();
     this.pointerDown = null;
     const el = this.renderer.domElement;
     el.addEventListener("pointerdown", (ev) => { this.pointerDown = [ev.clientX, ev.clientY]; });
@@ -303,12 +303,7 @@ class Scene3D {
           transparent: !!spot.faint, opacity: spot.faint ? 0.55 : 1 }));
       marker.position.copy(vec(spot.position));
       this.overlay.add(marker);
-      const hit = new THREE.Mesh(new THREE.SphereGeometry(0.55, 10, 8),
-        new THREE.MeshBasicMaterial({ transparent: true, opacity: 0, depthWrite: false }));
-      hit.position.copy(vec(spot.position));
-      hit.userData.key = spot.key;
-      this.overlay.add(hit);
-      this.pickables.push({ mesh: hit, key: spot.key, position: spot.position });
+      this.pickables.push({ key: spot.key, position: spot.position });  // picked on the screen
       if (spot.label) {
         const el = h("span", { class: "label", "data-label": spot.key }, spot.label);
         this.labelBox.append(el);
@@ -358,21 +353,17 @@ class Scene3D {
     requestAnimationFrame(step);
   }
 
-  /** The spot a click or tap at these client coordinates means: the one hit, else the
-   * nearest on the screen within TAP_PX (a finger is wider than a spot drawn far away). */
+  /** The spot a click or tap at these client coordinates means: the nearest on the screen,
+   * within TAP_PX of its centre or inside its hit sphere as drawn (ghost tags of one hole lie
+   * close together: the one nearest the finger, not the one nearest the camera). */
   pick(clientX, clientY) {
-    const rect = this.renderer.domElement.getBoundingClientRect();
-    const ndc = new THREE.Vector2(((clientX - rect.left) / rect.width) * 2 - 1,
-      -((clientY - rect.top) / rect.height) * 2 + 1);
-    this.raycaster.setFromCamera(ndc, this.camera);
-    const hits = this.raycaster.intersectObjects(this.pickables.map((p) => p.mesh), false);
-    if (hits.length) return hits[0].object.userData.key;
     let best = null;
-    let bestDistance = TAP_PX;
+    let bestDistance = Infinity;
     for (const spot of this.pickables) {
       const at = this.screen(spot.position);
       const distance = Math.hypot(at.x - clientX, at.y - clientY);
-      if (at.visible && distance <= bestDistance) {
+      const reach = Math.max(TAP_PX, HIT_RADIUS / this.unitsPerPixel(spot.position));
+      if (at.visible && distance <= reach && distance < bestDistance) {
         best = spot.key;
         bestDistance = distance;
       }
