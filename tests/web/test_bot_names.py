@@ -1,7 +1,9 @@
-"""House bots named as people read them (issue 43): a room of every game against the easy bot,
-in English and in German, shows "Easy bot" / "Leichter Bot" in its seats, its move list, its chat
-and its result, and the lobby's line of the room too; no visible text (nor a tooltip or a label)
-holds the bot's internal name (`mcts:easy bot`, a spec like `mcts:` or `uct:`)."""
+"""Names as people read them (issue 43): a room of every game against the easy bot, in English and
+in German, shows "Easy bot" / "Leichter Bot" in its seats, its move list, its chat and its
+result, and the lobby's line of the room too; no visible text (nor a tooltip or a label) holds
+an internal name (`mcts:easy bot`, a spec like `mcts:` or `uct:`, an option's value `two_each`,
+Halali!'s notation `hunterv` or `d2-exit-d1`); Halali!'s move lines are words in the page's
+language."""
 
 from __future__ import annotations
 
@@ -15,7 +17,9 @@ from tests.web.conftest import Pages
 from tests.web.helpers import create_room, enter, say, state, wait_my_turn, wait_version_above
 from tests.web.test_botpage import SHORT, _play_entry
 
-INTERNAL = re.compile(r"\b(?:mcts|uct)\b|\bbot-(?:easy|medium|hard)\b", re.IGNORECASE)
+# a bot's spec, an option's value, Halali!'s notation of a tile or an exit
+INTERNAL = re.compile(r"\b(?:mcts|uct)\b|\bbot-(?:easy|medium|hard)\b|\btwo_each\b"
+                      r"|\bhunter[v<>^]|-exit-", re.IGNORECASE)
 EASY = {"en": "Easy bot", "de": "Leichter Bot"}
 EASY_SAID = {"en": "an Easy bot", "de": "einen leichten Bot"}  # in the chat's sentence
 ENTER = {"en": "Enter the hall", "de": "Die Halle betreten"}
@@ -74,3 +78,25 @@ def test_no_internal_bot_name_in_a_room_of_any_game(pages: Pages, game: str,
     expect(page.get_by_test_id("result-words")).to_be_visible()
     expect(page.get_by_test_id("outcome")).to_contain_text(EASY[language])
     assert not internal_names(page), internal_names(page)
+
+
+HALALI_LINES = [{"kind": "flip", "cell": "d1", "move": "flip d1"},
+                {"kind": "reveal", "cell": "d1", "tile": "Hv", "move": "hunterv"},
+                {"kind": "capture", "from": "b6", "to": "b5", "move": "b6xb5"},
+                {"kind": "exit", "from": "d2", "exit": "d1", "move": "d2-exit-d1"},
+                {"kind": "pass", "move": "pass"}]
+
+
+@pytest.mark.parametrize(("locale", "said"), [
+    ("en-US", ["turns over d1:", "hunter (rifle down)", "b6 takes b5",
+               "d2 out by the exit at d1", "passes"]),
+    ("de-DE", ["deckt d1 auf:", "Jäger (Gewehr nach unten)", "b6 schlägt b5",
+               "d2 hinaus durch den Ausgang bei d1", "passt"])])
+def test_halalis_move_lines_are_words_in_the_pages_language(pages: Pages, locale: str,
+                                                           said: list[str]) -> None:
+    """Halali!'s moves are written in words, not notation ("hunterv", "d2-exit-d1")."""
+    page = pages.new(locale=locale)
+    words = page.evaluate("""async (moves) => {
+        const { moveWords } = await import('/js/boards/halali.js');
+        return moveWords(moves); }""", HALALI_LINES)
+    assert words == said

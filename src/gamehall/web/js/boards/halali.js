@@ -35,6 +35,31 @@ function tileWord(name) {
   return t(`page.halali.tile.${name}`);
 }
 
+/** A turn's moves (by their parts) as the move list writes them, in the page's language, one
+ * entry per move: "turns over d1:" "hunter (rifle down)", "b6 to b5", "b6 takes b5",
+ * "d2 out by the exit at d1", "passes"; a move without parts keeps its notation. */
+export function moveWords(moves) {
+  return moves.map((m) => {
+    switch (m.kind) {
+      case "flip": return t("page.halali.words.flip", { cell: m.cell });
+      case "reveal": return revealWords(String(m.tile));
+      case "move": return t("page.halali.words.move", { from: m.from, to: m.to });
+      case "capture": return t("page.halali.words.capture", { from: m.from, to: m.to });
+      case "exit": return t("page.halali.words.exit", { from: m.from, exit: m.exit });
+      case "pass": return t("page.halali.words.pass");
+      default: return String(m.move);
+    }
+  });
+}
+
+/** The tile a flip shows (its token: "Hv", "F"), in words: "hunter (rifle down)". */
+function revealWords(tok) {
+  const info = TILES[tok[0]];
+  if (!info) return tok;
+  const rifle = tok[0] === "H" && RIFLE[tok[1]] ? RIFLE_WORDS[tok[1]] : "none";
+  return t("page.halali.words.reveal", { tile: tileWord(info.name), rifle });
+}
+
 /** The tiles' pictures, from the game's package (the file the server's SVG drawing reads too):
  * {size, pictures: kind -> [[element, attributes], ...]}; null if they could not be had. */
 const PICTURES = await fetch("/api/games/halali/pictures").then((r) => (r.ok ? r.json() : null))
@@ -237,6 +262,7 @@ export function createBoard(ui) {
 
   return {
     target: (entry) => entry.to ?? (entry.exit ? exitKey(entry.exit) : null),
+    words: moveWords,
     draw() {
       const view = ui.state.view;
       if (!board) {
