@@ -115,12 +115,13 @@ class Pages:
         self.errors: list[str] = []
 
     def new(self, width: int = 1280, height: int = 800, reduced_motion: bool = False,
-            locale: str = "en-US") -> Page:
+            locale: str = "en-US", touch: bool = False) -> Page:
         """A page of its own; `reduced_motion`: the user asks for reduced motion; `locale`: the
-        language the browser asks for."""
+        language the browser asks for; `touch`: a touch screen (a phone: taps)."""
         context = self.browser.new_context(viewport={"width": width, "height": height},
                                            reduced_motion="reduce" if reduced_motion
-                                           else "no-preference", locale=locale)
+                                           else "no-preference", locale=locale,
+                                           has_touch=touch)
         context.set_default_timeout(15000)
         self.contexts.append(context)
         page = context.new_page()

@@ -248,7 +248,9 @@ def test_hau_la_full_placement_through_the_3d_view(pages: Pages) -> None:
     assert st["view"]["pending"]["step"] == "tag"
     tag = st["legal_moves"][0]
     _click_3d(page, tag)
-    expect(page.locator("[data-action=confirm]")).to_contain_text(tag)
+    confirm = page.locator("[data-action=confirm]")
+    expect(confirm).to_have_attribute("data-confirm", tag)  # said in words, the code its title
+    expect(confirm).to_contain_text(re.compile(r"tag in \S+, (upper|lower) face"))
     page.click("[data-action=confirm]")
     shown = render_after(page, st["version"])
     assert tag in shown["moves"]

@@ -256,7 +256,8 @@ def _play_hau_la(page: Page, entry: dict[str, Any]) -> None:
         page.click(f"[data-hole='{entry['cell']}']")
     elif entry["kind"] in ("sides", "rotation", "tag"):
         page.click(f"[data-choice='{entry['move']}']")
-        expect(page.locator("[data-action=confirm]")).to_contain_text(entry["move"])
+        expect(page.locator("[data-action=confirm]")).to_have_attribute("data-confirm",
+                                                                        entry["move"])
         page.click("[data-action=confirm]")
     else:
         page.click(f"[data-move='{entry['move']}']")

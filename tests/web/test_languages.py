@@ -85,8 +85,11 @@ def test_a_german_page_says_the_servers_refusals_and_notices_in_german(pages: Pa
         "es gibt keinen Befehl /frobnicate (siehe /help)")
     page.fill("input[name=chat]", "/rated")
     page.press("input[name=chat]", "Enter")
-    expect(log.locator(".line.info").last).to_contain_text("diese Partie wird locker")
+    expect(log.locator(".line.info").last).to_contain_text("diese Partie wird ungewertet")
     expect(log).not_to_contain_text("the game has not started")
+    # German words, not the English ("online") nor the odd ("locker" for casual)
+    expect(page.get_by_test_id("rated")).to_have_text("ungewertet")
+    expect(page.get_by_test_id("connection")).to_have_text("verbunden")
 
 
 def test_a_german_browser_reads_the_end_of_a_game_in_german(pages: Pages) -> None:
@@ -99,7 +102,7 @@ def test_a_german_browser_reads_the_end_of_a_game_in_german(pages: Pages) -> Non
     start_against_bot(page)
     page.click("[data-action=resign]")
     expect(page.get_by_test_id("outcome")).to_have_text(
-        f"{me} hat aufgegeben: random bot gewinnt")
+        f"{me} hat aufgegeben: Zufallsbot gewinnt")
     assert state(page)["outcome"] == f"{me} resigned: random bot wins"  # the English beside it
     # a game's own sentence: the seats as the players' names, the game's terms in German
     sentences = page.evaluate("""async () => {

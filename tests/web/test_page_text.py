@@ -158,7 +158,7 @@ def test_your_turn_title_icon_sound_and_results_in_words(pages: Pages, shots: Pa
                               seats: [{ name: 'humans', player: null }, seats[1]] }),
                 resultWords({ ...base, seat: null, ended_by: 'resign', scores: [12, 3] })];
     }""")
-    assert words == ["bea won 12 to 11", "You lost 11 to 12", "You won 12 to 11", "Draw 9 to 9",
+    assert words == ["bea won 12 to 11", "You lost 12 to 11", "You won 12 to 11", "Draw 9 to 9",
                      "bea won", "bea won"]
     # the game's sentence names the players where it names a seat; its own terms stay
     sentences = ann.evaluate("""async () => {
@@ -175,7 +175,7 @@ def test_your_turn_title_icon_sound_and_results_in_words(pages: Pages, shots: Pa
     }""")
     assert sentences == ["bea (second colour) wins with a loop",
                          "Black (ann) wins — two passes in a row", "bea resigned: ann wins",
-                         "random bot (north) wins (three pearls; 3-1 in pearls)"]
+                         "Random bot (north) wins (three pearls; 3-1 in pearls)"]
     expect(ann.get_by_test_id("outcome")).to_have_text(f"{bea_name} resigned: {ann_name} wins")
     ann.click("a.back")  # the lobby's line for the room names them too
     expect(ann.locator("select[name=status], select[aria-label='show rooms']")).to_be_visible()
@@ -254,7 +254,7 @@ def test_hotu_matua_turns_are_one_line_and_the_board_knows_the_game_is_over(
         turn = [m for m in st["moves"] if m["turn"] == k + 1]  # type: ignore[attr-defined]
         movers = [m["seat"] for m in turn if m["seat"] is not None]
         movers += [m["for"] for m in turn if m["seat"] is None and m.get("for") is not None]
-        who = f"random bot ({names[movers[0]]})" if movers else "chance"
+        who = f"Random bot ({names[movers[0]]})" if movers else "chance"
         expect(lines.nth(k).locator(".who")).to_have_text(who)
     expect(page.get_by_test_id("turn-line")).to_have_text("Game over after 3 turns.")
     board = page.get_by_test_id("board")

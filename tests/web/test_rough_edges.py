@@ -63,7 +63,7 @@ def test_the_servers_sentences_name_the_players(pages: Pages) -> None:
     start_against_bot(page)
     say(page, "/clock")  # the clocks now, by the players' names (the bot's has not started)
     expect(page.locator(".chat-log .line.info", has_text="clock 5+0")).to_contain_text(
-        "random bot 5:00")
+        "Random bot 5:00")
     page.click("[data-action=resign]")
-    expect(page.get_by_test_id("outcome")).to_have_text(f"{me} resigned: random bot wins")
+    expect(page.get_by_test_id("outcome")).to_have_text(f"{me} resigned: Random bot wins")
     assert state(page)["outcome"] == f"{me} resigned: random bot wins"  # written so by the server

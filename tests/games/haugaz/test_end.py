@@ -100,3 +100,20 @@ def _finished(black: list[int], white: list[int], objective: str, black_seat: in
             pieces = [other if (h - 1 - i) % 2 else colour for i in range(h)]
             stacks[next(free)] = pieces
     return position(stacks, passes=2, objective=objective, black_seat=black_seat)
+
+
+@pytest.mark.parametrize(("black", "white", "objective", "decided"), [
+    ([5, 4, 3, 1], [5, 4, 2, 2], "tallest", "the 2 tallest stacks alike (5 4), then 3 to 2"),
+    ([5, 1, 1], [6, 1], "tallest", "tallest stack 6 to 5"),
+    ([5, 3], [5, 2], "tallest", "the tallest stacks alike (5), then 3 to 2"),
+    ([5, 4, 3], [5, 4], "tallest",
+     "the heights alike as far as White (second)'s go (5 4), then more stacks: 3 to 2"),
+    ([2, 1], [], "tallest", "White (second) has no stack left"),
+    ([3, 2], [3, 2], "tallest", "the same heights on both sides (2 stacks each)"),
+    ([1, 1, 1], [7, 5], "most_stacks", "more stacks: 3 to 2"),
+    ([4, 1], [3, 2], "most_stacks", "tallest stack 4 to 3"),
+])
+def test_the_end_sentence_names_only_the_heights_that_decided(
+        black: list[int], white: list[int], objective: str, decided: str) -> None:
+    text = _finished(black, white, objective).outcome_text()
+    assert text.endswith(f"two passes in a row; {decided}"), text

@@ -29,7 +29,7 @@ class HalaliGame(PackagedGame[HalaliState]):
     package = GamePackage(HalaliState, jsonform, view, explain, svg)
     OPTIONS = (
         Option("rifles", str, "two_each",
-               doc="hunters' rifle directions: two_each (2 per direction, shuffled in) or "
+               doc="hunters' rifle directions: two per direction (shuffled in) or drawn at "
                    "random (each hunter's direction drawn when it is flipped)",
                choices=("two_each", "random"), label="rifles",
                words=(("two_each", "two per direction"), ("random", "drawn at random"))),

@@ -57,8 +57,10 @@ def extra_parts(code: str) -> dict[str, Any]:
     return {"kind": "take", "piece": code}
 
 
-def hole_parts(name: str) -> dict[str, Any]:
-    return {"kind": "hole", "cell": name}
+def hole_parts(name: str, piece: str) -> dict[str, Any]:
+    """A hole chosen for a plug (cell) and the piece it plugs (a bonus joint has no piece step
+    before its holes, so a move list names the piece from here)."""
+    return {"kind": "hole", "cell": name, "piece": piece}
 
 
 def rotation_parts(degrees: int) -> dict[str, Any]:

@@ -144,7 +144,7 @@ class HauLaState(State):
         if step == KIND:
             return kind_parts(m.kinds[v].code)
         if step in (FIRST, SECOND):
-            return hole_parts(t.building.names[v])
+            return hole_parts(t.building.names[v], m.kinds[t.pending[KIND]].code)
         if step == ROT:
             return rotation_parts(m.rotations_deg[v])
         if step == SIDES_STEP:

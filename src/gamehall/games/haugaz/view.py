@@ -8,6 +8,7 @@ from rich.markup import escape
 
 from gamehall.core.messages import Message, msg
 from gamehall.core.phrases import seat
+from gamehall.games.haugaz import scoring
 from gamehall.games.haugaz.board import (
     BLACK,
     CAKE_BLACK,
@@ -63,10 +64,27 @@ def outcome_message(state: HaugazState) -> Message:
     result = state.result()
     verdict = msg("game.outcome.draw") if result == 0 else \
         msg("game.haugaz.wins", player=player_message(state, BLACK if result > 0 else WHITE))
-    black, white = (msg("game.haugaz.heights", colour=COLOURS[c], count=len(state.heights(c)),
-                        heights=" ".join(map(str, state.heights(c))) or "-")
-                    for c in (BLACK, WHITE))
-    return msg("game.haugaz.outcome", verdict=verdict, why=why, black=black, white=white)
+    return msg("game.haugaz.end", verdict=verdict, why=why, decided=decided_message(state))
+
+
+def decided_message(state: HaugazState) -> Message:
+    """The heights that decided the game, only those (`scoring.deciding`): "the 2 tallest stacks
+    alike (5 4), then 4 to 3", the winner's first; a side with no stack left said so."""
+    black, white = state.heights(BLACK), state.heights(WHITE)
+    decision = scoring.deciding(black, white, str(state.game.options["objective"]))
+    alike = " ".join(map(str, decision.alike))
+    if decision.kind == "taller":
+        return msg("game.haugaz.decided.taller", equal=len(decision.alike), alike=alike,
+                   won=decision.won, lost=decision.lost)
+    if decision.kind == "same":
+        return msg("game.haugaz.decided.same", count=decision.won)
+    if decision.kind == "count":
+        return msg("game.haugaz.decided.count", won=decision.won, lost=decision.lost)
+    loser = player_message(state, WHITE if len(black) > len(white) else BLACK)
+    if not decision.alike:
+        return msg("game.haugaz.decided.none", loser=loser)
+    return msg("game.haugaz.decided.more", loser=loser, alike=alike, won=decision.won,
+               lost=decision.lost)
 
 
 def player_message(state: HaugazState, colour: int) -> Message:

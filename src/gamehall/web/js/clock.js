@@ -3,7 +3,7 @@
 // time is up; the page only shows it.
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { playerWords, t } from "./i18n.js";
 import { seatWord } from "./words.js";
 
 /** Time left as people read it: 4:05, 0:07.3 under ten seconds, 1:02:03, 2d 3h. */
@@ -91,5 +91,5 @@ export function turnTitle(state) {
   const seat = state.seats[state.to_move];
   if (!seat) return game;
   if (state.to_move === state.seat) return `● ${t("page.clock.your_move")} · ${game}`;
-  return `${t("page.clock.to_move", { who: seat.player || seatWord(seat) })} · ${game}`;
+  return `${t("page.clock.to_move", { who: seat.player ? playerWords(seat.player) : seatWord(seat) })} · ${game}`;
 }

@@ -63,11 +63,18 @@ export async function useLanguage(choice) {
   document.documentElement.dataset.catalogue = lang;  // loaded: what tests wait for
 }
 
-/** The page's string `key` with `args` put in (the key itself when no catalogue has it). */
+/** "yes" on a touch screen (its main pointer a finger), else "no": every page string may ask
+ * (`{touch, select, yes {Tap} other {Click}}`) to say "tap" where a person taps. */
+function touchScreen() {
+  return typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches ? "yes" : "no";
+}
+
+/** The page's string `key` with `args` put in (the key itself when no catalogue has it); the
+ * argument `touch` is there for every string (`touchScreen`). */
 export function t(key, args = {}) {
   const text = table[key];
   if (text === undefined) return key;
-  return formatParsed(parsedOf(key, text), args, null);
+  return formatParsed(parsedOf(key, text), { touch: touchScreen(), ...args }, null);
 }
 
 /**
@@ -84,7 +91,7 @@ export function say(obj, field = "message") {
   const english = obj[field] === undefined || obj[field] === null ? "" : String(obj[field]);
   if (typeof key !== "string" || own[key] === undefined) return english;
   try {
-    return formatParsed(parsedOf(key, own[key]), args, null);
+    return formatParsed(parsedOf(key, own[key]), namesIn(args), null);
   } catch (_) {
     return english;  // arguments the catalogue's string does not find: the server's words
   }
@@ -93,7 +100,28 @@ export function say(obj, field = "message") {
 /** A nested message argument ({key, args}) said in the page's language. */
 function nested(value) {
   const text = table[value.key];
-  return text === undefined ? value.key : formatParsed(parsedOf(value.key, text), value.args || {}, null);
+  return text === undefined ? value.key
+    : formatParsed(parsedOf(value.key, text), namesIn(value.args || {}), null);
+}
+
+// The server names a house bot's seat by its spec: "mcts:hard bot", "random bot" (the name its
+// rated player row has; no person can take it, as nicknames have no spaces). People read its
+// level instead: "Hard bot". Another spec (a number of simulations someone typed) stays as typed.
+const HOUSE_BOT = /^(?:(random)|(?:mcts|uct):(easy|medium|hard)) bot$/;
+
+/** A player's name as people read it: a house bot's by its level ("Hard bot", "Starker Bot"),
+ * anyone else's as it is. */
+export function playerWords(name) {
+  const found = typeof name === "string" ? HOUSE_BOT.exec(name) : null;
+  return found ? t("page.bot.name", { level: found[1] || found[2] }) : name;
+}
+
+/** A server sentence's arguments with every house bot's name in words (a seat's player,
+ * a winner, who ran out of time). */
+function namesIn(args) {
+  const out = {};
+  for (const [k, v] of Object.entries(args)) out[k] = playerWords(v);
+  return out;
 }
 
 function parsedOf(key, text) {

@@ -3,16 +3,17 @@
 // "BOT" tag before the name, as lichess does.
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { playerWords, t } from "./i18n.js";
 
-/** A nickname as a link to its profile (bots too: `mcts:hard bot`); `attrs.botAccount` marks a
- * bot account's name with the BOT tag (inside the link, so the two never part). */
+/** A nickname as a link to its profile (bots too: `mcts:hard bot`, read "Hard bot");
+ * `attrs.botAccount` marks a bot account's name with the BOT tag (inside the link, so the two
+ * never part). */
 export function playerLink(nickname, attrs = {}) {
   if (!nickname) return null;
   const { botAccount, ...rest } = attrs;
   return h("a", { class: "player-link", href: `#/player/${encodeURIComponent(nickname)}`,
     "data-player": nickname, "data-bot-account": botAccount ? "true" : null, ...rest },
-  botAccount ? [botTag(), " "] : null, nickname);
+  botAccount ? [botTag(), " "] : null, playerWords(nickname));
 }
 
 /** The BOT tag itself (a profile's heading shows it beside the name). */
@@ -31,7 +32,7 @@ export function seatPlayer(seat) {
 /** A seat's player as plain text (a tooltip): "BOT name" for a bot account. */
 export function playerName(seat) {
   if (!seat || !seat.player) return "";
-  return seat.bot_account ? `BOT ${seat.player}` : seat.player;
+  return seat.bot_account ? `BOT ${seat.player}` : playerWords(seat.player);
 }
 
 /** Whether `nickname` sits at one of `seats` as a bot account (chat lines and rating changes

@@ -7,7 +7,7 @@ import { gameLine } from "./archive.js";
 import { challengeCard } from "./challenge.js";
 import { botTag, playerLink } from "./links.js";
 import { programCards } from "./tokens.js";
-import { say, t } from "./i18n.js";
+import { playerWords, say, t } from "./i18n.js";
 
 export function showProfile(root, nickname, ctx) {
   let alive = true;
@@ -34,7 +34,7 @@ export function showProfile(root, nickname, ctx) {
     fill(box,
       h("section", { class: "card" },
         h("h1", {}, data.bot_account ? [botTag(), " "] : null,
-          h("span", { "data-testid": "profile-name" }, data.nickname)),
+          h("span", { "data-testid": "profile-name", title: data.nickname }, playerWords(data.nickname))),
         h("p", { class: "muted" }, t("page.profile.since", { kind, day: day(data.since) })),
         ratings.length
           ? h("table", { class: "ratings", "data-testid": "ratings" },

@@ -13,7 +13,7 @@
 
 import { h, s, fill, fmt, points } from "./dom.js";
 import { api, games } from "./api.js";
-import { say, t } from "./i18n.js";
+import { playerWords, say, t } from "./i18n.js";
 import { seatWord } from "./words.js";
 
 /** Between looks at a running review; the room's WebSocket tells its progress as it goes. */
@@ -230,7 +230,7 @@ export class ReviewPanel {
 function seatName(seats, seat) {
   const one = seats[seat];
   if (!one) return t("page.words.seat", { n: seat + 1 });
-  return one.player ? `${seatWord(one.name)} (${one.player})` : seatWord(one.name);
+  return one.player ? `${seatWord(one.name)} (${playerWords(one.player)})` : seatWord(one.name);
 }
 
 /** A move the search looked at too little to judge: no mark, no accuracy, and said so. */

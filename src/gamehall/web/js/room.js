@@ -26,7 +26,7 @@ import { outcomeWords, resultWords, seatWord } from "./words.js";
 import { drawMoves } from "./moves.js";
 import { HintBox } from "./hint.js";
 import { Composer } from "./compose.js";
-import { say, t } from "./i18n.js";
+import { playerWords, say, t } from "./i18n.js";
 
 
 export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false, autoReview = false) {
@@ -472,7 +472,7 @@ function drawAdmin(room) {
   if (takeOver && !state.seats[away.seat].challenged) {
     buttons.push(h("button", { type: "button", "data-action": "take-over",
       onclick: () => send(room, { type: "bot", seat: away.seat, level: botLevel.value }) },
-    t("page.room.take_over", { player: away.player })));
+    t("page.room.take_over", { player: playerWords(away.player) })));
   }
   if (st === "playing" && seated) {
     buttons.push(h("button", { type: "button", class: "danger", "data-action": "resign",
@@ -570,8 +570,8 @@ function playingStatus(room) {
     statusLine.textContent = t("page.room.you_are_out");
   } else if (away && away.seat !== state.seat) {
     statusLine.textContent = away.claim_in_ms > 0
-      ? t("page.room.away", { player: away.player, seconds: Math.ceil(away.claim_in_ms / 1000) })
-      : t("page.room.away_too_long", { player: away.player });
+      ? t("page.room.away", { player: playerWords(away.player), seconds: Math.ceil(away.claim_in_ms / 1000) })
+      : t("page.room.away_too_long", { player: playerWords(away.player) });
   } else if (state.to_move === null || state.to_move === undefined) {
     statusLine.textContent = t("page.room.chance_drawing");
   } else if (state.to_move === state.seat) {
@@ -595,31 +595,32 @@ function drawResult(room) {
     playerLink(c.player, { botAccount: seatedBot(state.seats, c.player) }),
     ` ${c.before} → ${c.after} `,
     h("strong", {}, `(${delta(c.before, c.after)})`)));
+  // compact, its buttons on one line: the final position stays in view under it
   fill(resultBox, h("strong", { class: "result-words", "data-testid": "result-words" },
     resultWords(state)),
   state.outcome ? h("p", { class: "small outcome", "data-testid": "outcome" },
     outcomeWords(state)) : null,
     changes.length ? h("div", { class: "rating-changes", "data-testid": "rating-changes" },
       h("span", { class: "small muted" }, t("page.room.ratings")), h("ul", {}, changes)) : null,
-    rematchBox(room),
-    h("p", {}, h("button", { type: "button", "data-action": "review", disabled: !!room.review,
-      title: t("page.room.review_title"),
-      onclick: () => startReview(room) }, t("page.archive.review"))));
+    h("div", { class: "row result-actions" }, rematchBox(room),
+      h("button", { type: "button", "data-action": "review", disabled: !!room.review,
+        title: t("page.room.review_title"),
+        onclick: () => startReview(room) }, t("page.archive.review"))));
 }
 
 /** After the end: ask for a rematch, see who asked, or follow the link to it. */
 function rematchBox(room) {
   const { state } = room;
   if (state.rematch) {
-    return h("p", {}, h("a", { class: "button primary", href: `#/room/${state.rematch}`,
+    return h("span", {}, h("a", { class: "button primary", href: `#/room/${state.rematch}`,
       "data-action": "to-rematch" }, t("page.room.to_rematch")));
   }
   const mine = state.seat !== null ? state.seats[state.seat] : null;
   if (!mine || mine.bot) {
-    return state.rematch_of ? h("p", { class: "small muted" }, t("page.room.is_rematch")) : null;
+    return state.rematch_of ? h("span", { class: "small muted" }, t("page.room.is_rematch")) : null;
   }
   const waiting = state.seats.filter((x) => x.player && !x.bot && !x.rematch).map((x) => x.player);
-  return h("p", {}, h("button", { type: "button", class: "primary", "data-action": "rematch",
+  return h("span", {}, h("button", { type: "button", class: "primary", "data-action": "rematch",
     disabled: mine.rematch, onclick: () => send(room, { type: "rematch" }) },
   mine.rematch ? t("page.room.rematch_asked") : t("page.room.rematch")),
   mine.rematch && waiting.length

@@ -1,7 +1,7 @@
 // The end of a game and the players in words, for people: names rather than seat labels, never
 // raw returns. Shared by the room and the lobby.
 
-import { say, t } from "./i18n.js";
+import { playerWords, say, t } from "./i18n.js";
 
 /** The seats' names the games give (identifiers the server sends in states), in the page's
  * language; another name stays as it is. */
@@ -45,7 +45,8 @@ export function resultWords(st) {
   const me = st.seat;
   if (winners.length === result.length) return t("page.words.draw", { score: score(me ?? 0) });
   if (me !== null && me !== undefined && st.seats[me]) {
-    if (!winners.includes(me)) return t("page.words.you_lost", { score: score(me) });
+    // the winner's points first, for the loser too ("You lost 50 to 31"), as a watcher reads it
+    if (!winners.includes(me)) return t("page.words.you_lost", { score: score(winners[0]) });
     return winners.length === 1 ? t("page.words.you_won", { score: score(me) })
       : t("page.words.you_won_with", { names: both(winners.filter((i) => i !== me).map(name)) });
   }
@@ -62,7 +63,8 @@ export function personName(seats, i) {
   if (!seat) return t("page.words.seat", { n: i + 1 });
   if (!seat.player) return seat.name;
   const shared = seats.some((x, k) => k !== i && x.player === seat.player);
-  return shared ? `${seat.player} (${seatWord(seat)})` : seat.player;
+  const name = playerWords(seat.player);
+  return shared ? `${name} (${seatWord(seat)})` : name;
 }
 
 /** The game's sentence on how it ended, in the page's language (`outcome_key`/`outcome_args`

@@ -12,6 +12,7 @@ import { seatWord } from "../words.js";
 const SQ = 64;
 const PAD = 4;
 const OFF = 78;               // room around the board for the exit pictures
+const COORD_GAP = 20;         // the strip next to the board that holds the coordinates
 const FILES = "abcdefg";
 export const EXITS = ["d7", "g4", "d1", "a4"];   // the edge squares the exits sit beyond
 const EXIT_DIR = { d7: [0, -1], g4: [1, 0], d1: [0, 1], a4: [-1, 0] };
@@ -32,6 +33,31 @@ const RIFLE_WORDS = { "^": "up", ">": "right", v: "down", "<": "left" };
 /** A tile's name (`bear`, …) in the page's language: the German game's Bär, Fuchs, … */
 function tileWord(name) {
   return t(`page.halali.tile.${name}`);
+}
+
+/** A turn's moves (by their parts) as the move list writes them, in the page's language, one
+ * entry per move: "turns over d1:" "hunter (rifle down)", "b6 to b5", "b6 takes b5",
+ * "d2 out by the exit at d1", "passes"; a move without parts keeps its notation. */
+export function moveWords(moves) {
+  return moves.map((m) => {
+    switch (m.kind) {
+      case "flip": return t("page.halali.words.flip", { cell: m.cell });
+      case "reveal": return revealWords(String(m.tile));
+      case "move": return t("page.halali.words.move", { from: m.from, to: m.to });
+      case "capture": return t("page.halali.words.capture", { from: m.from, to: m.to });
+      case "exit": return t("page.halali.words.exit", { from: m.from, exit: m.exit });
+      case "pass": return t("page.halali.words.pass");
+      default: return String(m.move);
+    }
+  });
+}
+
+/** The tile a flip shows (its token: "Hv", "F"), in words: "hunter (rifle down)". */
+function revealWords(tok) {
+  const info = TILES[tok[0]];
+  if (!info) return tok;
+  const rifle = tok[0] === "H" && RIFLE[tok[1]] ? RIFLE_WORDS[tok[1]] : "none";
+  return t("page.halali.words.reveal", { tile: tileWord(info.name), rifle });
 }
 
 /** The tiles' pictures, from the game's package (the file the server's SVG drawing reads too):
@@ -124,13 +150,16 @@ function exitKey(edge) {
   return `exit:${edge}`;
 }
 
+/** An exit's picture beyond its edge square, past the strip where the coordinates are written
+ * (COORD_GAP), so that it never covers a column's letter or a row's number. */
 function exitShape(edge) {
   const { x, y } = squareXY(edge);
   const [dx, dy] = EXIT_DIR[edge];
-  const cx = x + SQ / 2 + dx * (SQ / 2 + OFF / 2 - 4);
-  const cy = y + SQ / 2 + dy * (SQ / 2 + OFF / 2 - 4);
-  const w = dx ? OFF - 14 : SQ + 10;
-  const hgt = dx ? SQ + 10 : OFF - 14;
+  const depth = OFF - COORD_GAP - 8;
+  const cx = x + SQ / 2 + dx * (SQ / 2 + COORD_GAP + depth / 2);
+  const cy = y + SQ / 2 + dy * (SQ / 2 + COORD_GAP + depth / 2);
+  const w = dx ? depth : SQ + 10;
+  const hgt = dx ? SQ + 10 : depth;
   const ax = cx;
   const ay = cy + 10;
   const px = -dy;
@@ -233,6 +262,7 @@ export function createBoard(ui) {
 
   return {
     target: (entry) => entry.to ?? (entry.exit ? exitKey(entry.exit) : null),
+    words: moveWords,
     draw() {
       const view = ui.state.view;
       if (!board) {

@@ -20,21 +20,28 @@ import { seatWord } from "../words.js";
 const TAG_COLOURS = { red: 0xd33a2c, blue: 0x2f62d0, yellow: 0xf2c200, orange: 0xf07a12 };
 const KIND_COLOURS = { BJ: 0xe9d7ad, SJ: 0xcdb8e8, BE: 0xa9dcc8, SE: 0xf3bea4 };
 const KINDS = ["BJ", "SJ", "BE", "SE"];
+const MARK_PX = 9;   // a target's radius on the screen at least (a lit hole, a ghost tag)
+const TAP_PX = 24;   // a tap this near a target's centre chooses it: a 48 px target on a phone
+const HIT_RADIUS = 0.55;  // a target's reach in the building's units (when drawn larger)
 const kindName = (kind) => (KINDS.includes(kind) ? t(`page.hau_la.kind.${kind}`) : kind);
 const faceName = (face) => (["u", "d"].includes(face) ? t(`page.hau_la.face.${face}`) : face);
 
 /** A placement's steps (one turn's entries of the state's `moves`, by their parts) as the move
- * list writes them, one entry per step: "big joint", "in g5", "and 3b", "(upper, lower faces)",
- * "· tag in 7a (upper)"; a step without parts keeps its notation. */
+ * list writes them, one entry per step: "big joint", "into hole g5", "and hole 3b",
+ * "(upper, lower faces)", "· tag in 7a (upper)"; a placement with no piece step (a bonus joint)
+ * names its piece at its first hole: "big joint into hole g3". A step without parts keeps its
+ * notation. */
 export function moveWords(moves) {
   let holes = 0;
+  const named = moves.some((m) => m.kind === "piece") ? "yes" : "no";
   return moves.map((m) => {
     const name = kindName(m.piece);
     const faces = String(m.sides || "").split("").map(faceName);
     switch (m.kind) {
       case "piece": return name;
       case "take": return t("page.hau_la.words.take", { piece: name });
-      case "hole": return t("page.hau_la.words.hole", { first: holes++ ? "no" : "yes", cell: m.cell });
+      case "hole": return t("page.hau_la.words.hole", { first: holes++ ? "no" : "yes",
+        named: m.piece ? named : "yes", piece: name, cell: m.cell });
       case "rotation": return t("page.hau_la.words.turned", { degrees: m.degrees });
       case "sides": return t("page.hau_la.words.sides", { faces: faces.join(", "), n: faces.length });
       case "tag": return t("page.hau_la.words.tag", { cell: m.cell, face: faceName(m.face) });
@@ -63,12 +70,17 @@ export function ghostFor(pending, entry) {
   return ghosts.find((g) => g.sides === entry.sides) || null;
 }
 
-/** A step's choice as a button says it. */
+/** A step's choice as a button says it, in words ("turn a quarter", "upper face"); its
+ * notation (`r90`, `u`) is left to the tooltip. */
 function choiceLabel(entry) {
-  if (entry.kind === "tag") return `${entry.cell} ${entry.face}`;
-  if (entry.kind === "take") return t("page.hau_la.take", { piece: kindName(entry.piece) });
-  if (entry.kind === "piece") return kindName(entry.piece);
-  return entry.move;
+  switch (entry.kind) {
+    case "tag": return t("page.hau_la.choice.tag", { cell: entry.cell, face: entry.face });
+    case "take": return t("page.hau_la.take", { piece: kindName(entry.piece) });
+    case "piece": return kindName(entry.piece);
+    case "rotation": return t("page.hau_la.choice.rotation", { degrees: entry.degrees });
+    case "sides": return t("page.hau_la.choice.sides", { sides: entry.sides });
+    default: return entry.move;
+  }
 }
 
 function vec(p) {
@@ -109,7 +121,7 @@ class Scene3D {
   constructor(container, onPick) {
     this.container = container;
     this.onPick = onPick;
-    this.pickables = [];     // invisible spheres: {mesh, key, position}
+    this.pickables = [];     // the targets: {key, position} (`pick` finds them on the screen)
     this.labels = [];        // HTML labels: {el, position}
     this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
@@ -125,9 +137,6 @@ class Scene3D {
     this.controls.maxDistance = 80;
     this.controls.maxPolarAngle = Math.PI * 0.495;
     this.controls.addEventListener("change", () => this.render());
-    // once the player turned or zoomed the view, a new state or a resize leaves the camera be
-    this.turnedByPlayer = false;
-    this.controls.addEventListener("start", () => { this.turnedByPlayer = true; });
     this.controls.update();
     this.scene.add(new THREE.HemisphereLight(0xffffff, 0x8a7f6a, 1.6));
     const sun = new THREE.DirectionalLight(0xffffff, 1.6);
@@ -144,7 +153,6 @@ class Scene3D {
     this.scene.add(this.overlay);
     this.labelBox = h("div", { class: "labels" });
     container.append(this.labelBox);
-    this.raycaster = new THREE.Raycaster();
     this.pointerDown = null;
     const el = this.renderer.domElement;
     el.addEventListener("pointerdown", (ev) => { this.pointerDown = [ev.clientX, ev.clientY]; });
@@ -166,7 +174,7 @@ class Scene3D {
     this.renderer.setSize(w, hgt, false);
     this.camera.aspect = w / hgt;
     this.camera.updateProjectionMatrix();
-    if (this.extent && !this.turnedByPlayer) this.frame(false);
+    if (this.extent) this.frame(false);
     this.render();
   }
 
@@ -197,9 +205,9 @@ class Scene3D {
     });
   }
 
-  /** Keep the whole building and board in view: when some of it is off the screen (or
-   * `always`), aim at its middle and step back along the line of sight until all of it fits,
-   * keeping the direction the player turned the view to. */
+  /** Keep the whole building, board and every target in view: when some of it is off the
+   * screen (or `always`), aim at its middle and step back along the line of sight until all of
+   * it fits, keeping the direction the player turned the view to (their own rotation). */
   frame(always) {
     if (!always && this.inView()) return;
     const box = new THREE.Box3().setFromPoints(this.extent.map(vec));
@@ -227,13 +235,25 @@ class Scene3D {
     }
   }
 
-  /** Draw the building: pieces, their free holes, tags; `lastPiece` is highlighted. The view
-   * is framed to it the first time, and again whenever it grows out of the view, until the
-   * player turns or zooms it: from then on the camera stays where they put it. */
-  setBuilding(view) {
+  /** Refit after a change: what must stay in view is the building (`extentOf(view)`) and
+   * `targets` (the spots and ghosts the step shows: points). Framed whole the first time; later
+   * only when something is off the screen, from the direction the player turned it to, so a
+   * zoom or turn of theirs holds until a target would be out of sight. */
+  fit(view, targets) {
     const first = !this.extent;
-    this.extent = Scene3D.extentOf(view);
-    if (first || !this.turnedByPlayer) this.frame(first);
+    this.extent = [...Scene3D.extentOf(view), ...targets];
+    this.frame(first);
+  }
+
+  /** World units per screen pixel at `position` (a spot's size on the screen from it). */
+  unitsPerPixel(position) {
+    const distance = this.camera.position.distanceTo(vec(position));
+    const height = this.renderer.domElement.clientHeight || 480;
+    return (2 * distance * Math.tan((this.camera.fov * Math.PI) / 360)) / height;
+  }
+
+  /** Draw the building: pieces, their free holes, tags; `lastPiece` is highlighted. */
+  setBuilding(view) {
     this.clear(this.building);
     const last = view.pieces.reduce((m, p) => Math.max(m, p.number), 0);
     const before = this.lastPiece ?? last;
@@ -276,17 +296,14 @@ class Scene3D {
     fill(this.labelBox);
     for (const spot of spots) {
       const chosen = spot.key === picked;
-      const marker = new THREE.Mesh(new THREE.SphereGeometry(spot.radius || 0.42, 16, 12),
+      // seen at MARK_PX on any screen, however far the camera stepped back
+      const size = Math.max(spot.radius || 0.42, this.unitsPerPixel(spot.position) * MARK_PX);
+      const marker = new THREE.Mesh(new THREE.SphereGeometry(size, 16, 12),
         new THREE.MeshBasicMaterial({ color: chosen ? 0x2e9d4f : (spot.colour || 0xffd21f),
           transparent: !!spot.faint, opacity: spot.faint ? 0.55 : 1 }));
       marker.position.copy(vec(spot.position));
       this.overlay.add(marker);
-      const hit = new THREE.Mesh(new THREE.SphereGeometry(0.55, 10, 8),
-        new THREE.MeshBasicMaterial({ transparent: true, opacity: 0, depthWrite: false }));
-      hit.position.copy(vec(spot.position));
-      hit.userData.key = spot.key;
-      this.overlay.add(hit);
-      this.pickables.push({ mesh: hit, key: spot.key, position: spot.position });
+      this.pickables.push({ key: spot.key, position: spot.position });  // picked on the screen
       if (spot.label) {
         const el = h("span", { class: "label", "data-label": spot.key }, spot.label);
         this.labelBox.append(el);
@@ -336,13 +353,22 @@ class Scene3D {
     requestAnimationFrame(step);
   }
 
+  /** The spot a click or tap at these client coordinates means: the nearest on the screen,
+   * within TAP_PX of its centre or inside its hit sphere as drawn (ghost tags of one hole lie
+   * close together: the one nearest the finger, not the one nearest the camera). */
   pick(clientX, clientY) {
-    const rect = this.renderer.domElement.getBoundingClientRect();
-    const ndc = new THREE.Vector2(((clientX - rect.left) / rect.width) * 2 - 1,
-      -((clientY - rect.top) / rect.height) * 2 + 1);
-    this.raycaster.setFromCamera(ndc, this.camera);
-    const hits = this.raycaster.intersectObjects(this.pickables.map((p) => p.mesh), false);
-    return hits.length ? hits[0].object.userData.key : null;
+    let best = null;
+    let bestDistance = Infinity;
+    for (const spot of this.pickables) {
+      const at = this.screen(spot.position);
+      const distance = Math.hypot(at.x - clientX, at.y - clientY);
+      const reach = Math.max(TAP_PX, HIT_RADIUS / this.unitsPerPixel(spot.position));
+      if (at.visible && distance <= reach && distance < bestDistance) {
+        best = spot.key;
+        bestDistance = distance;
+      }
+    }
+    return best;
   }
 
   /** Where a 3D point is on the screen (client pixels), for labels and tests. */
@@ -445,6 +471,12 @@ function boardTools(board) {
       const spot = scene.pickables.find((x) => x.key === key);
       return spot ? scene.screen(spot.position) : null;
     },
+    /** Every target the 3D view offers now (a hole, a ghost tag) by its move, with its place
+     * on the screen (client pixels), for tests. */
+    targets() {
+      const { scene } = board;
+      return scene ? scene.pickables.map((x) => ({ key: x.key, ...scene.screen(x.position) })) : [];
+    },
     /** What the 3D view lights for the state's hint (the spot's key, the ghost's choice), for
      * tests; null without WebGL. */
     hintShown() {
@@ -526,6 +558,7 @@ function draw(board) {
   scene.setBuilding(view);
   const marked = markHint(spots(board, view, ghost), hint,
     hintPlace(hint, view, ghost || hinted, findHole));
+  scene.fit(view, targets(marked, [ghost, hinted], tagPosition));
   scene.setPickables(marked, board.chosen ? board.chosen.move : null);
   const pieceTouches = !!board.warning && board.warning.some((w) => !w.startsWith(t("page.hau_la.touch.your_tag")));
   scene.setGhost(ghost, { touching: pieceTouches, tagPosition, tagColour: mover });
@@ -533,6 +566,21 @@ function draw(board) {
   board.shown = { spot: marked.some((x) => x.hinted) ? hint.move : null,
     ghost: hinted ? hinted.choice : null };
   scene.render();
+}
+
+/** The points a refit keeps in view besides the building: every spot to click (with room for
+ * its marker) and every ghost shown (the preview, the hint's, the previewed tag). */
+function targets(marked, ghosts, tagPosition) {
+  const out = [];
+  const around = (p, r) => out.push([p[0], p[1], p[2] + r], [p[0], p[1], p[2] - r]);
+  for (const spot of marked) around(spot.position, spot.radius || 0.42);
+  for (const ghost of ghosts) {
+    if (!ghost) continue;
+    for (const p of ghost.points || []) around(p, 0.35);
+    for (const tag of ghost.tags || []) around(tag.position, 0.5);
+  }
+  if (tagPosition) around(tagPosition, 0.5);
+  return out;
 }
 
 /** The spots to click in the 3D view: the holes the step offers, or the ghost's tags. */
@@ -547,8 +595,11 @@ function spots({ o, chosen }, view, ghost) {
     for (const x of ghost.tags || []) {
       const entry = o.tags.find((e) => e.move === x.choice);
       if (entry) {
-        out.push({ key: entry.move, position: x.position, label: choiceLabel(entry),
-          colour: TAG_COLOURS[view.to_move], radius: 0.3, faint: !chosen || entry.move !== chosen.move });
+        // only the chosen tag is labelled: a label beside every ghost tag overlapped the others
+        const faint = !chosen || entry.move !== chosen.move;
+        out.push({ key: entry.move, position: x.position, colour: TAG_COLOURS[view.to_move],
+          label: faint ? null : t("page.hau_la.label.tag", { cell: entry.cell, face: entry.face }),
+          radius: 0.3, faint });
       }
     }
   }
@@ -598,7 +649,7 @@ function stepControls(board, pending) {
   const chosenSoFar = [pending.kind && kindName(pending.kind), pending.first && t("page.hau_la.from", { cell: pending.first }),
     pending.second && t("page.hau_la.to", { cell: pending.second }), pending.rotation !== null && pending.rotation !== undefined
       ? t("page.hau_la.words.turned", { degrees: pending.rotation }) : null,
-    pending.sides && t("page.hau_la.sides", { sides: pending.sides })].filter(Boolean);
+    pending.sides && t("page.hau_la.choice.sides", { sides: pending.sides })].filter(Boolean);
   if (chosenSoFar.length) box.append(h("p", { class: "small" }, t("page.hau_la.chosen", { list: chosenSoFar.join(", ") })));
   if (o.kinds.length || o.extras.length) {
     box.append(h("p", { class: "hint" }, t(o.extras.length ? "page.hau_la.take_first" : "page.hau_la.choose_piece")),
@@ -627,7 +678,9 @@ function stepControls(board, pending) {
   if (chosen) {
     const entry = chosen;
     box.append(h("button", { type: "button", class: "primary", "data-action": "confirm",
-      onclick: () => { board.chosen = null; ui.submit(entry); } }, t("page.hau_la.confirm", { move: entry.move })));
+      "data-confirm": entry.move, title: entry.move,
+      onclick: () => { board.chosen = null; ui.submit(entry); } },
+    t("page.hau_la.confirm", { move: choiceLabel(entry) })));
   }
   return box;
 }
@@ -637,7 +690,7 @@ function previewButtons(board, entries) {
   const { chosen } = board;
   return h("div", { class: "choices" }, entries.map((e) => h("button", {
     type: "button", "data-choice": e.move, class: chosen && e.move === chosen.move ? "chosen" : "",
-    onclick: () => choose(board, e),
+    title: e.move, onclick: () => choose(board, e),
   }, choiceLabel(e))));
 }
 

@@ -1,5 +1,5 @@
 // Hotu Matua: the sea drawn from the board data in the view (field polygons, the number of each
-// line as 1-4 dots on it, sails on the start fields, pearls), the ships, the rolled dice with the
+// line written on it, sails on the start fields, pearls), the ships, the rolled dice with the
 // used ones greyed; click a ship (or drag it), then a field it can reach; an end-turn button.
 //
 // The board file is portrait (north at the top); on a wide screen it is turned a quarter so that
@@ -82,7 +82,7 @@ function lineKey(a, b) {
   return [a, b].sort().join("|");
 }
 
-/** What stays: fields, their numbers, sails, line dots; layers for pearls, trails and ships. */
+/** What stays: fields, their numbers, sails, the lines' values; layers for pearls, trails and ships. */
 function skeleton(board, landscape) {
   const geo = geometry(board, landscape);
   const svg = svgRoot(geo.width, geo.height, { "data-game": "hotu_matua", role: "img",
@@ -111,16 +111,12 @@ function skeleton(board, landscape) {
   for (const line of geo.lines) {
     if (!line.edge) continue;
     const [[x0, y0], [x1, y1]] = line.edge;
-    const len = Math.hypot(x1 - x0, y1 - y0) || 1;
-    const ux = (x1 - x0) / len;
-    const uy = (y1 - y0) / len;
     const mx = (x0 + x1) / 2;
     const my = (y0 + y1) / 2;
-    const g = s("g", { "data-line": line.fields.join("-"), "data-number": line.number });
-    for (let i = 0; i < line.number; i++) {
-      const off = (i - (line.number - 1) / 2) * 7.5;
-      g.append(s("circle", { cx: fmt(mx + ux * off), cy: fmt(my + uy * off), r: 2.8, class: "line-dot" }));
-    }
+    // the line's value as a number on a small disc (dots were hard to count)
+    const g = s("g", { "data-line": line.fields.join("-"), "data-number": line.number },
+      s("circle", { cx: fmt(mx), cy: fmt(my), r: 8, class: "line-badge" }),
+      s("text", { x: fmt(mx), y: fmt(my + 4), class: "line-value" }, String(line.number)));
     lines.set(lineKey(...line.fields), g);
     dots.append(g);
   }
@@ -242,7 +238,7 @@ export function createBoard(ui) {
         for (const to of targets.keys()) hot.add(lineKey(from, to));
       }
       for (const [key, g] of map.lines) {
-        for (const dot of g.children) dot.classList.toggle("hot", hot.has(key));
+        g.classList.toggle("hot", hot.has(key));
       }
     },
     destroy() {
