@@ -131,7 +131,10 @@ def test_a_rated_game_shows_its_changes_in_the_end_box_profiles_and_leaderboard(
         line.locator("[data-action=download]").click()
     record = tmp_path / "record.json"
     info.value.save_as(record)
-    done = subprocess.run([sys.executable, "-m", "gamehall", "replay", "--quiet", str(record)],
+    # the test server's Hula is the set-up plug-in's (tests.web.hula_setup), as the record says:
+    # the CLI replays it with the same plug-in loaded, as a hall's operator would
+    cli = "import sys, tests.web.hula_setup; from gamehall.cli import app; app(sys.argv[1:])"
+    done = subprocess.run([sys.executable, "-c", cli, "replay", "--quiet", str(record)],
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "verified" in done.stdout, done.stdout + done.stderr
     line.locator("[data-action=open-replay]").click()
