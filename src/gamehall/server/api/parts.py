@@ -13,6 +13,8 @@ from gamehall.server.api.door import BotDoor, Door, Held
 from gamehall.server.botapi.service import BotApi
 from gamehall.server.hall.hall import Hall
 from gamehall.server.ops.settings import Settings
+from gamehall.server.pairing.seeks import Seeks
+from gamehall.server.pairing.service import Pools
 from gamehall.server.reviews.service import Reviews
 from gamehall.server.table.replay import ReplayCache
 
@@ -36,3 +38,5 @@ HeldPart = Annotated[Held, part("held")]
 SettingsPart = Annotated[Settings, part("settings")]
 ReviewsPart = Annotated[Reviews, part("reviews")]
 ReplaysPart = Annotated[ReplayCache, part("replays")]
+PoolsPart = Annotated[Pools, part("pools")]
+SeeksPart = Annotated[Seeks, part("seeks")]
