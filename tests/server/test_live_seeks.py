@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from tests.server.live import Server, auth, running
-from tests.server.test_live_botapi import CHEAP_HASHES, account, bot_account, wait_for
+from tests.server.test_live_botapi import CHEAP_HASHES, bot_account, wait_for
 
 _names = itertools.count()
 SEEK = {"game": "hula", "options": {"size": 5}, "clock": "10+5", "rated": False}
