@@ -175,3 +175,24 @@ def test_concurrent_accepts_of_one_seek_make_one_room(hall: Server) -> None:
     assert len(won) == 1, [r.text for r in answers]
     assert {r.json()["code"] for r in answers if r.status_code != 200} <= {"seek_taken",
                                                                              "seek_closed"}
+
+
+@pytest.fixture()
+def one_game(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    tmp = tmp_path_factory.mktemp("seeks-bot-cap")
+    with running(Server(f"sqlite:///{tmp / 'hall.db'}", tmp / "server.log",
+                        "--token-rate", "100000/minute", "--max-bot-games", "1",
+                        "--pairing-rate", "1000/minute", *CHEAP_HASHES)) as server:
+        yield server
+
+
+def test_raced_accepts_of_a_bots_seeks_stay_within_its_open_games(one_game: Server) -> None:
+    token = bot_account(one_game, f"capbot{next(_names)}", ["hula"])
+    seeks = [post(one_game, token).json()["id"] for _ in range(2)]
+    takers = [guest(one_game) for _ in seeks]
+    answers = _race(one_game, [("POST", f"/api/seeks/{s}/accept", t, None)
+                               for s, t in zip(seeks, takers, strict=True)])
+    assert sorted(r.status_code for r in answers) == [200, 409], [r.text for r in answers]
+    refused = next(r for r in answers if r.status_code == 409)
+    assert refused.json()["code"] == "too_many_games"
+    assert len(listed(one_game)) == 1  # the refused seek stands again
