@@ -96,7 +96,7 @@ class Following:
                                                         str(message.get("text")),
                                                         str(message.get("at"))))
             return [{"event": "message", "message": message}]
-        if kind == "player":  # a player's own channel (the bot API's event stream)
+        if kind in ("player", "lobby"):  # a player's own channel, the lobby's (not rooms)
             return [event]
         if kind == "presence":
             changed = self.cluster.presence.note_presence(room_id, str(event.get("node")),
