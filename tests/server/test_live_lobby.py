@@ -15,49 +15,10 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.server.live import Client, Server, auth, running
+from tests.server.live import Client, Server, running
+from tests.server.lobby_client import Lobby, lobby_url
 
 Message = dict[str, Any]
-
-
-def lobby_url(server: Server) -> str:
-    return f"ws://127.0.0.1:{server.port}/ws/lobby"
-
-
-class Lobby:
-    """A lobby socket that keeps the rooms as the messages say (snapshot, then changes)."""
-
-    def __init__(self, ws: ClientConnection) -> None:
-        self.ws = ws
-        self.rooms: dict[str, Message] = {}
-        self.messages: list[Message] = []
-
-    @classmethod
-    async def open(cls, server: Server, token: str | None = None) -> Lobby:
-        lobby = cls(
-            await connect(lobby_url(server), open_timeout=20, additional_headers=auth(token))
-        )
-        first = await lobby.next()
-        assert first["type"] == "lobby", first
-        return lobby
-
-    async def next(self, timeout: float = 30.0) -> Message:
-        msg = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
-        self.messages.append(msg)
-        if msg["type"] == "lobby":
-            self.rooms = {line["id"]: line for line in msg["rooms"]}
-        elif msg["type"] == "lobby_change":
-            for key in msg["gone"].get("rooms", []):
-                self.rooms.pop(key, None)
-            for line in msg["put"].get("rooms", []):
-                self.rooms[line["id"]] = line
-        return dict(msg)
-
-    async def until(self, done: Any, timeout: float = 30.0) -> None:
-        """Read changes until `done(rooms)` holds (the server pushes them: nothing is asked)."""
-        deadline = asyncio.get_running_loop().time() + timeout
-        while not done(self.rooms):
-            await self.next(max(0.1, deadline - asyncio.get_running_loop().time()))
 
 
 def test_a_room_created_elsewhere_reaches_an_anonymous_lobby(server: Server) -> None:
@@ -67,7 +28,7 @@ def test_a_room_created_elsewhere_reaches_an_anonymous_lobby(server: Server) -> 
 async def _a_room_created_elsewhere_reaches_an_anonymous_lobby(server: Server) -> None:
     ann = server.session("lobbyann")
     earlier = server.create_room(ann, "hula")
-    lobby = await Lobby.open(server)  # no token: an anonymous visitor watches
+    lobby = await Lobby.open(server.http)  # no token: an anonymous visitor watches
     await lobby.until(lambda rooms: earlier in rooms)  # in the snapshot, or just after it
     room = server.create_room(ann, "hula", clock="5+3")
     await lobby.until(lambda rooms: room in rooms)
@@ -99,7 +60,7 @@ async def _a_move_updates_the_line_and_a_finished_game_stays_listed(server: Serv
     for token in (ann, bob):
         server.act(token, room, "join")
     server.act(ann, room, "start")
-    lobby = await Lobby.open(server, bob)
+    lobby = await Lobby.open(server.http, bob)
     await lobby.until(lambda rooms: room in rooms and rooms[room]["status"] == "playing")
     assert server.act(ann, room, "resign").status_code == 200
     await lobby.until(lambda rooms: rooms[room]["status"] == "finished")
@@ -112,7 +73,7 @@ def test_the_lobby_only_listens(server: Server) -> None:
 
 
 async def _the_lobby_only_listens(server: Server) -> None:
-    lobby = await Lobby.open(server)
+    lobby = await Lobby.open(server.http)
     await lobby.ws.send(json.dumps({"type": "ping", "id": 7}))
     assert (await lobby.next())["type"] == "pong"
     await lobby.ws.send(json.dumps({"type": "join", "id": 8}))
@@ -139,7 +100,7 @@ def capped(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 async def _try_open(server: Server) -> ClientConnection | str:
     """A lobby socket if the server lets it stay open, else the refusal's code."""
-    ws = await connect(lobby_url(server), open_timeout=20)
+    ws = await connect(lobby_url(server.http), open_timeout=20)
     first = json.loads(await asyncio.wait_for(ws.recv(), 30))
     if first["type"] == "lobby":
         return ws
@@ -179,7 +140,7 @@ async def _a_room_socket_is_not_a_lobby_socket(capped: Server) -> None:
     token = capped.session("capann")
     room = capped.create_room(token, "hula")
     clients = [await Client.open(capped, room, token) for _ in range(4)]
-    lobby = await Lobby.open(capped)
+    lobby = await Lobby.open(capped.http)
     await lobby.until(lambda rooms: room in rooms)
     await lobby.ws.close()
     for c in clients:

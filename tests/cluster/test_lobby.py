@@ -1,0 +1,35 @@
+"""The lobby pushed across a cluster (issue 44): a lobby socket on node 1 hears a room created
+on node 2 (which owns it), its seats filled through node 3 and its start, without asking; a
+lobby socket on node 3 opened afterwards has it in its snapshot."""
+
+from __future__ import annotations
+
+import asyncio
+
+from deploy.topology import Topology
+from tests.cluster.helpers import node, owner_of
+from tests.server.lobby_client import Lobby
+
+
+def test_a_room_made_on_node_2_reaches_a_lobby_on_node_1(topology: Topology) -> None:
+    one, two, three = (node(n) for n in topology.nodes)
+
+    async def run() -> None:
+        lobby = await Lobby.open(one.http)  # anonymous, on node 1
+        ann, bob = two.session("clann"), three.session("clbob")
+        room = two.create_room(ann, "hula")
+        assert owner_of(topology, room).name == topology.nodes[1].name
+        await lobby.until(lambda rooms: room in rooms)
+        assert lobby.rooms[room]["status"] == "waiting"
+        for at, token in ((two, ann), (three, bob)):
+            assert at.act(token, room, "join").status_code == 200
+        await lobby.until(lambda rooms: all(s["player"] for s in rooms[room]["seats"]))
+        assert three.act(ann, room, "start").status_code == 200
+        await lobby.until(lambda rooms: rooms[room]["status"] == "playing")
+        later = await Lobby.open(three.http)
+        await later.until(lambda rooms: room in rooms and rooms[room]["status"] == "playing")
+        assert any(line["id"] == room for line in later.messages[0]["rooms"])  # the snapshot
+        await lobby.close()
+        await later.close()
+
+    asyncio.run(run())
