@@ -39,6 +39,8 @@ SAMPLES: dict[str, tuple[str, Any]] = {
     "token_rate": ("10/second", "10/second"),
     "hint_level": ("HARD", "hard"),
     "hint_rate": ("3/minute", "3/minute"),
+    "pairing_rate": ("4/minute", "4/minute"),
+    "pairing_address_rate": ("40/hour", "40/hour"),
     "bot_game_clock": ("3d", "3d"),
     "review_level": ("hard", "hard"),
 }

@@ -462,6 +462,20 @@ ReviewMaxSecondsOption = Annotated[float, typer.Option(
 ReviewLeaseSecondsOption = Annotated[float, typer.Option(
     help="How long a review's claim lasts unless its node renews it (a dead node's "
          "reviews are then failed and taken up again).", min=1.0)]
+PairingWaveSecondsOption = Annotated[float, typer.Option(
+    help="Seconds between a quick-pairing pool's waves.", min=0.1)]
+PairingWavePlayersOption = Annotated[int, typer.Option(
+    help="Players waiting in a pool that fire its wave at once.", min=2)]
+PairingRateOption = Annotated[str, typer.Option(
+    help="Pool joins and seeks posted or accepted per player.")]
+PairingAddressRateOption = Annotated[str, typer.Option(
+    help="Pool joins and seeks posted or accepted per address.")]
+PairingPerAddressOption = Annotated[int, typer.Option(
+    help="Pool entries and open seeks at once per address.", min=1)]
+MaxSeeksOption = Annotated[int, typer.Option(help="Open seeks per player.", min=1)]
+NoShowSecondsOption = Annotated[float, typer.Option(
+    help="How long a player who left a paired game before moving is kept out of the pools.",
+    min=0.0)]
 LogJsonOption = Annotated[bool, typer.Option(
     help="Write logs as JSON lines (one object per record).")]
 
@@ -524,6 +538,13 @@ def serve(
     review_per_player: ReviewPerPlayerOption = SERVE.review_per_player,
     review_max_seconds: ReviewMaxSecondsOption = SERVE.review_max_seconds,
     review_lease_seconds: ReviewLeaseSecondsOption = SERVE.review_lease_seconds,
+    pairing_wave_seconds: PairingWaveSecondsOption = SERVE.pairing_wave_seconds,
+    pairing_wave_players: PairingWavePlayersOption = SERVE.pairing_wave_players,
+    pairing_rate: PairingRateOption = SERVE.pairing_rate,
+    pairing_address_rate: PairingAddressRateOption = SERVE.pairing_address_rate,
+    pairing_per_address: PairingPerAddressOption = SERVE.pairing_per_address,
+    max_seeks: MaxSeeksOption = SERVE.max_seeks,
+    no_show_seconds: NoShowSecondsOption = SERVE.no_show_seconds,
     log_json: LogJsonOption = False,
 ) -> None:
     """Run the online hall: HTTP API, WebSocket play, and the browser page when installed.

@@ -148,11 +148,13 @@ BODIES: dict[tuple[str, str], Any] = {
     ("POST", "/api/challenge/{nickname}"): {"game": "hula", "options": {"size": 5}},
     ("POST", "/api/challenge/{cid}/decline"): {"reason": "later"},
     ("POST", "/api/bot/game/{room_id}/chat"): {"text": "hello"},
+    ("POST", "/api/seeks"): {"game": "hula", "options": {"size": 5}, "clock": "10+5"},
 }
 
 
 def fill(path: str, w: World) -> str:
     values = {"room_id": w.own_room, "cid": w.challenge, "nickname": w.person,
+              "pool": "hula-2d", "entry_id": "noentry", "seek_id": "noseek",
               "token_id": w.token_id, "game": "hula", "name": "hula", "index": "0",
               "step": "0", "move": "a1"}
     if path.startswith("/i18n/"):

@@ -36,7 +36,7 @@ def _used() -> tuple[set[str], set[str]]:
     return whole, prefixes
 
 
-SERVER_PARTS = ("server.json", "games.json", "options.json")
+SERVER_PARTS = ("server.json", "games.json", "options.json", "pairing.json")
 """The parts whose keys the server sends (tests/server/test_server_messages.py,
 tests/games/test_games_catalogue.py and the options' test check them)."""
 

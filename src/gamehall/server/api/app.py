@@ -36,6 +36,7 @@ from gamehall.server.api.routes import (
     languages,
     lobby,
     ops,
+    pairing,
     players,
     reviews,
     rooms,
@@ -51,6 +52,8 @@ from gamehall.server.hall.hall import Hall
 from gamehall.server.lobby.feed import LobbyFeed
 from gamehall.server.ops.limiter import Limiter, SharedLimiter
 from gamehall.server.ops.settings import Settings
+from gamehall.server.pairing.seeks import Seeks
+from gamehall.server.pairing.service import Pools
 from gamehall.server.pubsub.in_process import InProcessPubSub, PubSub
 from gamehall.server.pubsub.redis_pubsub import RedisPubSub
 from gamehall.server.reviews.service import Reviews
@@ -64,7 +67,7 @@ WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 ROUTERS = (ops.router, languages.router, reviews.router, games.router, sessions.router,
            rooms.router, accounts.router, players.router, bot_accounts.router,
            challenges.router, bot_streams.router, bot_games.router, explorer.router,
-           websocket.router, lobby.router)
+           pairing.router, websocket.router, lobby.router)
 """Every feature's router, in the order their routes are matched: the reviews' before the rooms'
 (whose ``POST /api/rooms/{id}/{kind}`` would take ``review`` for an action), and all before the
 page's static files (which would answer ``/i18n/…``)."""
@@ -98,6 +101,8 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
     botapi = BotApi(hall)  # a feature: it subscribes to the hall's events
     review_service = Reviews(hall, settings)
     lobby_feed = LobbyFeed(hall)  # the lobby follows the hall's rooms and pushes their changes
+    pools = Pools(hall, cluster.leases if cluster is not None else None)
+    seeks = Seeks(hall, botapi)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -109,7 +114,9 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
         await hall.start()
         await lobby_feed.start()
         await review_service.start()
+        await pools.start()
         yield
+        await pools.stop()
         await review_service.stop()
         await lobby_feed.stop()
         await hall.stop()
@@ -130,6 +137,8 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
     app.state.botapi = botapi
     app.state.reviews = review_service
     app.state.lobby = lobby_feed
+    app.state.pools = pools
+    app.state.seeks = seeks
     app.state.door = Door(settings, hall.limiter)
     app.state.bot_door = BotDoor(settings, hall.limiter, None if cluster is None
                                  else SharedStreamSlots(cluster.pubsub.redis))

@@ -14,6 +14,8 @@ from gamehall.server.botapi.service import BotApi
 from gamehall.server.hall.hall import Hall
 from gamehall.server.lobby.feed import LobbyFeed
 from gamehall.server.ops.settings import Settings
+from gamehall.server.pairing.seeks import Seeks
+from gamehall.server.pairing.service import Pools
 from gamehall.server.reviews.service import Reviews
 from gamehall.server.table.replay import ReplayCache
 
@@ -38,3 +40,5 @@ SettingsPart = Annotated[Settings, part("settings")]
 LobbyPart = Annotated[LobbyFeed, part("lobby")]
 ReviewsPart = Annotated[Reviews, part("reviews")]
 ReplaysPart = Annotated[ReplayCache, part("replays")]
+PoolsPart = Annotated[Pools, part("pools")]
+SeeksPart = Annotated[Seeks, part("seeks")]

@@ -131,6 +131,21 @@ class Settings:
     lease_ms: int = 10_000
     """How long a room's lease lasts unless its owner renews it: a frozen node's rooms are taken
     over after at most this long (a node whose process ended is seen at once, see cluster.py)."""
+    pairing_wave_seconds: float = 20.0
+    """A quick-pairing pool pairs those waiting every this many seconds (a wave)..."""
+    pairing_wave_players: int = 16
+    """...or as soon as this many wait in it."""
+    pairing_rate: str = "30/minute"
+    """Pool joins, seeks posted and seeks accepted per player, in the `limits` notation."""
+    pairing_address_rate: str = "120/minute"
+    """The same per address (all its players together)."""
+    pairing_per_address: int = 20
+    """Pool entries waiting and seeks open at once from one address."""
+    max_seeks: int = 5
+    """Seeks one player may have open (or playing, to be re-issued) at once."""
+    no_show_seconds: float = 300.0
+    """A player who leaves a paired game before their first move is held back from the pools
+    this long."""
 
 
 OPTION_NAMES = {

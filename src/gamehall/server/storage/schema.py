@@ -108,9 +108,10 @@ game_players = sa.Table(
 a rated game. Written in the same transaction as the room row that records the end."""
 
 
-# The features' own tables (the bot API's: migration 0005; reviews: 0006; preferences: 0007),
-# here with the rest of the schema so that storage imports no feature; each feature's store
-# (botapi/store.py, reviews/store.py, accounts/preferences.py) reads and writes them.
+# The features' own tables (the bot API's: migration 0005; reviews: 0006; preferences: 0007;
+# pairing: 0009), here with the rest of the schema so that storage imports no feature; each
+# feature's store (botapi/store.py, reviews/store.py, accounts/preferences.py,
+# pairing/store.py) reads and writes them.
 
 bot_accounts = sa.Table(
     "bot_accounts", metadata,
@@ -176,6 +177,78 @@ preferences = sa.Table(
     sa.Column("language", sa.String(8)),
     sa.Column("updated_at", sa.String(40), nullable=False),
 )
+
+pool_entries = sa.Table(
+    "pool_entries", metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("pool", sa.String(64), nullable=False),
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("nickname", sa.String(40), nullable=False),
+    sa.Column("address", sa.String(64), nullable=False),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("range_lo", sa.Float),
+    sa.Column("range_hi", sa.Float),
+    sa.Column("bot_after", sa.Float),
+    sa.Column("last", sa.Text, nullable=False),
+    sa.Column("waves", sa.Integer, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("room", sa.String(32)),
+    sa.Column("seat", sa.Integer),
+    sa.Column("joined_at", sa.Float, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+    sa.Index("ix_pool_entries_pool_status", "pool", "status"),
+    sa.Index("ix_pool_entries_player", "player_id", "status"),
+    sa.Index("ix_pool_entries_room", "room"),
+    sa.Index("uq_pool_entries_active", "player_id", unique=True,
+             sqlite_where=sa.text("status IN ('waiting', 'pairing')"),
+             postgresql_where=sa.text("status IN ('waiting', 'pairing')")),
+)
+"""Players in quick-pairing pools (migration 0009; pairing/store.py): `waiting`, then
+`pairing` (a wave chose their table, `room` and `seat`, the room not yet stored), `paired`, or
+`cancelled`. One active entry per player, whatever the pool (the unique partial index)."""
+
+pool_fences = sa.Table(
+    "pool_fences", metadata,
+    sa.Column("pool", sa.String(64), primary_key=True),
+    sa.Column("fence", sa.BigInteger, nullable=False),
+)
+"""Each pool's latest lease number: a wave's writes carry theirs, a stale one is refused."""
+
+pool_holds = sa.Table(
+    "pool_holds", metadata,
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("until", sa.Float, nullable=False),
+)
+"""Players held back from the pools until `until` (hall time): they left a paired game
+before their first move."""
+
+seeks = sa.Table(
+    "seeks", metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("nickname", sa.String(40), nullable=False),
+    sa.Column("address", sa.String(64), nullable=False),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("clock", sa.String(16)),
+    sa.Column("seats", sa.Integer, nullable=False),
+    sa.Column("rated", sa.Boolean),
+    sa.Column("range_lo", sa.Float),
+    sa.Column("range_hi", sa.Float),
+    sa.Column("repeat", sa.Integer, nullable=False),
+    sa.Column("takers", sa.Text, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("room", sa.String(32)),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+    sa.Index("ix_seeks_status", "status"),
+    sa.Index("ix_seeks_player", "player_id", "status"),
+    sa.Index("ix_seeks_room", "room"),
+)
+"""Open challenges anyone may accept (migration 0009; pairing/seeks.py): `open` (with the
+players who took a seat so far, `takers`, for a table of more than two), `playing` (its game
+runs; it opens again after it while `repeat` lasts), `accepted` (for good) or `cancelled`."""
 
 
 SQLITE_SYNC = ("normal", "full")
