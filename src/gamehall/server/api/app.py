@@ -50,6 +50,7 @@ from gamehall.server.cluster.stream_slots import SharedStreamSlots
 from gamehall.server.engines.pool import BotLimits, BotPool
 from gamehall.server.hall.hall import Hall
 from gamehall.server.lobby.feed import LobbyFeed
+from gamehall.server.lobby.pairing_lines import follow_pairing
 from gamehall.server.ops.limiter import Limiter, SharedLimiter
 from gamehall.server.ops.settings import Settings
 from gamehall.server.pairing.seeks import Seeks
@@ -103,6 +104,7 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
     lobby_feed = LobbyFeed(hall)  # the lobby follows the hall's rooms and pushes their changes
     pools = Pools(hall, cluster.leases if cluster is not None else None)
     seeks = Seeks(hall, botapi)
+    follow_pairing(lobby_feed, pools, seeks)  # the lobby shows the pools' counts and the seeks
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -112,9 +114,9 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
         if cluster is not None:
             await cluster.pubsub.open()
         await hall.start()
-        await lobby_feed.start()
         await review_service.start()
         await pools.start()
+        await lobby_feed.start()
         yield
         await pools.stop()
         await review_service.stop()

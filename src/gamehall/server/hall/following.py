@@ -96,7 +96,7 @@ class Following:
                                                         str(message.get("text")),
                                                         str(message.get("at"))))
             return [{"event": "message", "message": message}]
-        if kind in ("player", "lobby"):  # a player's own channel, the lobby's (not rooms)
+        if kind in ("player", "lobby", "pairing"):  # a player's channel, the lobby's: no room
             return [event]
         if kind == "presence":
             changed = self.cluster.presence.note_presence(room_id, str(event.get("node")),

@@ -15,6 +15,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from gamehall.server.hall.hall import Hall
 from gamehall.server.lobby.index import Change, Gone, Line, LobbyIndex, Put, client_change
@@ -37,6 +38,8 @@ SOCKET_QUEUE = 256
 
 Source = Callable[[], Awaitable[list[Put]]]
 """A feature's lines of its section as they are now (read when the feed starts)."""
+Convert = Callable[[dict[str, Any], float], Change]
+"""A feature's event on its own channel, as a change of the lobby (made at the given time)."""
 
 
 class LobbyFeed:
@@ -46,33 +49,47 @@ class LobbyFeed:
         self.hall = hall
         self.index = LobbyIndex()
         self.sources: list[Source] = []
+        self.channels: dict[str, Convert] = {CHANNEL: lambda event, _at: Change.from_wire(event)}
+        """The channels the feed reads (every node hears each event): its own, and those of
+        the features that tell the lobby of their lines (`follow`)."""
+        self._subs: list[Subscription] = []
+        self._readers: list[asyncio.Task[None]] = []
         self._rooms: dict[str, Room] = {}
         self._gone: list[Gone] = []
         self._puts: list[Put] = []
         self._flusher: asyncio.Task[None] | None = None
-        self._reader: asyncio.Task[None] | None = None
-        self._sub: Subscription | None = None
         self.changes_sent = 0
         hall.events.on_room_changed(self._room_changed, self._room_gone)
 
     # --- life cycle ----------------------------------------------------------------------------
+    def follow(self, channel: str, convert: Convert, source: Source) -> None:
+        """A feature's lines: read as they are by `source` when the feed starts, then changed by
+        the events on `channel` (published by the feature, heard on every node)."""
+        self.channels[channel] = convert
+        self.sources.append(source)
+
     async def start(self) -> None:
         """Read the lines as stored, then follow every node's changes (those that come while
-        loading wait in the channel's queue and are applied after, by revision)."""
-        self._sub = self.hall.pubsub.subscribe(CHANNEL, limit=100_000)
-        await self.hall.pubsub.watch(CHANNEL)
+        loading wait in the channels' queues and are applied after, by revision)."""
+        for channel in self.channels:
+            sub = self.hall.pubsub.subscribe(channel, limit=100_000)
+            self._subs.append(sub)
+            await self.hall.pubsub.watch(channel)
         self.index.apply(Change(await self._stored_lines(), []))
-        self._reader = asyncio.create_task(self._read(), name="gamehall-lobby")
+        for sub, convert in zip(self._subs, self.channels.values(), strict=True):
+            self._readers.append(
+                asyncio.create_task(self._read(sub, convert), name=f"gamehall-lobby-{sub.channel}")
+            )
 
     async def stop(self) -> None:
-        for task in (self._flusher, self._reader):
+        for task in (self._flusher, *self._readers):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
-        if self._sub is not None:
-            self._sub.close()
-            self.hall.pubsub.unwatch(CHANNEL)
+        for sub in self._subs:
+            sub.close()
+            self.hall.pubsub.unwatch(sub.channel)
 
     async def _stored_lines(self) -> list[Put]:
         now = self.hall.clock()
@@ -125,15 +142,14 @@ class LobbyFeed:
             await self.hall.pubsub.publish(CHANNEL, {"event": "lobby", **change.wire()})
 
     # --- every node's changes ------------------------------------------------------------------
-    async def _read(self) -> None:
-        assert self._sub is not None
+    async def _read(self, sub: Subscription, convert: Convert) -> None:
         while True:
-            event = await self._sub.get()
+            event = await sub.get()
             try:
                 if event.get("event") == "overflow":  # fell behind: read it all again
-                    await self._reload()
+                    await self._reload(sub)
                     continue
-                self._apply(Change.from_wire(event))
+                self._apply(convert(event, self.hall.clock()))
             except Exception:
                 log.exception("a lobby change failed")
 
@@ -144,10 +160,8 @@ class LobbyFeed:
             text = json.dumps(client_change(done, self.hall.clock()), separators=(",", ":"))
             self.hall.pubsub.deliver_local(SOCKETS, {"event": "lobby", "text": text})
 
-    async def _reload(self) -> None:
-        assert self._sub is not None
-        self._sub.close()
-        self._sub = self.hall.pubsub.subscribe(CHANNEL, limit=100_000)
+    async def _reload(self, sub: Subscription) -> None:
+        sub.overflowed = False  # it goes on from here; the lines are read again
         fresh = LobbyIndex(self.index.finished_kept)
         fresh.apply(Change(await self._stored_lines(), []))
         self.index = fresh

@@ -12,7 +12,13 @@ from typing import Any
 SECTIONS = ("rooms", "pools", "seeks")
 """What the lobby shows; a change names its section."""
 FINISHED_KEPT = 50
-"""Finished rooms the lobby keeps (the most recent): their replays stay a click away."""
+"""Closed lines a section keeps (the most recent): finished rooms, whose replays stay a click
+away, and seeks taken (whose poster's page follows them to the room)."""
+IN_PLACE = frozenset({"pools"})
+"""Sections whose lines keep their place when they change (the pools, in the catalogue's order:
+a tile does not move when its count does)."""
+CLOSED = {"rooms": ("status", ("finished",)), "seeks": ("status", ("accepted", "playing"))}
+"""Which lines of a section are closed: a field and its closed values."""
 GONE_KEPT = 20000
 """Keys remembered as gone for good, so that a late change cannot bring them back."""
 
@@ -83,7 +89,7 @@ class LobbyIndex:
     def __init__(self, finished_kept: int = FINISHED_KEPT) -> None:
         self.finished_kept = finished_kept
         self.sections: dict[str, OrderedDict[str, Put]] = {s: OrderedDict() for s in SECTIONS}
-        self._finished: OrderedDict[str, None] = OrderedDict()
+        self._closed: OrderedDict[tuple[str, str], None] = OrderedDict()
         self._gone: OrderedDict[tuple[str, str], int | None] = OrderedDict()
 
     def __len__(self) -> int:
@@ -99,7 +105,7 @@ class LobbyIndex:
         for put in change.puts:
             if self._put(put):
                 done.puts.append(put)
-        done.gones.extend(self._evict_finished())
+        done.gones.extend(self._evict_closed())
         return done
 
     def _put(self, put: Put) -> bool:
@@ -117,12 +123,12 @@ class LobbyIndex:
             return False
         if old is not None and old.rev == put.rev and old.line == put.line:
             return False
-        lines.pop(put.key, None)
+        if put.section not in IN_PLACE:
+            lines.pop(put.key, None)
         lines[put.key] = put
-        if put.section == "rooms":
-            self._finished.pop(put.key, None)
-            if put.line.get("status") == "finished":
-                self._finished[put.key] = None
+        self._closed.pop(key, None)
+        if closed(put):
+            self._closed[key] = None
         return True
 
     def _drop(self, gone: Gone) -> bool:
@@ -132,20 +138,24 @@ class LobbyIndex:
         old = lines.get(gone.key)
         if old is not None and gone.rev is not None and old.rev is not None and old.rev > gone.rev:
             return False
-        self._gone[(gone.section, gone.key)] = gone.rev
-        self._gone.move_to_end((gone.section, gone.key))
-        while len(self._gone) > GONE_KEPT:
-            self._gone.popitem(last=False)
-        if gone.section == "rooms":
-            self._finished.pop(gone.key, None)
+        key = (gone.section, gone.key)
+        if gone.section == "rooms" or gone.rev is not None:  # a seek may open again
+            self._gone[key] = gone.rev
+            self._gone.move_to_end(key)
+            while len(self._gone) > GONE_KEPT:
+                self._gone.popitem(last=False)
+        self._closed.pop(key, None)
         return lines.pop(gone.key, None) is not None
 
-    def _evict_finished(self) -> list[Gone]:
+    def _evict_closed(self) -> list[Gone]:
+        """The oldest closed lines beyond `finished_kept` (per section) leave the lobby."""
         out = []
-        while len(self._finished) > self.finished_kept:
-            key, _ = self._finished.popitem(last=False)
-            put = self.sections["rooms"].pop(key, None)
-            out.append(Gone("rooms", key, put.rev if put is not None else None))
+        for section in CLOSED:
+            keys = [k for s, k in self._closed if s == section]
+            for key in keys[: max(0, len(keys) - self.finished_kept)]:
+                del self._closed[(section, key)]
+                put = self.sections[section].pop(key, None)
+                out.append(Gone(section, key, put.rev if put is not None else None))
         return out
 
     def snapshot(self, now: float) -> dict[str, list[Line]]:
@@ -156,10 +166,16 @@ class LobbyIndex:
         }
 
 
+def closed(put: Put) -> bool:
+    """Whether a line is closed (`CLOSED`): kept a while, then gone."""
+    field, values = CLOSED.get(put.section, ("", ()))
+    return put.line.get(field) in values
+
+
 def as_at(put: Put, now: float) -> Line:
     """The line with its running clock counted down from when it was made to `now`."""
     clock = put.line.get("clock")
-    if not clock or clock.get("running") is None or now <= put.at:
+    if not isinstance(clock, dict) or clock.get("running") is None or now <= put.at:
         return put.line
     line = dict(put.line)
     line["clock"] = clock = copy.deepcopy(clock)
