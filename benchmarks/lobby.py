@@ -44,7 +44,7 @@ def in_process(rooms: int) -> dict[str, float]:
     index.apply(Change(puts, []))
     load = time.perf_counter() - t
     t = time.perf_counter()
-    text = json.dumps({"type": "lobby", **index.snapshot(1.0)}, separators=(",", ":"))
+    text = index.snapshot_text(1.0)
     snap = time.perf_counter() - t
     one = Room(id="new", game_name="hula", options={}, created_by="ann", seed=1)
     t = time.perf_counter()

@@ -73,3 +73,19 @@ def test_a_change_survives_the_trip_between_nodes() -> None:
     change = Change([_room("a", 3)], [Gone("seeks", "s", 4)])
     again = Change.from_wire(json.loads(json.dumps(change.wire())))
     assert again == change
+
+
+def test_the_snapshot_text_is_the_snapshot() -> None:
+    clock = {"control": "5+3", "remaining_ms": [300000, 200000], "running": 0, "low_ms": 30000}
+    index = LobbyIndex()
+    index.apply(
+        Change(
+            [
+                _room("a", 1),
+                _room("b", 2, "playing", at=5.0, clock=clock),
+                Put("pools", "p", None, 0.0, {"id": "p", "clock": "5+3"}),
+            ],
+            [],
+        )
+    )
+    assert json.loads(index.snapshot_text(7.0)) == {"type": "lobby", **index.snapshot(7.0)}

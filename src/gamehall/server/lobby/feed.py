@@ -172,8 +172,7 @@ class LobbyFeed:
         """A new lobby socket's first message (every line) and its queue of changes, taken at
         one moment (no await between), so that no change is missed or sent twice."""
         sub = self.hall.pubsub.subscribe(SOCKETS, limit=SOCKET_QUEUE)
-        snapshot = {"type": "lobby", **self.index.snapshot(self.hall.clock())}
-        return json.dumps(snapshot, separators=(",", ":")), sub
+        return self.index.snapshot_text(self.hall.clock()), sub
 
 
 def room_put(room: Room, now: float) -> Put:

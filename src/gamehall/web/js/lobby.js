@@ -9,6 +9,7 @@ import { api, chooseNickname, games, signIn } from "./api.js";
 import { Clocks } from "./clock.js";
 import { say, t } from "./i18n.js";
 import { LobbyFeed } from "./lobby_feed.js";
+import { checkEntry, drawSeekForm, paired, pairingChanged, pairingParts } from "./pairing.js";
 import { playerLink } from "./links.js";
 import { outcomeWords, seatWord } from "./words.js";
 
@@ -26,6 +27,8 @@ export function showLobby(root, ctx, game = null) {
     rooms: new Map(),  // every room's line by id, newest change last (the feed's)
     rows: new Map(),  // room id -> {line, row, clocks}: a row is built again only when it changed
     specs: null,  // GET /api/games, for the rooms' options in words
+    pairing: null,  // the pools' and seeks' cards (pairing.js)
+    feed: null,  // the lobby's socket (lobby_feed.js)
     els: null,
   };
   const ticker = setInterval(() => lobby.rows.forEach((r) => r.clocks.paint()), 250);
@@ -40,9 +43,11 @@ export function showLobby(root, ctx, game = null) {
     listBox: null,
   };
   lobby.els.listBox = roomList(lobby, listBody, empty);
+  lobby.pairing = pairingParts(lobby);
   const { nickBox, createBox, listBox } = lobby.els;
+  const { poolsBox, seeksBox } = lobby.pairing;
   listBox.classList.add("stale");  // until the first snapshot
-  fill(root, h("div", { class: "lobby" }, nickBox, createBox, listBox));
+  fill(root, h("div", { class: "lobby" }, nickBox, poolsBox, createBox, listBox, seeksBox));
   drawNick(lobby);
   drawCreate(lobby);
   games().then((specs) => { lobby.specs = specs; lobby.rows.clear(); drawRooms(lobby); })
@@ -51,9 +56,15 @@ export function showLobby(root, ctx, game = null) {
     onChange: (sections) => {
       lobby.rooms = sections.rooms;
       drawRooms(lobby);
+      pairingChanged(lobby.pairing, sections);
     },
-    onStatus: (status) => listBox.classList.toggle("stale", status !== "open"),
+    onStatus: (status) => {
+      listBox.classList.toggle("stale", status !== "open");
+      if (status === "open") checkEntry(lobby.pairing);
+    },
+    onPaired: (msg) => paired(lobby.pairing, msg),
   });
+  lobby.feed = feed;
   return {
     destroy() {
       lobby.alive = false;
@@ -112,8 +123,10 @@ function nicknameForm(lobby) {
       lobby.ctx.renderWho(lobby.nickname);
       drawNick(lobby);
       if (lobby.createButton) lobby.createButton.disabled = false;
+      lobby.feed?.identify();  // our pairings reach this page from now on
       lobby.rows.clear();  // the rooms' buttons depend on who is looking
       drawRooms(lobby);
+      pairingChanged(lobby.pairing, lobby.pairing);  // Accept buttons for a player now
     } catch (err) {
       lobby.ctx.toast(say(err), "error");
     }
@@ -149,6 +162,7 @@ async function drawCreate(lobby) {
     return;
   }
   fill(createBox, h("h2", {}, t("page.lobby.new_room_title")), createForm(lobby, list));
+  drawSeekForm(lobby.pairing, list);
 }
 
 /** The new room's form: the game (its options follow it), rated or casual, the clock. */

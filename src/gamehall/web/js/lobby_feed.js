@@ -1,15 +1,18 @@
 // The lobby pushed by the server (/ws/lobby): every room, pool and seek once (`lobby`), then
 // only their changes (`lobby_change`) as they happen; the page asks for nothing and polls
 // nothing. Reconnects by itself (0.5 s doubling to 8 s) and starts again from a fresh snapshot;
-// a ping every 20 s notices a dead link. No token is sent: the lobby is the same for everyone.
+// a ping every 20 s notices a dead link. The lobby is the same for everyone; a page with a token
+// names it (`identify`, never in the URL) only to be sent its own pairings (`paired`).
+
+import { identity } from "./api.js";
 
 const SECTIONS = ["rooms", "pools", "seeks"];
 
 export class LobbyFeed {
   /**
-   * @param {{onChange: Function, onStatus: Function}} handlers
+   * @param {{onChange: Function, onStatus: Function, onPaired: Function}} handlers
    *   onChange(sections) after each snapshot or change: the Map of every section's lines by key,
-   *   newest change last; onStatus("open" | "closed")
+   *   newest change last; onStatus("open" | "closed"); onPaired(msg) for our own pairing
    */
   constructor(handlers) {
     this.handlers = handlers;
@@ -35,6 +38,7 @@ export class LobbyFeed {
     ws.onopen = () => {
       this.delay = 500;
       this.lastHeard = Date.now();
+      this.identify();
       this.startPinging();
     };
     ws.onmessage = (ev) => {
@@ -47,6 +51,7 @@ export class LobbyFeed {
       }
       if (msg.type === "lobby") this.snapshot(msg);
       else if (msg.type === "lobby_change") this.change(msg);
+      else if (msg.type === "paired") this.handlers.onPaired?.(msg);
     };
     ws.onclose = () => {
       this.stopPinging();
@@ -86,6 +91,13 @@ export class LobbyFeed {
       }
     }
     this.handlers.onChange(this.sections);
+  }
+
+  /** Name this page's token (again, after choosing a nickname): our pairings come here. */
+  identify() {
+    if (identity.token && this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify({ type: "identify", token: identity.token }));
+    }
   }
 
   startPinging() {
