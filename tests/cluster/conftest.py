@@ -38,16 +38,17 @@ def pg_url() -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def fresh_topology(pg_url: str, folder: Path, nodes: int,
-                   env: dict[str, str]) -> Iterator[Topology]:
-    """deploy/topology.py's cluster on a clean database (emptied first), stopped after."""
+def fresh_topology(pg_url: str, folder: Path, nodes: int, env: dict[str, str],
+                   kind: type[Topology] = Topology) -> Iterator[Topology]:
+    """deploy/topology.py's cluster (or a test's `kind` of it) on a clean database (emptied
+    first), stopped after."""
     _need("redis-server", "redis-server")
     _need("nginx", "nginx")
     engine = sa.create_engine(pg_url)
     with engine.begin() as conn:  # a clean database for each module
         conn.execute(sa.text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
     engine.dispose()
-    with running(Topology(pg_url, nodes, folder=folder, env=env)) as topo:
+    with running(kind(pg_url, nodes, folder=folder, env=env)) as topo:
         yield topo
 
 

@@ -292,6 +292,19 @@ class BotApi:
         return live
 
     @contextlib.asynccontextmanager
+    async def bots_opening(self, player_ids: list[int]) -> AsyncIterator[None]:
+        """For a feature that opens a game (a seek accepted): hold the locks of the bot
+        accounts among `player_ids` and refuse (`too_many_games`) one that has
+        `--max-bot-games` open, while the new game is stored."""
+        bots = sorted({pid for pid in player_ids if await self.is_bot_account(pid)})
+        async with contextlib.AsyncExitStack() as held:
+            for bot_id in bots:
+                await held.enter_async_context(self._opening(bot_id))
+            for bot_id in bots:
+                await self._check_open_games(bot_id)
+            yield
+
+    @contextlib.asynccontextmanager
     async def _opening(self, bot_id: int) -> AsyncIterator[None]:
         """Hold the bot's lock while its open games are counted and a new one stored: this
         node's (dropped once nobody holds or waits for it), and in a cluster the same lock in

@@ -151,7 +151,8 @@ class Seeks:
                                     seek.clock)
 
     async def _open(self, seek: Seek, takers: tuple[Taker, ...], room: Room) -> Room:
-        """Seat everyone (at random), start, store the room; the live room."""
+        """Seat everyone (at random), start, store the room; the live room. A bot account
+        with `--max-bot-games` open is refused (`too_many_games`; the seek stands again)."""
         people = [(seek.player_id, seek.nickname), *((t.player_id, t.nickname) for t in takers)]
         SYSTEM_RANDOM.shuffle(people)
         ids = [pid for pid, _ in people]
@@ -162,7 +163,8 @@ class Seeks:
         room.start()
         moves: list[Move] = room.resolve_chance(SYSTEM_RANDOM)
         room.settle_clock(self.hall.clock())
-        return await self.hall.open_room(room, moves)
+        async with self.botapi.bots_opening(ids):  # a bot's open games stay within its cap
+            return await self.hall.open_room(room, moves)
 
     async def cancel(self, player: Player, seek_id: str) -> Seek:
         found = await self._find(seek_id)

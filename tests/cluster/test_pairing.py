@@ -1,0 +1,126 @@
+"""Pairing across three nodes (issue 44): a seek posted through one node is accepted through
+another; players who join a pool through different nodes are paired by the one node that runs
+the pool (its lease); and when that node dies in the middle of a wave (its choice written, its
+rooms not stored yet: the test holds its storage's commits at a gate, then kills it), another
+node takes the pool over and stores those rooms: every entry is paired once, none is lost."""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import redis
+
+from deploy.topology import Node, Topology
+from tests.cluster.conftest import fresh_topology
+from tests.cluster.helpers import NODE_ENV, Endpoint, node, wait_for
+
+POOL = "hula-5-3"
+TABLE = 8
+ENV = {**NODE_ENV, "GAMEHALL_PAIRING_WAVE_SECONDS": "3600",
+       "GAMEHALL_PAIRING_WAVE_PLAYERS": str(TABLE), "GAMEHALL_PAIRING_PER_ADDRESS": "1000",
+       "GAMEHALL_PAIRING_RATE": "1000/minute", "GAMEHALL_PAIRING_ADDRESS_RATE": "100000/minute"}
+"""Waves only when `TABLE` players wait (never on the timer), so the test decides when a wave
+fires: at its last join."""
+_names = itertools.count()
+
+
+class GatedNode(Node):
+    """A node whose storage commits the test can hold at a gate (tests/server/gated.py)."""
+
+    def launch(self) -> None:
+        self._spawn([sys.executable, "-m", "tests.server.gated", "serve"],
+                    env=self.environment())
+
+
+class GatedTopology(Topology):
+    """deploy/topology.py's cluster of `GatedNode`s."""
+
+    def __init__(self, db: str, nodes: int = 3, folder: Path | None = None,
+                 port: int | None = None, env: dict[str, str] | None = None) -> None:
+        super().__init__(db, nodes, folder, port, env)
+        self.nodes = [GatedNode(n.name, self.folder, n.db, n.redis, n.extra, n.port)
+                      for n in self.nodes]
+
+
+@pytest.fixture(scope="module")
+def cluster(pg_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Topology]:
+    with fresh_topology(pg_url, tmp_path_factory.mktemp("pairing"), 3, ENV,
+                        GatedTopology) as topo:
+        yield topo
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_a_seek_posted_on_one_node_is_accepted_on_another(cluster: Topology) -> None:
+    one, two, three = (node(n) for n in cluster.nodes)
+    ann, bob = one.session(f"clseek{next(_names)}"), two.session(f"clseek{next(_names)}")
+    made = httpx.post(f"{one.http}/api/seeks", headers=_auth(ann), timeout=30,
+                      json={"game": "hula", "options": {"size": 5}, "clock": "10+5"})
+    assert made.status_code == 201, made.text
+    seek = made.json()["id"]
+    assert seek in {s["id"] for s in httpx.get(f"{two.http}/api/seeks").json()["seeks"]}
+    took = httpx.post(f"{two.http}/api/seeks/{seek}/accept", headers=_auth(bob), timeout=30)
+    assert took.status_code == 200, took.text
+    room = httpx.get(f"{three.http}/api/rooms/{took.json()['room']}", timeout=30).json()
+    assert room["status"] == "playing"
+
+
+def _pool_holder(topo: Topology) -> Node:
+    """The node that runs the pool's waves: the holder of its lease in Redis."""
+    r = redis.Redis.from_url(topo.redis.url, decode_responses=True)
+    try:
+        holder = wait_for(lambda: r.get(f"gamehall:lease:pool:{POOL}"))
+    finally:
+        r.close()
+    return next(n for n in topo.nodes if n.alive()
+                and node(n).health()["cluster"]["holder"] == holder)
+
+
+def _entry(at: Endpoint, token: str, entry: str) -> dict[str, Any]:
+    r = httpx.get(f"{at.http}/api/pools/entries/{entry}", headers=_auth(token), timeout=30)
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def test_a_node_killed_mid_wave_loses_no_entry_and_pairs_no_one_twice(
+        cluster: Topology) -> None:
+    holder = _pool_holder(cluster)
+    others = [n for n in cluster.nodes if n is not holder and n.alive()]
+    gate = node(holder).http
+    assert httpx.post(f"{gate}/_gate/hold", timeout=30).status_code == 200
+    people: list[tuple[str, str, str]] = []  # (nickname, token, entry)
+    for i in range(TABLE):  # through every node in turn; the last join fires the wave
+        at = node(cluster.nodes[i % len(cluster.nodes)])
+        nick = f"clpool{next(_names)}"
+        token = at.session(nick)
+        r = httpx.post(f"{at.http}/api/pools/{POOL}/join", headers=_auth(token), timeout=30)
+        assert r.status_code == 202, r.text
+        people.append((nick, token, r.json()["id"]))
+    # the wave's choice is written and its first room waits at the gate: mid-wave
+    wait_for(lambda: httpx.get(f"{gate}/_gate", timeout=5).json()["held"] >= 1)
+    holder.kill9()
+    survivor = node(others[0])
+    wait_for(lambda: all(_entry(survivor, t, e)["status"] == "paired" for _, t, e in people),
+             timeout=90)
+    rooms: dict[str, list[str]] = {}
+    for nick, token, entry in people:
+        rooms.setdefault(_entry(survivor, token, entry)["room"], []).append(nick)
+    assert len(rooms) == TABLE // 2 and all(len(v) == 2 for v in rooms.values())
+    seated: list[str] = []
+    for room_id, nicks in rooms.items():
+        room = httpx.get(f"{survivor.http}/api/rooms/{room_id}", timeout=30).json()
+        assert room["status"] == "playing"
+        players = sorted(s["player"] for s in room["seats"])
+        assert players == sorted(nicks)
+        seated += players
+    assert sorted(seated) == sorted(n for n, _, _ in people)  # each once, nobody twice
+    pools = httpx.get(f"{survivor.http}/api/pools", timeout=30).json()["pools"]
+    assert next(p for p in pools if p["id"] == POOL)["waiting"] == 0
