@@ -58,8 +58,12 @@ class LobbyFeed:
         self._gone: list[Gone] = []
         self._puts: list[Put] = []
         self._flusher: asyncio.Task[None] | None = None
+        self._meanwhile: list[Change] | None = None
+        """While `reload` reads the lines, the changes that come meanwhile."""
         self.changes_sent = 0
         hall.events.on_room_changed(self._room_changed, self._room_gone)
+        if hall.cluster is not None:  # Redis back after a break: events may have been lost
+            hall.cluster.after_reconnect.append(self.reload)
 
     # --- life cycle ----------------------------------------------------------------------------
     def follow(self, channel: str, convert: Convert, source: Source) -> None:
@@ -147,25 +151,37 @@ class LobbyFeed:
             event = await sub.get()
             try:
                 if event.get("event") == "overflow":  # fell behind: read it all again
-                    await self._reload(sub)
+                    sub.overflowed = False  # it goes on from here; the lines are read again
+                    await self.reload()
                     continue
                 self._apply(convert(event, self.hall.clock()))
             except Exception:
                 log.exception("a lobby change failed")
 
     def _apply(self, change: Change) -> None:
+        if self._meanwhile is not None:
+            self._meanwhile.append(change)
         done = self.index.apply(change)
         if done:
             self.changes_sent += 1
             text = json.dumps(client_change(done, self.hall.clock()), separators=(",", ":"))
             self.hall.pubsub.deliver_local(SOCKETS, {"event": "lobby", "text": text})
 
-    async def _reload(self, sub: Subscription) -> None:
-        sub.overflowed = False  # it goes on from here; the lines are read again
-        fresh = LobbyIndex(self.index.finished_kept)
-        fresh.apply(Change(await self._stored_lines(), []))
+    async def reload(self) -> None:
+        """Read every line again, as stored (changes may have been lost: this node fell behind,
+        or its link to Redis broke), and send every socket the new snapshot. The changes that
+        arrive while reading are applied to the new lines too (their revisions sort them)."""
+        self._meanwhile = []
+        try:
+            fresh = LobbyIndex(self.index.finished_kept)
+            fresh.apply(Change(await self._stored_lines(), []))
+            for change in self._meanwhile:
+                fresh.apply(change)
+        finally:
+            self._meanwhile = None
         self.index = fresh
-        self.hall.pubsub.deliver_local(SOCKETS, {"event": "overflow"})  # sockets start again
+        text = self.index.snapshot_text(self.hall.clock())
+        self.hall.pubsub.deliver_local(SOCKETS, {"event": "lobby", "text": text})
 
     # --- sockets -------------------------------------------------------------------------------
     def open_socket(self) -> tuple[str, Subscription]:
