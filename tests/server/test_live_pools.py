@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from tests.server.live import TimedServer, auth, running, until
+from tests.server.test_live_botapi import account, api_token
 
 _names = itertools.count()
 WAVE = 30.0
@@ -231,3 +232,14 @@ def test_concurrent_joins_past_the_pairing_rate_are_refused(slow: TimedServer) -
     codes = [r.status_code for r in answers]
     assert codes.count(202) == 1 and codes.count(409) == 3 and codes.count(429) == 6, codes
     assert all("Retry-After" in r.headers for r in answers if r.status_code == 429)
+
+
+def test_bot_accounts_use_seeks_not_pools(hall: TimedServer) -> None:
+    session = account(hall, f"poolbot{next(_names)}")
+    _, play = api_token(hall, session, "bot:play")
+    assert httpx.post(f"{hall.http}/api/bot/account/upgrade", json={"games": ["hula"]},
+                      headers=auth(play)).status_code == 200
+    with_play = join(hall, play, "hula-5-3")
+    assert with_play.status_code == 403 and with_play.json()["code"] == "missing_scope"
+    with_session = join(hall, session, "hula-5-3")
+    assert with_session.status_code == 403 and with_session.json()["code"] == "bot_account"

@@ -61,6 +61,15 @@ def test_everyone_is_paired_when_all_are_compatible_and_nobody_twice() -> None:
     assert len(seen) == len(set(seen)) == 200
 
 
+def test_a_wave_of_a_thousand_pairs_everyone_with_near_neighbours() -> None:
+    rng = random.Random(3)
+    people = [c(f"p{i}", rng.gauss(1500, 300), i) for i in range(1000)]
+    pairs = pair_two(people)  # matched 64 at a time, the unmatched carried on
+    assert len({x.entry for p in pairs for x in p}) == 1000
+    gaps = sorted(p[0].rating - p[1].rating for p in pairs)
+    assert gaps[0] >= 0 and gaps[len(gaps) // 2] < 5 and gaps[-1] <= 400  # BASE_GAP
+
+
 def test_hau_la_tables_are_filled_in_rating_order() -> None:
     people = [c(n, r) for n, r in [("a", 1900), ("b", 1500), ("d", 1880), ("e", 1510),
                                    ("f", 1860), ("g", 1490), ("h", 1000)]]

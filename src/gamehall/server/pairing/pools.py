@@ -10,6 +10,7 @@ so it has one pool per table size (BGA's "play now": one fixed seat count per po
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from gamehall.core import game_class
@@ -28,13 +29,19 @@ class Pool:
     @property
     def seats(self) -> int:
         """The players one table of this pool seats (the game's, with the pool's options)."""
-        return int(game_class(self.game)(**self.options).num_players)
+        return _seats(self.game, tuple(sorted(self.options.items())))
 
     def to_json(self, waiting: int) -> dict[str, Any]:
         """A pool as ``GET /api/pools`` lists it (protocol.md, "Pairing")."""
         return {"id": self.id, "game": self.game, "options": dict(self.options),
                 "clock": self.clock, "seats": self.seats, "rated": self.rated,
                 "waiting": waiting}
+
+
+@cache
+def _seats(game: str, options: tuple[tuple[str, Any], ...]) -> int:
+    """A game's seats with these options (made once: a game may load a board to know)."""
+    return int(game_class(game)(**dict(options)).num_players)
 
 
 def _pool(game: str, clock: str, **options: Any) -> Pool:

@@ -204,8 +204,9 @@ class Pools:
         waiting = [e for e in active if e.status == WAITING]
         bots = [e for e in waiting if e.bot_after is not None
                 and now - e.joined_at >= e.bot_after]
+        paired = len(chosen)
         if bots:
-            await self._wave(pool, fence, [[e] for e in bots], [], now)
+            paired += await self._wave(pool, fence, [[e] for e in bots], [], now)
             waiting = [e for e in waiting if e not in bots]
         if now >= due_at or len(waiting) >= self.settings.pairing_wave_players:
             self._next_wave[pool.id] = now + self.settings.pairing_wave_seconds
@@ -213,14 +214,15 @@ class Pools:
             by_id = {e.id: e for e in waiting}
             picked = [[by_id[c.entry] for c in t] for t in tables]
             taken = {e.id for t in picked for e in t}
-            await self._wave(pool, fence, picked, [e.id for e in waiting if e.id not in taken],
-                             now)
-        if self._counts.get(pool.id) != len(active):
-            await self._tell_counts()
+            paired += await self._wave(pool, fence, picked,
+                                       [e.id for e in waiting if e.id not in taken], now)
+        if paired or self._counts.get(pool.id) != len(active):
+            await self._tell_counts()  # the lobbies see the pool's count change
 
     async def _wave(self, pool: Pool, fence: int | None, tables: list[list[Entry]],
-                    missed: list[str], now: float) -> None:
-        """Write the wave's choice (each table's room id and seats), then open the rooms."""
+                    missed: list[str], now: float) -> int:
+        """Write the wave's choice (each table's room id and seats), then open the rooms;
+        the tables opened."""
         seats: list[list[Seat]] = []
         for table in tables:
             room_id = self._new_room(pool, table[0].nickname).id
@@ -230,11 +232,12 @@ class Pools:
         written = await self.store.choose(pool.id, fence, seats, missed, now)
         if written is None:  # another node runs the pool now
             self.leases.held.pop(pool.id, None)
-            return
+            return 0
         by_id = {e.id: e for t in tables for e in t}
         for table_seats in written:
             entries = [_seated(by_id[s.entry], s) for s in table_seats]
             await self._open(pool, table_seats[0].room, entries)
+        return len(written)
 
     def _new_room(self, pool: Pool, created_by: str, room_id: str | None = None) -> Room:
         room = self.hall.build_room(created_by, pool.game, dict(pool.options), pool.rated,

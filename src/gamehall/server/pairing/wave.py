@@ -24,6 +24,8 @@ import networkx as nx
 
 NEIGHBOURS = 8
 """Links per player: the nearest by rating on either side (keeps a wave of 1,000 cheap)."""
+CHUNK = 64
+"""Players matched at once (`pair_two`)."""
 WAVE_BONUS = 12.0
 """Rating points a pairing's cost drops for each wave a player has already waited."""
 MAX_BONUS_WAVES = 20
@@ -69,9 +71,8 @@ def cost(a: Candidate, b: Candidate) -> float:
     return abs(a.rating - b.rating) - bonus + repeat
 
 
-def pair_two(waiting: Sequence[Candidate]) -> list[tuple[Candidate, Candidate]]:
-    """The wave's pairs of two (each pair in rating order, higher first)."""
-    ordered = sorted(waiting, key=lambda c: (c.rating, c.entry))
+def _match(ordered: Sequence[Candidate]) -> list[tuple[Candidate, Candidate]]:
+    """The minimum-cost matching of the most pairs among `ordered` (sorted by rating)."""
     ratings = [c.rating for c in ordered]
     graph = nx.Graph()
     for i, a in enumerate(ordered):
@@ -85,6 +86,24 @@ def pair_two(waiting: Sequence[Candidate]) -> list[tuple[Candidate, Candidate]]:
     for i, j in nx.min_weight_matching(graph):
         a, b = ordered[i], ordered[j]
         pairs.append((a, b) if a.rating >= b.rating else (b, a))
+    return pairs
+
+
+def pair_two(waiting: Sequence[Candidate]) -> list[tuple[Candidate, Candidate]]:
+    """The wave's pairs of two (each pair in rating order, higher first). Matched `CHUNK`
+    players at a time in rating order, those left unmatched carried into the next chunk (at
+    most `CHUNK` of them): the matching's cost grows with the cube of its players (1,000 at
+    once took half a minute), and each player's links reach only their rating neighbours
+    anyway."""
+    ordered = sorted(waiting, key=lambda c: (c.rating, c.entry))
+    pairs: list[tuple[Candidate, Candidate]] = []
+    carry: list[Candidate] = []
+    for start in range(0, len(ordered), CHUNK):
+        part = carry + ordered[start:start + CHUNK]
+        got = _match(part)
+        pairs += got
+        matched = {c.entry for p in got for c in p}
+        carry = [c for c in part if c.entry not in matched][-CHUNK:]
     return sorted(pairs, key=lambda p: -p[0].rating)
 
 
