@@ -149,11 +149,16 @@ def test_a_quick_paired_game_is_played_to_its_end_by_clicks(
     assert state(players[0])["ended_by"] == "rules"
 
 
-def test_a_wait_is_cancelled(people: Pages, pairing_hall: PairingHall) -> None:
+def test_a_wait_is_found_again_after_a_reload_and_cancelled(
+    people: Pages, pairing_hall: PairingHall
+) -> None:
     page = people.new()
     enter(page, "canceller")
     _tile(page, "halali-10-5").click()
     waiting = page.locator(".pool-tile.waiting[data-pool='halali-10-5']")
+    expect(waiting).to_contain_text("1 waiting")
+    page.reload()  # the page forgets it waits; a click on the tile finds the wait again
+    _tile(page, "halali-10-5").click()
     expect(waiting).to_contain_text("1 waiting")
     waiting.locator(".pool-cancel").click()
     expect(page.locator(".pool-tile.waiting")).to_have_count(0)
@@ -202,3 +207,13 @@ def test_a_seek_posted_in_one_browser_is_accepted_in_another(people: Pages, widt
     for page in (ann, bob):
         expect(page.locator(".seat.mine")).to_have_count(1)
     assert state(ann)["status"] == "playing" and state(ann)["options"]["size"] == 5
+
+
+def test_the_tiles_and_the_seeks_speak_german(people: Pages) -> None:
+    page = people.new(locale="de-DE")
+    tile = page.locator(".pool-tile[data-pool='hau_la-3p-10-5']")
+    expect(tile).to_contain_text("3 Spieler")
+    expect(tile.get_by_test_id("pool-waiting")).to_have_text("niemand wartet")
+    expect(page.locator(".card.pools h2")).to_have_text("Schnelle Partie")
+    expect(page.locator(".card.seeks h2")).to_have_text("Offene Herausforderungen")
+    expect(page.locator(".post-seek summary")).to_have_text("Eine Herausforderung einstellen")

@@ -113,7 +113,12 @@ async function joinPool(pairing, pool) {
     pairing.entry = { id: entry.id, pool: pool.id };
     if (entry.status === "paired" && entry.room) goTo(entry.room);
   } catch (err) {
-    lobby.ctx.toast(say(err), "error");
+    if (err.code === "already_waiting" && err.args?.entry) {
+      // waiting from before (this page was loaded again): the tile shows it, with Cancel
+      pairing.entry = { id: err.args.entry, pool: err.args.pool };
+    } else {
+      lobby.ctx.toast(say(err), "error");
+    }
   }
   drawPools(pairing);
 }
