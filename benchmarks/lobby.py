@@ -1,6 +1,6 @@
 """The lobby pushed at scale (issue 44): what a lobby socket costs with N waiting rooms.
 
-    python -m benchmarks.lobby [--rooms 10000] [--changes 30] [--live/--no-live]
+    python -m benchmarks.lobby [--rooms 10000] [--changes 30] [--live/--no-live] [--page]
 
 In process: N real rooms' lobby lines in a `LobbyIndex`; the time to build and encode the
 snapshot and its size, and a change (one room new) applied and encoded, and its size. Live
@@ -9,7 +9,9 @@ HTTP, then a lobby socket: the time from opening it to its snapshot and the snap
 then `--changes` times a room created over HTTP and the time from the creation's answer to the
 lobby socket's change that carries it (the feed gathers changes for 50 ms first), and the
 change's size; and, for comparison, what one poll of the old page cost (GET /api/rooms, at most
-500 lines, which it asked for every 2 s).
+500 lines, which it asked for every 2 s). With `--page`, the page itself in Debian's Chromium
+(headless, Playwright): the time from opening the hall to its lobby drawn with every room
+counted, and from a room's creation to its row on the page.
 """
 
 from __future__ import annotations
@@ -123,11 +125,37 @@ async def live(base: str, rooms: int, changes: int) -> dict[str, Any]:
     }
 
 
+def page_times(base: str, changes: int) -> dict[str, float]:
+    """The lobby page in Chromium: loaded to drawn, and a room created to its row shown."""
+    from playwright.sync_api import sync_playwright
+    from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS
+
+    r = httpx.post(f"{base}/api/session", json={"nickname": "lobbybenchpage"}, timeout=60)
+    head = {"Authorization": f"Bearer {r.json()['token']}"}
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        t = time.perf_counter()
+        page.goto(base + "/")
+        page.wait_for_selector(".rooms:not(.stale) tr[data-room]", timeout=120_000)
+        page.wait_for_selector(".more-rooms:not([hidden])", timeout=120_000)
+        drawn = time.perf_counter() - t
+        waits = []
+        for _ in range(changes):
+            made = httpx.post(f"{base}/api/rooms", json={"game": "hula"}, headers=head, timeout=60)
+            room, t = made.json()["id"], time.perf_counter()
+            page.wait_for_selector(f"tr[data-room='{room}']", timeout=60_000)
+            waits.append(time.perf_counter() - t)
+        browser.close()
+    return {"drawn_s": drawn, "row_p50_s": statistics.median(waits), "row_max_s": max(waits)}
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--rooms", type=int, default=10_000)
     p.add_argument("--changes", type=int, default=30)
     p.add_argument("--live", action=argparse.BooleanOptionalAction, default=True)
+    p.add_argument("--page", action="store_true", help="also the page, in Chromium")
     a = p.parse_args()
     mine = in_process(a.rooms)
     print(
@@ -150,6 +178,7 @@ def main() -> None:
     )
     with running(server):
         got = asyncio.run(live(server.http, a.rooms, a.changes))
+        shown = page_times(server.http, a.changes) if a.page else None
     print(
         f"live, {a.rooms} waiting rooms (made over HTTP in {got['rooms_made_s']:.0f} s): "
         f"a lobby socket's snapshot in {got['snapshot_s'] * 1000:.0f} ms, "
@@ -160,6 +189,14 @@ def main() -> None:
         f"{got['old_poll_s'] * 1000:.0f} ms, {got['old_poll_bytes'] / 1e3:.0f} kB for "
         f"{got['old_poll_rooms']} rooms, every 2 s"
     )
+
+    if shown is not None:
+        print(
+            f"the page in Chromium: the lobby drawn {shown['drawn_s'] * 1000:.0f} ms after "
+            f"opening the hall ({a.rooms + a.changes} rooms, 100 rows shown); a room created "
+            f"shown in its row in p50 {shown['row_p50_s'] * 1000:.0f} ms, max "
+            f"{shown['row_max_s'] * 1000:.0f} ms"
+        )
 
 
 if __name__ == "__main__":
