@@ -388,6 +388,8 @@ MaxConnectionsPerVisitorOption = Annotated[int, typer.Option(
     help="Open WebSockets per visitor.", min=1)]
 MaxConnectionsPerAddressOption = Annotated[int, typer.Option(
     help="Open WebSockets per address.", min=1)]
+MaxLobbySocketsOption = Annotated[int, typer.Option(
+    help="Open lobby WebSockets (/ws/lobby) per address.", min=1)]
 MaxBodyBytesOption = Annotated[int, typer.Option(
     help="The largest HTTP request body (refused with 413 before it is read).",
     min=1024)]
@@ -504,6 +506,7 @@ def serve(
     room_address_rate: RoomAddressRateOption = SERVE.room_address_rate,
     max_connections_per_visitor: MaxConnectionsPerVisitorOption = SERVE.max_connections_per_visitor,
     max_connections_per_address: MaxConnectionsPerAddressOption = SERVE.max_connections_per_address,
+    max_lobby_sockets: MaxLobbySocketsOption = SERVE.max_lobby_sockets,
     max_body_bytes: MaxBodyBytesOption = SERVE.max_body_bytes,
     allow_origin: AllowOriginOption = None,
     waiting_room_seconds: WaitingRoomSecondsOption = SERVE.waiting_room_seconds,

@@ -33,6 +33,7 @@ def free_port() -> int:
 
 OPEN_LIMITS = ("--session-rate", "100000/minute", "--room-rate", "100000/minute",
                "--room-address-rate", "100000/minute", "--max-connections-per-address", "10000",
+               "--max-lobby-sockets", "10000",
                "--max-connections-per-visitor", "1000")
 """Every test client comes from one address and tests make many visitors and rooms quickly:
 these limits are raised on every test server (a test of a limit sets its own after them)."""

@@ -301,3 +301,33 @@ def test_every_websocket_action_answers_each_kind_of_token_as_documented(
                 await _ws_walk(hall, w, kind, room, seated, actions)
 
     asyncio.run(walk())
+
+
+def test_the_lobby_socket_lets_every_kind_of_token_watch_the_same_lobby(hall: Server) -> None:
+    """``/ws/lobby`` is `anyone`: each credential (none and a revoked token too) is let in and
+    sent the same snapshot, which no token changes."""
+    w = world(hall)
+
+    async def snapshot(token: str | None) -> dict[str, Any]:
+        async with connect(f"ws://127.0.0.1:{hall.port}/ws/lobby", open_timeout=20,
+                           additional_headers=auth(token)) as ws:
+            first = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            assert first["type"] == "lobby", (token, first)
+            return dict(first)
+
+    async def settled() -> None:  # the world's rooms have reached the lobby (a batch later)
+        async with connect(f"ws://127.0.0.1:{hall.port}/ws/lobby", open_timeout=20) as ws:
+            ids: set[str] = set()
+            while not {w.own_room, w.other_room} <= ids:
+                msg = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                lines = msg["rooms"] if msg["type"] == "lobby" else msg["put"].get("rooms", [])
+                ids |= {r["id"] for r in lines}
+
+    async def walk() -> None:
+        await settled()
+        seen = {kind: await snapshot(w.tokens[kind]) for kind in KINDS}
+        ids = {kind: sorted(r["id"] for r in s["rooms"]) for kind, s in seen.items()}
+        assert w.own_room in ids["none"] and w.other_room in ids["none"]
+        assert all(i == ids["none"] for i in ids.values()), ids
+
+    asyncio.run(walk())

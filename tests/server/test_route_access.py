@@ -50,6 +50,7 @@ def test_every_route_and_method_declares_exactly_one_access(app) -> None:  # typ
             assert isinstance(route, Mount) and route.path == "", route  # the page's files
     assert others == FASTAPI_OWN, "a route that is no API route declares no access"
     assert ("WEBSOCKET", "/ws/rooms/{room_id}") in checked
+    assert ("WEBSOCKET", "/ws/lobby") in checked
     assert ("POST", "/api/bot/game/{room_id}/move/{move}") in checked and len(checked) >= 45
 
 

@@ -40,7 +40,8 @@ class HallProcess:
     set-up race and the small test games (which have no board module: the page plays them on its
     generic board)."""
 
-    def __init__(self, tmp: Path, log_level: str = "warning") -> None:
+    def __init__(self, tmp: Path, log_level: str = "warning", extra: tuple[str, ...] = (),
+                 env: dict[str, str] | None = None) -> None:
         self.port = _free_port()
         self.log = tmp / "server.log"
         db = tmp / "hall.db"
@@ -49,10 +50,10 @@ class HallProcess:
                "tests.web.hula_setup", "--plugin", "tests.server.games", "--bot-delay", "0.05",
                "--rate", "1000", "--burst", "1000", "--log-level", log_level,
                "--argon2-time-cost", "1", "--argon2-memory-kib", "8192",
-               "--review-level", "200", *OPEN_LIMITS]
+               "--review-level", "200", *OPEN_LIMITS, *extra]
         path = os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), str(ROOT)) if p)
-        env = {**os.environ, "PYTHONPATH": path}
-        self.proc = subprocess.Popen(cmd, cwd=tmp, env=env, stdout=self.log.open("wb"),
+        environ = {**os.environ, "PYTHONPATH": path, **(env or {})}
+        self.proc = subprocess.Popen(cmd, cwd=tmp, env=environ, stdout=self.log.open("wb"),
                                      stderr=subprocess.STDOUT)
         self._wait()
 

@@ -34,6 +34,7 @@ from gamehall.server.api.routes import (
     explorer,
     games,
     languages,
+    lobby,
     ops,
     pairing,
     players,
@@ -48,6 +49,8 @@ from gamehall.server.cluster.revocations import Revocations
 from gamehall.server.cluster.stream_slots import SharedStreamSlots
 from gamehall.server.engines.pool import BotLimits, BotPool
 from gamehall.server.hall.hall import Hall
+from gamehall.server.lobby.feed import LobbyFeed
+from gamehall.server.lobby.pairing_lines import follow_pairing
 from gamehall.server.ops.limiter import Limiter, SharedLimiter
 from gamehall.server.ops.settings import Settings
 from gamehall.server.pairing.seeks import Seeks
@@ -65,7 +68,7 @@ WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 ROUTERS = (ops.router, languages.router, reviews.router, games.router, sessions.router,
            rooms.router, accounts.router, players.router, bot_accounts.router,
            challenges.router, bot_streams.router, bot_games.router, explorer.router,
-           pairing.router, websocket.router)
+           pairing.router, websocket.router, lobby.router)
 """Every feature's router, in the order their routes are matched: the reviews' before the rooms'
 (whose ``POST /api/rooms/{id}/{kind}`` would take ``review`` for an action), and all before the
 page's static files (which would answer ``/i18n/…``)."""
@@ -98,8 +101,10 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
         Revocations(cluster.pubsub, hall.accounts)
     botapi = BotApi(hall)  # a feature: it subscribes to the hall's events
     review_service = Reviews(hall, settings)
+    lobby_feed = LobbyFeed(hall)  # the lobby follows the hall's rooms and pushes their changes
     pools = Pools(hall, cluster.leases if cluster is not None else None)
     seeks = Seeks(hall, botapi)
+    follow_pairing(lobby_feed, pools, seeks)  # the lobby shows the pools' counts and the seeks
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -111,9 +116,11 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
         await hall.start()
         await review_service.start()
         await pools.start()
+        await lobby_feed.start()
         yield
         await pools.stop()
         await review_service.stop()
+        await lobby_feed.stop()
         await hall.stop()
         await botapi.close()
         if cluster is not None:
@@ -131,6 +138,7 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
     app.state.settings = settings
     app.state.botapi = botapi
     app.state.reviews = review_service
+    app.state.lobby = lobby_feed
     app.state.pools = pools
     app.state.seeks = seeks
     app.state.door = Door(settings, hall.limiter)

@@ -45,6 +45,9 @@ class Door:
             s.room_address_rate, s.flood_strikes))
         self.connections = ConnectionCounts(s.max_connections_per_visitor,
                                             s.max_connections_per_address)
+        self.lobby_sockets = ConnectionCounts(s.max_lobby_sockets,
+                                              s.max_lobby_sockets)
+        """The lobby's WebSockets, counted per address (apart from the rooms')."""
         self.origins = frozenset(o.strip().lower().rstrip("/") for o in s.allow_origins)
 
 

@@ -12,6 +12,7 @@ from starlette.requests import HTTPConnection
 from gamehall.server.api.door import BotDoor, Door, Held
 from gamehall.server.botapi.service import BotApi
 from gamehall.server.hall.hall import Hall
+from gamehall.server.lobby.feed import LobbyFeed
 from gamehall.server.ops.settings import Settings
 from gamehall.server.pairing.seeks import Seeks
 from gamehall.server.pairing.service import Pools
@@ -36,6 +37,7 @@ DoorPart = Annotated[Door, part("door")]
 BotDoorPart = Annotated[BotDoor, part("bot_door")]
 HeldPart = Annotated[Held, part("held")]
 SettingsPart = Annotated[Settings, part("settings")]
+LobbyPart = Annotated[LobbyFeed, part("lobby")]
 ReviewsPart = Annotated[Reviews, part("reviews")]
 ReplaysPart = Annotated[ReplayCache, part("replays")]
 PoolsPart = Annotated[Pools, part("pools")]

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Depends, WebSocket, WebSocketDisconnect
 from gamehall.core import messages
 from gamehall.server.api.access import Visitor, check_action, identified, token_scopes
 from gamehall.server.api.door import Door, Held, end_now, visitor_key
-from gamehall.server.api.guards import origin_allowed
+from gamehall.server.api.guards import ConnectionCounts, origin_allowed
 from gamehall.server.api.parts import DoorPart, HallPart, HeldPart, SettingsPart
 from gamehall.server.hall.hall import Hall, Player
 from gamehall.server.ops.settings import Settings
@@ -38,13 +38,7 @@ async def ws_room(ws: WebSocket, room_id: str, hall: HallPart, settings: Setting
         return
     token, player, address, visitor = who.token, who.player, who.address, who.key
     await ws.accept()
-    refusal = door.connections.open(visitor, address)
-    if refusal is None and not await door.rates.allow_connect(address):
-        door.connections.close(visitor, address)
-        refusal = messages.msg("error.rate.connections")
-    if refusal is not None:
-        await ws.send_text(proto.dumps(proto.error(TOO_MANY_CONNECTIONS, refusal)))
-        await ws.close(1008, "too many connections")
+    if not await admit(ws, door, door.connections, visitor, address):
         return
     conn: Connection | None = None
     try:
@@ -65,6 +59,23 @@ async def ws_room(ws: WebSocket, room_id: str, hall: HallPart, settings: Setting
 TOO_MANY_CONNECTIONS = "too_many_connections"
 SIGNED_OUT = 4401
 """The close code of a connection whose token was signed out or revoked (protocol.md)."""
+
+
+async def admit(ws: WebSocket, door: Door, counts: ConnectionCounts, visitor: str,
+                address: str) -> bool:
+    """Count an accepted socket in `counts` and against the address's rate of new ones (the
+    `limits` library), or refuse it: an `error` (`too_many_connections`) and close code 1008,
+    nothing counted. The count and its check are one step (no await between them), so sockets
+    raced at once are each counted."""
+    refusal = counts.open(visitor, address)
+    if refusal is None and not await door.rates.allow_connect(address):
+        counts.close(visitor, address)
+        refusal = messages.msg("error.rate.connections")
+    if refusal is None:
+        return True
+    await ws.send_text(proto.dumps(proto.error(TOO_MANY_CONNECTIONS, refusal)))
+    await ws.close(1008, "too many connections")
+    return False
 
 
 def _unsendable(message: dict[str, Any]) -> str:

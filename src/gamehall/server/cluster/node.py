@@ -37,7 +37,7 @@ import threading
 import time
 import zlib
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from redis.exceptions import RedisError
@@ -140,6 +140,8 @@ class Cluster:
         self.changes: Counter[str] = Counter()
         """Lease changes since start (acquired, lost, released), for health and metrics."""
         self.on_change: Callable[[str], None] = lambda _kind: None
+        self.after_reconnect: list[Callable[[], Awaitable[None]]] = []
+        """Features that catch up after Redis is back (the lobby reads its lines again)."""
 
     @staticmethod
     def new_holder(node: str) -> str:
@@ -608,6 +610,11 @@ class Cluster:
             await self.presence.load_presence(room_id)
         if self.host is not None:
             await self.host.resync()
+        for catch_up in self.after_reconnect:
+            try:
+                await catch_up()
+            except Exception:
+                log.exception("catching up after Redis came back failed")
 
     def health(self) -> dict[str, Any]:
         return {"node": self.node, "holder": self.holder, "rooms_owned": sorted(self.owned),

@@ -22,6 +22,13 @@ JoinCheck = Callable[[Player], Awaitable[None]]
 Sweep = Callable[[], Awaitable[object]]
 """A feature's periodic clean-up (unanswered challenges expiring), run with the hall's own."""
 
+RoomListener = Callable[[Room], None]
+"""Told, at once and without waiting, of each room this node created or committed a change to
+(the lobby's lines follow every room from these)."""
+
+GoneListener = Callable[[str], None]
+"""Told of each room this node dropped (an idle waiting room)."""
+
 
 class HallEvents:
     """The subscriptions of the features, in the order they were made."""
@@ -30,9 +37,25 @@ class HallEvents:
         self._game_listeners: list[GameListener] = []
         self._join_checks: list[JoinCheck] = []
         self.sweeps: list[Sweep] = []
+        self._room_listeners: list[RoomListener] = []
+        self._gone_listeners: list[GoneListener] = []
 
     def on_game_changed(self, listener: GameListener) -> None:
         self._game_listeners.append(listener)
+
+    def on_room_changed(self, listener: RoomListener, gone: GoneListener) -> None:
+        """Follow every room this node creates, changes or drops."""
+        self._room_listeners.append(listener)
+        self._gone_listeners.append(gone)
+
+    def room_changed(self, room: Room) -> None:
+        """A room was stored as it is now (new, or changed): every follower learns it."""
+        for listener in self._room_listeners:
+            listener(room)
+
+    def room_gone(self, room_id: str) -> None:
+        for gone in self._gone_listeners:
+            gone(room_id)
 
     def check_join(self, check: JoinCheck) -> None:
         self._join_checks.append(check)

@@ -398,12 +398,12 @@ class Hall:
         make it live: the creating node owns it in a cluster."""
         if self.cluster is None:
             await self.storage.save_room(room, moves or [])
-            self.keeper.install(room)
-            return
-        fence = await self.cluster.create(room.id)  # the creating node owns the room
-        await self.keeper.watch(room.id)
-        await self.storage.save_room(room, moves or [], fence=fence)
+        else:
+            fence = await self.cluster.create(room.id)  # the creating node owns the room
+            await self.keeper.watch(room.id)
+            await self.storage.save_room(room, moves or [], fence=fence)
         self.keeper.install(room)
+        self.events.room_changed(room)
 
     async def open_room(self, room: Room, moves: list[Move]) -> Room:
         """A room a feature made with its players seated (a challenge accepted, a pairing):
@@ -465,6 +465,7 @@ class Hall:
                     continue
                 if await self.storage.drop_waiting(room_id, before, fence=fence):
                     dropped.append(room_id)
+                    self.events.room_gone(room_id)
             if room_id in dropped and self.cluster is not None:
                 await self.cluster.release(room_id)
             if room_id in dropped or (room_id not in self.rooms and self.cluster is None):

@@ -463,6 +463,7 @@ class WritePath:
         for made in ([also[0]] if also is not None else []) + [draft]:
             self.keeper.install(made)
             self.timekeeper.plan(made)
+            self.events.room_changed(made)
         start = time.perf_counter()
         event = self._state_event(live, draft, moves)
         if answer is None or self.cluster is None or answer.room != draft.id:

@@ -64,6 +64,8 @@ class Settings:
     """Room creations per address."""
     max_connections_per_visitor: int = 10
     max_connections_per_address: int = 100
+    max_lobby_sockets: int = 20
+    """Lobby WebSockets (/ws/lobby) one address may hold open at once."""
     max_body_bytes: int = 262144
     """The largest HTTP request body; a larger one is refused with 413 before it is read."""
     allow_origins: tuple[str, ...] = field(default_factory=tuple)

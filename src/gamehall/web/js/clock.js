@@ -32,10 +32,11 @@ export class Clocks {
     this.timer = null;
   }
 
-  /** A new clock object; the seats' spans are kept (the seat list keeps its elements). */
-  set(clock) {
+  /** A new clock object, as it was at `at` (performance.now(); when it arrived); the seats'
+   * spans are kept (the seat list keeps its elements). */
+  set(clock, at = performance.now()) {
     this.clock = clock || null;
-    this.at = performance.now();
+    this.at = at;
     if (!this.clock) this.spans.clear();
   }
 

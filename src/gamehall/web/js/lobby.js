@@ -1,4 +1,5 @@
-// The lobby: pick a nickname, see the rooms (refreshed every 2 s), create a room with options.
+// The lobby: pick a nickname, see the rooms (pushed by the server as they change: lobby_feed.js;
+// nothing is polled), create a room with options.
 //
 // showLobby holds the lobby's state in one object (`lobby`) that the parts below take; a
 // handler or a part after an await reads it when it runs.
@@ -7,24 +8,30 @@ import { h, fill } from "./dom.js";
 import { api, chooseNickname, games, signIn } from "./api.js";
 import { Clocks } from "./clock.js";
 import { say, t } from "./i18n.js";
+import { LobbyFeed } from "./lobby_feed.js";
+import { checkEntry, drawSeekForm, paired, pairingChanged, pairingParts } from "./pairing.js";
 import { playerLink } from "./links.js";
 import { outcomeWords, seatWord } from "./words.js";
 
-const POLL_MS = 2000;
+/** The most rooms listed at once (a hall may hold thousands waiting: the rest are counted). */
+const SHOWN = 100;
 
 export function showLobby(root, ctx, game = null) {
   const lobby = {
     ctx,
     game,  // the game the new-room form starts on (the rules page's "Play …"), or null
     nickname: ctx.nickname,
-    timer: null,
     alive: true,
     filter: "",
     createButton: null,
-    rowClocks: [],  // one Clocks per listed room, ticked together
+    rooms: new Map(),  // every room's line by id, newest change last (the feed's)
+    rows: new Map(),  // room id -> {line, row, clocks}: a row is built again only when it changed
+    specs: null,  // GET /api/games, for the rooms' options in words
+    pairing: null,  // the pools' and seeks' cards (pairing.js)
+    feed: null,  // the lobby's socket (lobby_feed.js)
     els: null,
   };
-  const ticker = setInterval(() => lobby.rowClocks.forEach((c) => c.paint()), 250);
+  const ticker = setInterval(() => lobby.rows.forEach((r) => r.clocks.paint()), 250);
   const listBody = h("tbody");
   const empty = h("p", { class: "muted empty" }, t("page.lobby.no_rooms"));
   lobby.els = {
@@ -32,17 +39,36 @@ export function showLobby(root, ctx, game = null) {
     createBox: h("section", { class: "card create", "aria-label": t("page.lobby.new_room") }),
     listBody,
     empty,
-    listBox: roomList(lobby, listBody, empty),
+    more: h("p", { class: "muted small more-rooms", hidden: true }),
+    listBox: null,
   };
+  lobby.els.listBox = roomList(lobby, listBody, empty);
+  lobby.pairing = pairingParts(lobby);
   const { nickBox, createBox, listBox } = lobby.els;
-  fill(root, h("div", { class: "lobby" }, nickBox, createBox, listBox));
+  const { poolsBox, seeksBox } = lobby.pairing;
+  listBox.classList.add("stale");  // until the first snapshot
+  fill(root, h("div", { class: "lobby" }, nickBox, poolsBox, createBox, listBox, seeksBox));
   drawNick(lobby);
   drawCreate(lobby);
-  refresh(lobby);
+  games().then((specs) => { lobby.specs = specs; lobby.rows.clear(); drawRooms(lobby); })
+    .catch(() => {});
+  const feed = new LobbyFeed({
+    onChange: (sections) => {
+      lobby.rooms = sections.rooms;
+      drawRooms(lobby);
+      pairingChanged(lobby.pairing, sections);
+    },
+    onStatus: (status) => {
+      listBox.classList.toggle("stale", status !== "open");
+      if (status === "open") checkEntry(lobby.pairing);
+    },
+    onPaired: (msg) => paired(lobby.pairing, msg),
+  });
+  lobby.feed = feed;
   return {
     destroy() {
       lobby.alive = false;
-      clearTimeout(lobby.timer);
+      feed.close();
       clearInterval(ticker);
     },
   };
@@ -52,7 +78,7 @@ export function showLobby(root, ctx, game = null) {
 function roomList(lobby, listBody, empty) {
   const statusSelect = h("select", { "aria-label": t("page.lobby.show_rooms"), onchange: () => {
     lobby.filter = statusSelect.value;
-    refresh(lobby);
+    drawRooms(lobby);
   } },
   h("option", { value: "" }, t("page.lobby.all_rooms")),
   h("option", { value: "waiting" }, t("page.lobby.waiting_for_players")),
@@ -65,7 +91,7 @@ function roomList(lobby, listBody, empty) {
         h("thead", {}, h("tr", {}, h("th", {}, t("page.lobby.col_game")), h("th", {}, t("page.lobby.col_seats")),
           h("th", {}, t("page.lobby.col_status")), h("th", {}, ""))),
         listBody)),
-    empty);
+    empty, lobby.els.more);
 }
 
 function drawNick(lobby) {
@@ -97,7 +123,10 @@ function nicknameForm(lobby) {
       lobby.ctx.renderWho(lobby.nickname);
       drawNick(lobby);
       if (lobby.createButton) lobby.createButton.disabled = false;
-      refresh(lobby);
+      lobby.feed?.identify();  // our pairings reach this page from now on
+      lobby.rows.clear();  // the rooms' buttons depend on who is looking
+      drawRooms(lobby);
+      pairingChanged(lobby.pairing, lobby.pairing);  // Accept buttons for a player now
     } catch (err) {
       lobby.ctx.toast(say(err), "error");
     }
@@ -133,6 +162,7 @@ async function drawCreate(lobby) {
     return;
   }
   fill(createBox, h("h2", {}, t("page.lobby.new_room_title")), createForm(lobby, list));
+  drawSeekForm(lobby.pairing, list);
 }
 
 /** The new room's form: the game (its options follow it), rated or casual, the clock. */
@@ -186,37 +216,44 @@ function createForm(lobby, list) {
   optionsBox);
 }
 
-/** The rooms again, then every POLL_MS while the lobby is shown (stale while unreachable). */
-async function refresh(lobby) {
-  const { listBody, empty, listBox } = lobby.els;
-  clearTimeout(lobby.timer);
+/** The rooms as the feed has them now, newest change first, at most SHOWN of those the menu
+ * shows; a row is built again only when its line changed. */
+function drawRooms(lobby) {
   if (!lobby.alive) return;
-  try {
-    const q = lobby.filter ? `?status=${lobby.filter}` : "";
-    const rooms = await api(`/api/rooms${q}`);
-    const specs = await games().catch(() => null);
-    if (!lobby.alive) return;
-    lobby.rowClocks = [];
-    fill(listBody, rooms.map((room) => roomRow(lobby, room, specs)));
-    empty.hidden = rooms.length > 0;
-    listBox.classList.remove("stale");
-  } catch (err) {
-    listBox.classList.add("stale");
+  const { listBody, empty, more } = lobby.els;
+  const shown = [];
+  let matching = 0;
+  for (const room of [...lobby.rooms.values()].reverse()) {
+    if (lobby.filter && room.status !== lobby.filter) continue;
+    matching += 1;
+    if (shown.length < SHOWN) shown.push(room);
   }
-  if (lobby.alive) lobby.timer = setTimeout(() => refresh(lobby), POLL_MS);
+  const rows = new Map();
+  for (const room of shown) {
+    const old = lobby.rows.get(room.id);
+    rows.set(room.id, old && old.line === room ? old : roomRow(lobby, room, lobby.specs));
+  }
+  lobby.rows = rows;
+  const wanted = [...rows.values()].map((r) => r.row);
+  if (wanted.length !== listBody.children.length || wanted.some((row, i) => listBody.children[i] !== row)) {
+    listBody.replaceChildren(...wanted);
+  }
+  empty.hidden = matching > 0;
+  more.hidden = matching <= shown.length;
+  more.textContent = t("page.lobby.more_rooms", { count: matching - shown.length });
 }
 
+/** A room's row and its clocks: {line, row, clocks}. */
 function roomRow(lobby, room, specs) {
   const { nickname } = lobby;
   const clocks = new Clocks();
-  clocks.set(room.status === "waiting" ? null : room.clock);
-  lobby.rowClocks.push(clocks);
+  clocks.set(room.status === "waiting" ? null : room.clock, room.received);
   const seats = room.seats.map((seat) => h("span", { class: "seat-chip" + (seat.player ? "" : " free") },
     `${seatWord(seat)}: `, seat.player ? playerLink(seat.player, { botAccount: seat.bot_account }) : t("page.lobby.free"), clocks.span(seat.index)));
   const free = room.seats.some((seat) => !seat.player);
   const open = room.status !== "finished";
   const mine = !!nickname && room.seats.some((seat) => seat.player === nickname && !seat.bot);
-  return h("tr", { "data-room": room.id, "data-game": room.game },
+  const row = h("tr", { "data-room": room.id, "data-game": room.game },
     h("td", {}, h("strong", {}, room.title), h("div", { class: "muted small" }, optionText(room, specs))),
     h("td", { class: "seats" }, seats),
     h("td", {}, h("span", { class: `status ${room.status}` }, t(`page.status.${room.status}`)),
@@ -228,6 +265,7 @@ function roomRow(lobby, room, specs) {
         ? h("a", { class: "button primary", href: `#/room/${room.id}/join` }, t("page.lobby.join")) : null,
       mine && open ? null : h("a", { class: "button", href: `#/room/${room.id}` },
         room.status === "finished" ? t("page.lobby.replay") : t("page.lobby.watch"))));
+  return { line: room, row, clocks };
 }
 
 /** A room's line in the lobby: its clock and the options that differ from the game's defaults,
