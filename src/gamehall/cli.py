@@ -460,6 +460,15 @@ ReviewMaxSecondsOption = Annotated[float, typer.Option(
 ReviewLeaseSecondsOption = Annotated[float, typer.Option(
     help="How long a review's claim lasts unless its node renews it (a dead node's "
          "reviews are then failed and taken up again).", min=1.0)]
+MaxTournamentsOption = Annotated[int, typer.Option(
+    help="Tournaments one account may have created and not yet finished.", min=1)]
+MaxTournamentPlayersOption = Annotated[int, typer.Option(
+    help="Players one tournament may hold.", min=2)]
+TournamentNoShowSecondsOption = Annotated[float, typer.Option(
+    help="A player who has not moved this long into a live tournament game loses it; two "
+         "such no-shows withdraw them.", min=1.0)]
+TournamentTickOption = Annotated[float, typer.Option(
+    help="Seconds between a tournament director's looks at its tournaments.", min=0.05)]
 LogJsonOption = Annotated[bool, typer.Option(
     help="Write logs as JSON lines (one object per record).")]
 
@@ -521,6 +530,11 @@ def serve(
     review_per_player: ReviewPerPlayerOption = SERVE.review_per_player,
     review_max_seconds: ReviewMaxSecondsOption = SERVE.review_max_seconds,
     review_lease_seconds: ReviewLeaseSecondsOption = SERVE.review_lease_seconds,
+    max_tournaments: MaxTournamentsOption = SERVE.max_tournaments,
+    max_tournament_players: MaxTournamentPlayersOption = SERVE.max_tournament_players,
+    tournament_no_show_seconds: TournamentNoShowSecondsOption =
+        SERVE.tournament_no_show_seconds,
+    tournament_tick: TournamentTickOption = SERVE.tournament_tick,
     log_json: LogJsonOption = False,
 ) -> None:
     """Run the online hall: HTTP API, WebSocket play, and the browser page when installed.

@@ -39,6 +39,7 @@ from gamehall.server.api.routes import (
     reviews,
     rooms,
     sessions,
+    tournaments,
 )
 from gamehall.server.api.routes.ops import PROTOCOL_URL
 from gamehall.server.botapi.service import BotApi
@@ -56,12 +57,14 @@ from gamehall.server.storage import SqlStorage, Storage
 from gamehall.server.table import protocol as proto
 from gamehall.server.table.clocks import wall_time
 from gamehall.server.table.replay import ReplayCache
+from gamehall.server.tournaments.service import Tournaments
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 
 ROUTERS = (ops.router, languages.router, reviews.router, games.router, sessions.router,
            rooms.router, accounts.router, players.router, bot_accounts.router,
-           challenges.router, bot_streams.router, bot_games.router, explorer.router,
+           challenges.router, tournaments.router, bot_streams.router, bot_games.router,
+           explorer.router,
            websocket.router)
 """Every feature's router, in the order their routes are matched: the reviews' before the rooms'
 (whose ``POST /api/rooms/{id}/{kind}`` would take ``review`` for an action), and all before the
@@ -95,6 +98,7 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
         Revocations(cluster.pubsub, hall.accounts)
     botapi = BotApi(hall)  # a feature: it subscribes to the hall's events
     review_service = Reviews(hall, settings)
+    tournament_service = Tournaments(hall, settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -105,7 +109,9 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
             await cluster.pubsub.open()
         await hall.start()
         await review_service.start()
+        await tournament_service.start()
         yield
+        await tournament_service.stop()
         await review_service.stop()
         await hall.stop()
         await botapi.close()
@@ -124,6 +130,7 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
     app.state.settings = settings
     app.state.botapi = botapi
     app.state.reviews = review_service
+    app.state.tournaments = tournament_service
     app.state.door = Door(settings, hall.limiter)
     app.state.bot_door = BotDoor(settings, hall.limiter, None if cluster is None
                                  else SharedStreamSlots(cluster.pubsub.redis))

@@ -15,6 +15,7 @@ from gamehall.server.hall.hall import Hall
 from gamehall.server.ops.settings import Settings
 from gamehall.server.reviews.service import Reviews
 from gamehall.server.table.replay import ReplayCache
+from gamehall.server.tournaments.service import Tournaments
 
 
 def part(name: str) -> Any:
@@ -36,3 +37,4 @@ HeldPart = Annotated[Held, part("held")]
 SettingsPart = Annotated[Settings, part("settings")]
 ReviewsPart = Annotated[Reviews, part("reviews")]
 ReplaysPart = Annotated[ReplayCache, part("replays")]
+TournamentsPart = Annotated[Tournaments, part("tournaments")]
