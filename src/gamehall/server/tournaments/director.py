@@ -188,6 +188,7 @@ class Director:
         playing = [g for g in games if g.status in (OPEN, PLAYING)]
         ends = await self.store.room_ends([g.room_id for g in playing])
         now = self.hall.clock()
+        over = t.ends_at is not None and now >= t.ends_at  # an arena's games no longer count
         changed = False
         for g in playing:
             end = ends.get(g.room_id)
@@ -195,7 +196,7 @@ class Director:
                 changed |= await self.store.set_game(
                     g.room_id, PLAYING, DONE, result=end.result, moves=end.version, ended_at=now
                 )
-            elif end is not None and end.status == ROOM_PLAYING:
+            elif end is not None and end.status == ROOM_PLAYING and not over:
                 await self._no_shows(t, g, names, now)
         return await self.store.games(t.id) if changed or playing else games
 
