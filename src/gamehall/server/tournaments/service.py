@@ -294,6 +294,7 @@ class Tournaments:
         names = {e.player_id: e.nickname for e in entries}
         table = scored(t, entries, games)
         mine = next((e for e in entries if viewer and e.player_id == viewer.id), None)
+        no_shows = {e.player_id: e.no_shows for e in entries}
         return {
             **self._head(t),
             "now": iso(self.hall.clock()),
@@ -314,6 +315,7 @@ class Tournaments:
                     "tiebreaks": {k: number(v) for k, v in s.tiebreaks.items()},
                     "games": s.games,
                     "withdrawn": s.player.withdrawn,
+                    "no_shows": no_shows.get(s.player.id, 0),
                     "on_fire": s.on_fire,
                 }
                 for s in table
