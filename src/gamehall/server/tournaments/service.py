@@ -254,15 +254,18 @@ class Tournaments:
         return await self._get(t.id)
 
     # --- reading -----------------------------------------------------------------------------
-    async def listed(self, limit: int) -> dict[str, list[dict[str, Any]]]:
+    async def listed(self, limit: int, viewer: Player | None) -> dict[str, Any]:
+        """Upcoming (soonest first), running and finished (latest first) tournaments, each
+        with its count of players and whether the viewer is in (the page's reminder)."""
         out: dict[str, list[dict[str, Any]]] = {}
         for key, status in (("upcoming", CREATED), ("running", RUNNING), ("finished", FINISHED)):
-            out[key] = [
-                self._head(t)
-                | {"players": len([e for e in await self.store.entries(t.id) if not e.withdrawn])}
-                for t in await self.store.listed(status, limit)
-            ]
-        return out
+            lines = []
+            for t in await self.store.listed(status, limit):
+                entries = [e for e in await self.store.entries(t.id) if not e.withdrawn]
+                joined = viewer is not None and any(e.player_id == viewer.id for e in entries)
+                lines.append(self._head(t) | {"players": len(entries), "joined": joined})
+            out[key] = lines
+        return {**out, "now": iso(self.hall.clock())}
 
     def _head(self, t: Tournament) -> dict[str, Any]:
         return {

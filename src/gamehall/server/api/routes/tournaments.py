@@ -59,15 +59,13 @@ async def create(body: TournamentIn, tournaments: TournamentsPart, who: Actor) -
     return {"id": made.id}
 
 
-@router.get(
-    "/api/tournaments",
-    dependencies=[Depends(anyone())],
-    summary="Tournaments: upcoming, running and finished",
-)
+@router.get("/api/tournaments", summary="Tournaments: upcoming, running and finished")
 async def listed(
-    tournaments: TournamentsPart, limit: Annotated[int, Query(ge=1, le=100)] = 30
+    tournaments: TournamentsPart,
+    who: Annotated[Visitor, Depends(identified())],
+    limit: Annotated[int, Query(ge=1, le=100)] = 30,
 ) -> dict[str, Any]:
-    return await tournaments.listed(limit)
+    return await tournaments.listed(limit, who.player)
 
 
 @router.get(
