@@ -476,6 +476,15 @@ MaxSeeksOption = Annotated[int, typer.Option(help="Open seeks per player.", min=
 NoShowSecondsOption = Annotated[float, typer.Option(
     help="How long a player who left a paired game before moving is kept out of the pools.",
     min=0.0)]
+MaxTournamentsOption = Annotated[int, typer.Option(
+    help="Tournaments one account may have created and not yet finished.", min=1)]
+MaxTournamentPlayersOption = Annotated[int, typer.Option(
+    help="Players one tournament may hold.", min=2)]
+TournamentNoShowSecondsOption = Annotated[float, typer.Option(
+    help="A player who has not moved this long into a live tournament game loses it; two "
+         "such no-shows withdraw them.", min=1.0)]
+TournamentTickOption = Annotated[float, typer.Option(
+    help="Seconds between a tournament director's looks at its tournaments.", min=0.05)]
 LogJsonOption = Annotated[bool, typer.Option(
     help="Write logs as JSON lines (one object per record).")]
 
@@ -545,6 +554,11 @@ def serve(
     pairing_per_address: PairingPerAddressOption = SERVE.pairing_per_address,
     max_seeks: MaxSeeksOption = SERVE.max_seeks,
     no_show_seconds: NoShowSecondsOption = SERVE.no_show_seconds,
+    max_tournaments: MaxTournamentsOption = SERVE.max_tournaments,
+    max_tournament_players: MaxTournamentPlayersOption = SERVE.max_tournament_players,
+    tournament_no_show_seconds: TournamentNoShowSecondsOption =
+        SERVE.tournament_no_show_seconds,
+    tournament_tick: TournamentTickOption = SERVE.tournament_tick,
     log_json: LogJsonOption = False,
 ) -> None:
     """Run the online hall: HTTP API, WebSocket play, and the browser page when installed.

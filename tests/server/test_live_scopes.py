@@ -53,6 +53,7 @@ class World:
     own_room: str
     other_room: str
     challenge: str
+    tournament: str
 
 
 def _ok(r: httpx.Response, status: int = 200) -> dict[str, Any]:
@@ -90,9 +91,11 @@ def world(server: Server) -> World:
                              headers=auth(person_session)), 201)
         other = _ok(c.post("/api/rooms", json={"game": "hula", "options": {"size": 5}},
                            headers=auth(person_session)), 201)["id"]
+        tournament = _ok(c.post("/api/tournaments", json=TOURNAMENT,
+                                headers=auth(person_session)), 201)["id"]
     return World({"none": None, "revoked": revoked, "read": read, "bot": play, "guest": guest,
                   "session": session}, bot, person, token_id, str(own), str(other),
-                 str(pending["id"]))
+                 str(pending["id"]), str(tournament))
 
 
 # --- what the document says --------------------------------------------------------------------
@@ -136,7 +139,10 @@ ACTION_BODIES: dict[str, dict[str, Any]] = {
     "bot": {"level": "easy"}, "option": {"key": "size", "value": 5},
     "clock": {"control": "5+3"}, "rated": {"value": True}, "identify": {"token": "nobody"},
 }
+TOURNAMENT = {"name": "walk", "game": "hula", "options": {"size": 5}, "clock": "5+3",
+              "system": "swiss", "rounds": 3, "bots": True}
 BODIES: dict[tuple[str, str], Any] = {
+    ("POST", "/api/tournaments"): TOURNAMENT,
     ("POST", "/api/preferences"): {"language": "en"},
     ("POST", "/api/session"): {"nickname": "will be made fresh"},
     ("POST", "/api/rooms"): {"game": "hula", "options": {"size": 5}},
@@ -153,7 +159,7 @@ BODIES: dict[tuple[str, str], Any] = {
 
 
 def fill(path: str, w: World) -> str:
-    values = {"room_id": w.own_room, "cid": w.challenge, "nickname": w.person,
+    values = {"room_id": w.own_room, "cid": w.challenge, "tid": w.tournament, "nickname": w.person,
               "pool": "hula-2d", "entry_id": "noentry", "seek_id": "noseek",
               "token_id": w.token_id, "game": "hula", "name": "hula", "index": "0",
               "step": "0", "move": "a1"}

@@ -41,6 +41,7 @@ from gamehall.server.api.routes import (
     reviews,
     rooms,
     sessions,
+    tournaments,
 )
 from gamehall.server.api.routes.ops import PROTOCOL_URL
 from gamehall.server.botapi.service import BotApi
@@ -62,13 +63,14 @@ from gamehall.server.storage import SqlStorage, Storage
 from gamehall.server.table import protocol as proto
 from gamehall.server.table.clocks import wall_time
 from gamehall.server.table.replay import ReplayCache
+from gamehall.server.tournaments.service import Tournaments
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 
 ROUTERS = (ops.router, languages.router, reviews.router, games.router, sessions.router,
            rooms.router, accounts.router, players.router, bot_accounts.router,
            challenges.router, bot_streams.router, bot_games.router, explorer.router,
-           pairing.router, websocket.router, lobby.router)
+           tournaments.router, pairing.router, websocket.router, lobby.router)
 """Every feature's router, in the order their routes are matched: the reviews' before the rooms'
 (whose ``POST /api/rooms/{id}/{kind}`` would take ``review`` for an action), and all before the
 page's static files (which would answer ``/i18n/…``)."""
@@ -105,6 +107,7 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
     pools = Pools(hall, cluster.leases if cluster is not None else None)
     seeks = Seeks(hall, botapi)
     follow_pairing(lobby_feed, pools, seeks)  # the lobby shows the pools' counts and the seeks
+    tournament_service = Tournaments(hall, settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -117,7 +120,9 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
         await review_service.start()
         await pools.start()
         await lobby_feed.start()
+        await tournament_service.start()
         yield
+        await tournament_service.stop()
         await pools.stop()
         await review_service.stop()
         await lobby_feed.stop()
@@ -141,6 +146,7 @@ def create_app(db_url: str, settings: Settings | None = None, storage: Storage |
     app.state.lobby = lobby_feed
     app.state.pools = pools
     app.state.seeks = seeks
+    app.state.tournaments = tournament_service
     app.state.door = Door(settings, hall.limiter)
     app.state.bot_door = BotDoor(settings, hall.limiter, None if cluster is None
                                  else SharedStreamSlots(cluster.pubsub.redis))

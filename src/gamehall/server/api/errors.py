@@ -21,6 +21,7 @@ from gamehall.server.reviews.service import STATUS as review_status
 from gamehall.server.table import protocol as proto
 from gamehall.server.table.errors import RoomError, Said
 from gamehall.server.table.protocol import ProtocolError
+from gamehall.server.tournaments.service import STATUS as tournament_status
 
 log = logging.getLogger("gamehall.server")
 
@@ -39,7 +40,8 @@ STATUS = {"not_identified": 401, "unknown_room": 404, "not_seated": 403, "not_yo
           "room_unavailable": 503, "unknown_game": 404, "hints_rated": 403,
           "hints_no_bot": 403, "hint_failed": 503, NOT_FOUND: 404, METHOD_NOT_ALLOWED: 405,
           BAD_REQUEST: 400, **BOT_API_STATUS, **explorer.STATUS,
-          **language_routes.STATUS, **review_status, **pool_status, **seek_status}
+          **language_routes.STATUS, **review_status, **pool_status, **seek_status,
+          **tournament_status}
 
 
 def error(code: str, said: Said) -> JSONResponse:

@@ -18,6 +18,7 @@ from gamehall.server.pairing.seeks import Seeks
 from gamehall.server.pairing.service import Pools
 from gamehall.server.reviews.service import Reviews
 from gamehall.server.table.replay import ReplayCache
+from gamehall.server.tournaments.service import Tournaments
 
 
 def part(name: str) -> Any:
@@ -42,3 +43,4 @@ ReviewsPart = Annotated[Reviews, part("reviews")]
 ReplaysPart = Annotated[ReplayCache, part("replays")]
 PoolsPart = Annotated[Pools, part("pools")]
 SeeksPart = Annotated[Seeks, part("seeks")]
+TournamentsPart = Annotated[Tournaments, part("tournaments")]

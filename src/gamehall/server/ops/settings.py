@@ -128,6 +128,16 @@ class Settings:
     review_lease_seconds: float = 30.0
     """A running review's node renews its claim this often (a third of it); a review whose
     claim has run out (its node died) is shown failed and taken up again when asked for."""
+    max_tournaments: int = 5
+    """Tournaments one account may have created and not yet finished."""
+    max_tournament_players: int = 500
+    """Players one tournament may hold (a join past it is refused, `tournament_full`)."""
+    tournament_no_show_seconds: float = 120.0
+    """A player of a live tournament game who has not moved this long after it began loses it
+    (a no-show); two no-shows withdraw them."""
+    tournament_tick: float = 1.0
+    """Seconds (of the event loop, not the hall's clock) between a tournament director's looks
+    at its tournaments: starting, pairing, results."""
     lease_ms: int = 10_000
     """How long a room's lease lasts unless its owner renews it: a frozen node's rooms are taken
     over after at most this long (a node whose process ended is seen at once, see cluster.py)."""

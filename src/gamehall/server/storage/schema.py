@@ -249,6 +249,77 @@ seeks = sa.Table(
 """Open challenges anyone may accept (migration 0009; pairing/seeks.py): `open` (with the
 players who took a seat so far, `takers`, for a table of more than two), `playing` (its game
 runs; it opens again after it while `repeat` lasts), `accepted` (for good) or `cancelled`."""
+# Tournaments (migration 0010; server/tournaments/store.py reads and writes them).
+tournaments = sa.Table(
+    "tournaments", metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("name", sa.String(80), nullable=False),
+    sa.Column("created_by", sa.Integer, sa.ForeignKey("players.id"), nullable=False,
+              index=True),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("clock", sa.String(16)),
+    sa.Column("system", sa.String(16), nullable=False),
+    sa.Column("rounds", sa.Integer),
+    sa.Column("minutes", sa.Integer),
+    sa.Column("seats", sa.Integer, nullable=False),
+    sa.Column("starts_at", sa.Float, nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("bots", sa.Boolean, nullable=False),
+    sa.Column("password_hash", sa.String(200)),
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("round", sa.Integer, nullable=False),
+    sa.Column("started_at", sa.Float),
+    sa.Column("ended_at", sa.Float),
+    sa.Column("created_at", sa.String(40), nullable=False),
+)
+"""A tournament: `created` (taking players), `running`, `finished`; `round` the last paired
+(an arena's pairings are numbered as rounds too)."""
+
+tournament_players = sa.Table(
+    "tournament_players", metadata,
+    sa.Column("tournament_id", sa.String(16), sa.ForeignKey("tournaments.id"),
+              primary_key=True),
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), primary_key=True,
+              index=True),
+    sa.Column("nickname", sa.String(40), nullable=False),
+    sa.Column("rating", sa.Integer, nullable=False),
+    sa.Column("joined_at", sa.Float, nullable=False),
+    sa.Column("withdrawn", sa.Boolean, nullable=False),
+    sa.Column("no_shows", sa.Integer, nullable=False),
+    sa.Column("bot_account", sa.Boolean, nullable=False),
+    sa.Column("place", sa.Integer),
+)
+"""Who joined (their rating in the game when they did), withdrew, failed to show, and their
+final place (kept for their profile)."""
+
+tournament_rounds = sa.Table(
+    "tournament_rounds", metadata,
+    sa.Column("tournament_id", sa.String(16), sa.ForeignKey("tournaments.id"),
+              primary_key=True),
+    sa.Column("round", sa.Integer, primary_key=True),
+    sa.Column("paired_at", sa.Float, nullable=False),
+)
+"""One row per round paired: its key is what makes a round paired once, whichever node (or
+two, for a moment, in a takeover) pairs it."""
+
+tournament_games = sa.Table(
+    "tournament_games", metadata,
+    sa.Column("room_id", sa.String(32), primary_key=True),
+    sa.Column("tournament_id", sa.String(16), sa.ForeignKey("tournaments.id"), nullable=False,
+              index=True),
+    sa.Column("round", sa.Integer, nullable=False),
+    sa.Column("table_no", sa.Integer, nullable=False),
+    sa.Column("players", sa.Text, nullable=False),
+    sa.Column("bye", sa.Boolean, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("result", sa.Text),
+    sa.Column("moves", sa.Integer, nullable=False),
+    sa.Column("started_at", sa.Float),
+    sa.Column("ended_at", sa.Float),
+)
+"""Each game a round paired (its room's id chosen with the pairing, so a room is opened once)
+or a bye: `open` (paired, its room not yet made), `playing`, `done` (its result by seat)."""
 
 
 SQLITE_SYNC = ("normal", "full")

@@ -1,6 +1,6 @@
 // The page: a header with the nickname, and the lobby (#/), a room (#/room/ID), a profile
 // (#/player/NICK), a leaderboard (#/leaderboard/GAME), the archive (#/archive?game=&player=) or
-// a game's rules (#/rules/GAME).
+// a game's rules (#/rules/GAME), the tournaments (#/tournaments) or one (#/tournament/ID).
 
 import { h, fill } from "./dom.js";
 import { games, identity, session } from "./api.js";
@@ -13,6 +13,7 @@ import { showLobby } from "./lobby.js";
 import { showLeaderboard, showProfile } from "./players.js";
 import { showRoom } from "./room.js";
 import { showRules } from "./rules.js";
+import { remindTournaments, showTournament, showTournaments } from "./tournaments.js";
 
 const app = document.getElementById("app");
 const who = document.getElementById("who");
@@ -30,6 +31,7 @@ export function toast(text, kind = "info") {
 const nav = () => [
   h("a", { class: "nav", href: "#/leaderboard" }, t("page.header.leaderboards")), " ",
   h("a", { class: "nav", href: "#/archive" }, t("page.header.games")), " ",
+  h("a", { class: "nav", href: "#/tournaments" }, t("page.header.tournaments")), " ",
 ];
 
 export function renderWho(nickname) {
@@ -68,7 +70,12 @@ async function route() {
   const board = hash.match(/^#\/leaderboard(?:\/([A-Za-z0-9_]+))?/);
   const archive = hash.match(/^#\/archive(?:\?(.*))?/);
   const rules = hash.match(/^#\/rules\/([A-Za-z0-9_]+)/);
-  if (room) {
+  const tournament = hash.match(/^#\/tournament\/([A-Za-z0-9_-]+)/);
+  if (tournament) {
+    current = showTournament(app, tournament[1], ctx);
+  } else if (hash.startsWith("#/tournaments")) {
+    current = showTournaments(app, ctx);
+  } else if (room) {
     current = showRoom(app, room[1], ctx, room[2] === "/join", room[2] === "/replay",
       room[2] === "/review");
   } else if (player) {
@@ -100,4 +107,5 @@ startLanguage().then(() => {
   document.querySelector("header.top").append(" ", languagePicker());
   route();
   gamesLine();
+  remindTournaments();
 });

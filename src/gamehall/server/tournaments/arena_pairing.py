@@ -1,0 +1,62 @@
+"""Arena pairing (lichess's `AntmaPairing`): whoever is waiting is paired at once by a
+minimum-cost perfect matching, cost = the rank gap weighted more near the top, plus the rating
+gap; the opponent just played is never met again while anybody else waits.
+
+`networkx.max_weight_matching` over weights ``BIG − cost`` with maximum cardinality: as many
+pairs as the waiting allow, and among those the cheapest. With an odd number waiting, one waits
+for the next pairing (the matching's choice: the one whose absence costs least).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import networkx as nx
+
+REPEAT_COST = 1_000_000
+"""Added to the cost of a pair that just played each other: paired again only when no perfect
+matching without it exists (two players alone in the arena)."""
+
+
+@dataclass(frozen=True)
+class Waiting:
+    id: int
+    rank: int
+    """1 for the leader."""
+    rating: int
+    last_opponent: int | None = None
+
+
+def pair_cost(a: Waiting, b: Waiting, max_rank: int) -> int:
+    """lichess's cost: |rank gap| × (300 + 1700 × (max_rank − better rank) / max_rank) +
+    |rating gap|, so the leaders meet leaders and the rest are paired by rating; a rematch of
+    the last game costs `REPEAT_COST` more."""
+    top = min(a.rank, b.rank)
+    factor = 300 + 1700 * (max_rank - top) // max(1, max_rank)
+    cost = abs(a.rank - b.rank) * factor + abs(a.rating - b.rating)
+    if a.last_opponent == b.id or b.last_opponent == a.id:
+        cost += REPEAT_COST
+    return cost
+
+
+def pair_arena(waiting: Sequence[Waiting]) -> list[tuple[int, int]]:
+    """Pairs (ids) of a minimum-cost maximum matching of the waiting; the better ranked first."""
+    if len(waiting) < 2:
+        return []
+    max_rank = max(w.rank for w in waiting)
+    costs = {
+        (i, j): pair_cost(a, b, max_rank)
+        for i, a in enumerate(waiting)
+        for j, b in enumerate(waiting)
+        if i < j
+    }
+    big = max(costs.values()) + 1
+    graph = nx.Graph()
+    for (i, j), cost in costs.items():
+        graph.add_edge(i, j, weight=big - cost)
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    pairs = [
+        tuple(sorted((waiting[i], waiting[j]), key=lambda w: (w.rank, w.id))) for i, j in matching
+    ]
+    return [(a.id, b.id) for a, b in sorted(pairs, key=lambda p: (p[0].rank, p[0].id))]

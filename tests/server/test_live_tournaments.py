@@ -1,0 +1,253 @@
+"""Tournaments end to end through a real `gamehall serve` whose clock the test sets: an arena of
+8, a Swiss of 7 with a bye, a correspondence round robin of 4 and a Hau La Swiss with tables of
+three and four. Each game is decided by the test (the higher-numbered player resigns, or a
+drawn game is played out), and the standings and tiebreaks are checked against numbers worked
+out by hand from the pairings, written out below."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.server.live import TimedServer, running
+from tests.server.tournament_play import (
+    account,
+    create,
+    draw_line,
+    games,
+    join,
+    read,
+    resign,
+    round_games,
+    wait_for,
+)
+
+START = 1200.0
+STARTS_AT = "1970-01-01T00:20:00Z"
+
+
+@pytest.fixture
+def hall(tmp_path: Path) -> Iterator[TimedServer]:
+    with running(
+        TimedServer(tmp_path, "--tournament-tick", "0.1", "--tournament-no-show-seconds", "60")
+    ) as server:
+        yield server
+
+
+def number(name: str) -> int:
+    return int(name[1:])
+
+
+def play(
+    server: TimedServer,
+    tokens: dict[str, str],
+    found: list[dict[str, Any]],
+    draws: frozenset[frozenset[str]] = frozenset(),
+) -> list[tuple[str, ...]]:
+    """End each game: a pair in `draws` plays testline's draw, else the highest-numbered
+    player resigns. The tables played (players by seat), byes as 1-tuples."""
+    for g in found:
+        if g["bye"]:
+            continue
+        if frozenset(g["players"]) in draws:
+            draw_line(server, g["room"], (tokens[g["players"][0]], tokens[g["players"][1]]))
+        else:
+            resign(server, tokens[max(g["players"], key=number)], g["room"])
+    return [tuple(g["players"]) for g in found]
+
+
+def table(t: dict[str, Any], *keys: str) -> list[tuple[Any, ...]]:
+    return [
+        (s["rank"], s["player"], s["points"], *(s["tiebreaks"][k] for k in keys))
+        for s in t["standings"]
+    ]
+
+
+def players(server: TimedServer, tid: str, prefix: str, n: int) -> dict[str, str]:
+    tokens = {f"{prefix}{i}": account(server, f"{prefix}{i}") for i in range(1, n + 1)}
+    for token in tokens.values():
+        join(server, tid, token)
+    return tokens
+
+
+def finished(server: TimedServer, tid: str) -> dict[str, Any]:
+    return dict(
+        wait_for(lambda: (t := read(server, tid))["status"] == "finished" and t, f"{tid} finished")
+    )
+
+
+def test_a_swiss_of_seven_pairs_by_the_dutch_system_with_one_bye_each(hall: TimedServer) -> None:
+    boss = account(hall, "boss")
+    tid = create(
+        hall,
+        boss,
+        name="Swiss 7",
+        game="testline",
+        clock="5+3",
+        system="swiss",
+        rounds=3,
+        starts_at=STARTS_AT,
+    )
+    tokens = players(hall, tid, "s", 7)
+    assert read(hall, tid)["status"] == "created"
+    hall.at(START)  # starts on time
+    draw = frozenset({frozenset({"s1", "s2"})})
+    rounds = [play(hall, tokens, round_games(hall, tid, r), draw) for r in (1, 2, 3)]
+    # FIDE Dutch: round 1 top half against bottom half, the lowest (s7) has the bye; round 2
+    # s1 and s7 swap for colours (s1 and s3 both had the first seat); byes to the lowest of
+    # the lowest score group, never twice
+    assert rounds == [
+        [("s7",), ("s1", "s4"), ("s5", "s2"), ("s3", "s6")],
+        [("s6",), ("s7", "s1"), ("s2", "s3"), ("s4", "s5")],
+        [("s5",), ("s1", "s2"), ("s3", "s7"), ("s6", "s4")],
+    ]
+    t = finished(hall, tid)
+    # by hand: s1 beat s4 and s7, drew s2: 2.5; s2 beat s5 and s3, drew s1: 2.5;
+    # s3 beat s6 and s7: 2; s4 beat s5 and s6: 2; s5, s6, s7 a bye each: 1.
+    # Sonneborn-Berger s1 = s4 (2) + s7 (1) + ½ s2 (2.5) = 4.25, s2 = s5 (1) + s3 (2) + ½ s1
+    # = 4.25, s3 = s6 + s7 = 2, s4 = s5 + s6 = 2, the rest beat nobody: 0.
+    # Buchholz (a bye adds nothing): s1 = 2 + 1 + 2.5 = 5.5, s2 = 1 + 2 + 2.5 = 5.5,
+    # s3 = 1 + 2.5 + 1 = 4.5, s4 = 2.5 + 1 + 1 = 4.5, s5 = 2.5 + 2 = 4.5, s6 = 2 + 2 = 4,
+    # s7 = 2.5 + 2 = 4.5
+    assert table(t, "sonneborn_berger", "buchholz") == [
+        (1, "s1", 2.5, 4.25, 5.5),
+        (1, "s2", 2.5, 4.25, 5.5),
+        (3, "s3", 2, 2, 4.5),
+        (3, "s4", 2, 2, 4.5),
+        (5, "s5", 1, 0, 4.5),
+        (5, "s7", 1, 0, 4.5),
+        (7, "s6", 1, 0, 4),
+    ]
+    assert [k["key"] for k in t["tiebreak_order"]] == ["sonneborn_berger", "buchholz"]
+    assert all(k["name"] and k["explain"] for k in t["tiebreak_order"])
+    assert t["winner"] == "s1"
+
+
+def test_an_arena_of_eight_scores_streaks_and_quick_draws(hall: TimedServer) -> None:
+    boss = account(hall, "boss")
+    tid = create(
+        hall,
+        boss,
+        name="Arena 8",
+        game="testline",
+        clock="5+3",
+        system="arena",
+        minutes=30,
+        starts_at=STARTS_AT,
+    )
+    tokens = players(hall, tid, "a", 8)
+    hall.at(START)
+    quick_draw = frozenset({frozenset({"a7", "a8"})})
+    waves = [play(hall, tokens, round_games(hall, tid, w), quick_draw) for w in (1, 2, 3)]
+    # everyone waits once a wave is over, so each wave pairs at once: by rank (the leaders
+    # meet), never the last opponent again
+    assert waves == [
+        [("a1", "a8"), ("a2", "a7"), ("a3", "a6"), ("a4", "a5")],
+        [("a1", "a4"), ("a2", "a3"), ("a5", "a8"), ("a6", "a7")],
+        [("a1", "a2"), ("a3", "a6"), ("a4", "a5"), ("a7", "a8")],
+    ]
+    assert read(hall, tid)["status"] == "running"
+    hall.at(START + 30 * 60)
+    t = finished(hall, tid)
+    # by hand: a1 won 3 (2, 2, then on fire 4) = 8; a2 won 2 and lost: 4; a3 and a4 won,
+    # lost, won: 4; a5 and a6 lost, won, lost: 2; a7 and a8 lost twice and drew in 9 moves
+    # (a quick draw): 0. Performance (all rated 1500): ±500 a win or loss, averaged:
+    # a1 2000; a2, a3, a4 (2000 + 2000 + 1000) / 3 = 1667; a5, a6 1333; a7, a8
+    # (1000 + 1000 + 1500) / 3 = 1167
+    assert table(t, "performance") == [
+        (1, "a1", 8, 2000),
+        (2, "a2", 4, 1667),
+        (2, "a3", 4, 1667),
+        (2, "a4", 4, 1667),
+        (5, "a5", 2, 1333),
+        (5, "a6", 2, 1333),
+        (7, "a7", 0, 1167),
+        (7, "a8", 0, 1167),
+    ]
+
+
+def test_a_correspondence_round_robin_of_four_plays_every_game_at_once(hall: TimedServer) -> None:
+    boss = account(hall, "boss")
+    tid = create(
+        hall,
+        boss,
+        name="RR 4",
+        game="testline",
+        clock="2d",
+        system="round_robin",
+        starts_at=STARTS_AT,
+    )
+    tokens = players(hall, tid, "r", 4)
+    hall.at(START)
+    everything = wait_for(
+        lambda: len(g := [x for x in games(hall, tid) if x["status"] == "playing"]) == 6 and g,
+        "all six games",
+    )
+    assert sorted(tuple(sorted(g["players"])) for g in everything) == [
+        ("r1", "r2"),
+        ("r1", "r3"),
+        ("r1", "r4"),
+        ("r2", "r3"),
+        ("r2", "r4"),
+        ("r3", "r4"),
+    ]
+    draw = frozenset({frozenset({"r2", "r3"})})
+    for r in (1, 2, 3):
+        play(hall, tokens, round_games(hall, tid, r), draw)
+    t = finished(hall, tid)
+    # by hand: r1 beat everyone: 3; r2 and r3 drew and beat r4: 1.5; r4 0.
+    # Sonneborn-Berger r1 = 0 + 1.5 + 1.5 = 3; r2 = ½ r3 (1.5) + r4 (0) = 0.75, r3 alike
+    assert table(t, "sonneborn_berger", "wins") == [
+        (1, "r1", 3, 3, 3),
+        (2, "r2", 1.5, 0.75, 1),
+        (2, "r3", 1.5, 0.75, 1),
+        (4, "r4", 0, 0, 0),
+    ]
+
+
+def test_a_hau_la_swiss_seats_tables_of_four_and_three_by_standing(hall: TimedServer) -> None:
+    boss = account(hall, "boss")
+    tid = create(
+        hall,
+        boss,
+        name="Hau La",
+        game="hau_la",
+        clock="10+5",
+        system="swiss",
+        seats=4,
+        rounds=2,
+        starts_at=STARTS_AT,
+    )
+    tokens = players(hall, tid, "h", 7)
+    hall.at(START)
+    rounds = [play(hall, tokens, round_games(hall, tid, r)) for r in (1, 2)]
+    # round 2 by standing: h5, h6 (¾) and h1, h2 (⅔) at the first table, h3 (⅔), h4, h7 (0) at
+    # the second; who sat first least often sits first
+    assert rounds == [
+        [("h1", "h2", "h3", "h4"), ("h5", "h6", "h7")],
+        [("h2", "h6", "h1", "h5"), ("h3", "h4", "h7")],
+    ]
+    t = finished(hall, tid)
+    # by hand, the last seat of each table resigned (the others level): at a table of 4 the
+    # others score ⅔ (one beaten, two level: (1 + ½ + ½) / 3), of 3 they score ¾.
+    # h1, h2 ⅔ + ⅔ = 4/3; h3, h5 ⅔ + ¾ = 17/12; h4, h6 ¾; h7 0.
+    # Sonneborn-Berger, each opponent's points × the score against them / (n − 1):
+    # h3 = ½·(4/3)/3 ×2 + (¾)/3 + ½·(¾)/2 = 127/144; h5 the same; h1 = 2/9 + 17/72 + 1/4 +
+    # 2/9 + 1/4 + 17/72 = 17/12; h4 = ½·(17/12)/2 = 17/48, h6 alike.
+    # Buchholz, opponents' points / (n − 1): h3 = (4/3 + 4/3 + ¾)/3 + (¾ + 0)/2 = 109/72;
+    # h1 = 7/6 + 7/6 = 7/3; h4 = 49/36 + 17/24 = 149/72; h7 = 13/12 + 13/12 = 13/6
+    want = [
+        (1, "h3", 17 / 12, 127 / 144, 109 / 72),
+        (1, "h5", 17 / 12, 127 / 144, 109 / 72),
+        (3, "h1", 4 / 3, 17 / 12, 7 / 3),
+        (3, "h2", 4 / 3, 17 / 12, 7 / 3),
+        (5, "h4", 3 / 4, 17 / 48, 149 / 72),
+        (5, "h6", 3 / 4, 17 / 48, 149 / 72),
+        (7, "h7", 0, 0, 13 / 6),
+    ]
+    got = table(t, "sonneborn_berger", "buchholz")
+    assert [g[:2] for g in got] == [w[:2] for w in want]
+    assert [g[2:] for g in got] == [pytest.approx(w[2:], abs=1e-3) for w in want]
