@@ -15,8 +15,9 @@ def test_hulas_colours_after_the_swap_are_named_by_their_look(pages: Pages) -> N
     the board draws them (red, blue), never "first"/"second" beside the seat's name, and the
     swatch is the colour the game announces for the seat's stones."""
     with httpx.Client(base_url=pages.hall.url) as http:
-        colours = next(g for g in http.get("/api/games").json()
-                       if g["name"] == "hula")["seat_colours"]
+        colours = next(g for g in http.get("/api/games").json() if g["name"] == "hula")[
+            "seat_colours"
+        ]
     ann, bob = pages.new(), pages.new()
     enter(ann, "ann")
     enter(bob, "bob")
@@ -38,4 +39,4 @@ def test_hulas_colours_after_the_swap_are_named_by_their_look(pages: Pages) -> N
         expect(line).not_to_contain_text("colour")
     swatch = legend.nth(0).locator(".swatch").evaluate("e => getComputedStyle(e).backgroundColor")
     blue = colours["second"].lstrip("#")
-    assert swatch == "rgb({}, {}, {})".format(*(int(blue[i:i + 2], 16) for i in (0, 2, 4)))
+    assert swatch == "rgb({}, {}, {})".format(*(int(blue[i : i + 2], 16) for i in (0, 2, 4)))
