@@ -3,11 +3,20 @@ seats and colours after the swap read without a clash, ..."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from tests.web.conftest import Pages
-from tests.web.helpers import create_room, enter, wait_my_turn, wait_version_above
+from tests.web.helpers import (
+    create_room,
+    enter,
+    start_against_bot,
+    state,
+    wait_my_turn,
+    wait_version_above,
+)
 
 
 def test_hulas_colours_after_the_swap_are_named_by_their_look(pages: Pages) -> None:
@@ -40,3 +49,53 @@ def test_hulas_colours_after_the_swap_are_named_by_their_look(pages: Pages) -> N
     swatch = legend.nth(0).locator(".swatch").evaluate("e => getComputedStyle(e).backgroundColor")
     blue = colours["second"].lstrip("#")
     assert swatch == "rgb({}, {}, {})".format(*(int(blue[i : i + 2], 16) for i in (0, 2, 4)))
+
+
+def _hotu_matua_turn(pages: Pages, **size: int) -> tuple[Page, dict[str, Any]]:
+    page = pages.new(**size)
+    enter(page)
+    create_room(page, "hotu_matua")
+    start_against_bot(page)
+    st = wait_my_turn(page)
+    while not any(e["kind"] == "step" for e in st["legal"]):  # dice first, if they are ours
+        page.click(f".board-wrap [data-move='{st['legal'][0]['move']}']")
+        wait_version_above(page, st["version"])
+        st = wait_my_turn(page)
+    return page, st
+
+
+def test_escape_puts_a_hotu_matua_ship_down(pages: Pages) -> None:
+    page, st = _hotu_matua_turn(pages)
+    step = next(e for e in st["legal"] if e["kind"] == "step")
+    page.click(f".ship[data-ship={step['piece']}]")
+    expect(page.locator(f".ship[data-ship={step['piece']}].selected")).to_have_count(1)
+    expect(page.locator("polygon.field.target")).not_to_have_count(0)
+    page.keyboard.press("Escape")
+    expect(page.locator(".ship.selected")).to_have_count(0)
+    expect(page.locator("polygon.field.target")).to_have_count(0)
+    assert state(page)["version"] == st["version"]  # nothing sent, nothing taken back
+
+
+def test_a_turned_hotu_matua_map_names_its_ends(pages: Pages) -> None:
+    """On a 1280 px screen the map is turned a quarter (north's start fields on the left): each
+    end says whose it is, north's name over north's sails, south's over south's; on a phone the
+    map stands upright (north at the top) and needs no such label."""
+    page, _ = _hotu_matua_turn(pages, width=1280, height=800)
+
+    def x_of(selector: str) -> float:
+        box = page.locator(selector).first.bounding_box()
+        assert box, selector
+        return float(box["x"] + box["width"] / 2)
+
+    for side in ("north", "south"):
+        label = page.locator(f"[data-side-label={side}]")
+        expect(label).to_be_visible()
+        expect(label).to_contain_text(side)
+    middle = x_of("svg[data-game=hotu_matua]")
+    assert x_of("[data-side-label=north]") < middle < x_of("[data-side-label=south]")
+    assert x_of("[data-sail=north]") < middle < x_of("[data-sail=south]")
+    phone, _ = _hotu_matua_turn(pages, width=390, height=844)
+    expect(phone.locator("[data-side-label]")).to_have_count(0)
+    north = phone.locator("[data-sail=north]").first.bounding_box()
+    south = phone.locator("[data-sail=south]").first.bounding_box()
+    assert north and south and north["y"] < south["y"]
