@@ -17,6 +17,7 @@ from tests.web.helpers import (
     wait_my_turn,
     wait_version_above,
 )
+from tests.web.test_page_text import _bots_play
 
 
 def test_hulas_colours_after_the_swap_are_named_by_their_look(pages: Pages) -> None:
@@ -99,3 +100,55 @@ def test_a_turned_hotu_matua_map_names_its_ends(pages: Pages) -> None:
     north = phone.locator("[data-sail=north]").first.bounding_box()
     south = phone.locator("[data-sail=south]").first.bounding_box()
     assert north and south and north["y"] < south["y"]
+
+
+def test_the_replay_counts_turns_not_steps(pages: Pages) -> None:
+    """A Hotu Matua game of 3 turns has some 20 steps (rolls and ship moves): the replay says
+    "3 / 3" and steps turn by turn, each showing the position after a whole turn; a review's
+    jump into a turn says which step of it is shown."""
+    page = pages.new(width=1280, height=800)
+    enter(page, "watch")
+    st = _bots_play(page, "hotu_matua", turn_limit=3)
+    moves = st["moves"]
+    ends = [max(i + 1 for i, m in enumerate(moves) if m["turn"] == k) for k in (1, 2, 3)]
+    assert len(moves) > 3
+    page.click("[data-action=replay]")
+    label = page.get_by_test_id("replay-step")
+    expect(label).to_have_text("3 / 3")
+    expect(page.get_by_test_id("status")).to_have_text("Replay: after turn 3 of 3")
+    page.click("[data-replay=back]")
+    expect(label).to_have_text("2 / 3")
+    assert page.evaluate("window.gamehall.room.replay.step") == ends[1]
+    page.click("[data-replay=first]")
+    expect(label).to_have_text("0 / 3")
+    page.keyboard.press("ArrowRight")
+    expect(label).to_have_text("1 / 3")
+    assert page.evaluate("window.gamehall.room.replay.step") == ends[0]
+    page.evaluate(f"window.gamehall.room.replay.go({ends[0] + 2})")  # as a review's mark does
+    expect(label).to_have_text(f"2 / 3 (step 2 of {ends[1] - ends[0]})")
+    page.click("[data-replay=forward]")
+    expect(label).to_have_text("2 / 3")
+
+
+def test_a_haugaz_cake_point_too_near_says_why(pages: Pages) -> None:
+    """The white cake stack must keep its distance from the black one: a click on a point too
+    near plays nothing and says why, in words, on the board's panel."""
+    page = pages.new()
+    enter(page)
+    create_room(page, "haugaz", size=6)
+    start_against_bot(page)
+    st = wait_my_turn(page)
+    black = next(e["cell"] for e in st["legal"] if e.get("colour") == "black")
+    page.click(f".point[data-cell={black}] .hit", force=True)
+    page.wait_for_function(f"() => window.gamehall.room.state.version === {st['version'] + 1}")
+    white = {e["cell"] for e in state(page)["legal"]}
+    cells = page.locator(".point[data-cell]").evaluate_all("els => els.map((e) => e.dataset.cell)")
+    near = next(c for c in cells if c not in white and c != black)
+    page.click(f".point[data-cell={near}] .hit", force=True)
+    notice = page.get_by_test_id("board-notice")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text(f"{near} is")
+    expect(notice).to_contain_text(f"from the black one on {black}")
+    assert state(page)["version"] == st["version"] + 1  # nothing more chosen
+    page.click(f".point[data-cell={next(iter(white))}] .hit", force=True)  # a fine one
+    expect(notice).to_have_count(0)
