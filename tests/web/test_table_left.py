@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import pytest
 from playwright.sync_api import Page, expect
 
 from tests.web.conftest import Pages
@@ -152,3 +153,27 @@ def test_a_haugaz_cake_point_too_near_says_why(pages: Pages) -> None:
     assert state(page)["version"] == st["version"] + 1  # nothing more chosen
     page.click(f".point[data-cell={next(iter(white))}] .hit", force=True)  # a fine one
     expect(notice).to_have_count(0)
+
+
+_PAST_THE_PANEL = """() => {
+    const panel = document.querySelector('.board-panel').getBoundingClientRect();
+    return [...document.querySelectorAll('.board-panel *')].filter((el) => {
+        const box = el.getBoundingClientRect();
+        return box.width > 0 && box.right > panel.right + 1;
+    }).map((el) => `${el.tagName} ${el.textContent.slice(0, 30)}`);
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en-US", "de-DE"])
+def test_nothing_of_a_boards_panel_runs_past_it(pages: Pages, locale: str) -> None:
+    """The panel beside each board at 1280 px, in English and German: no header or cell of its
+    tables reaches past its right edge into the sidebar (Halali!'s "Plättchen" did)."""
+    page = pages.new(locale=locale)
+    enter(page, "wide", button="Die Halle betreten" if locale == "de-DE" else "Enter the hall")
+    for game in ("hula", "haugaz", "halali", "hotu_matua", "hau_la"):
+        if "#/room/" in page.url:
+            page.click("a.back")
+        create_room(page, game)
+        start_against_bot(page)
+        wait_my_turn(page, timeout=30000)
+        assert page.evaluate(_PAST_THE_PANEL) == [], game
