@@ -1,5 +1,8 @@
 """What was left of issue 43 after its first pieces, as a person meets it in Chromium: Hula's
-seats and colours after the swap read without a clash, ..."""
+seats and colours after the swap read without a clash; a turned Hotu Matua map says which end is
+north's, and Escape puts a picked-up ship down; the replay counts turns, not steps; a Haugaz cake
+point too near says why it plays nothing; no board's panel runs into the sidebar, in English or
+German; `/bot superhard` is answered with the levels."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from tests.web.conftest import Pages
 from tests.web.helpers import (
     create_room,
     enter,
+    say,
     start_against_bot,
     state,
     wait_my_turn,
@@ -177,3 +181,15 @@ def test_nothing_of_a_boards_panel_runs_past_it(pages: Pages, locale: str) -> No
         start_against_bot(page)
         wait_my_turn(page, timeout=30000)
         assert page.evaluate(_PAST_THE_PANEL) == [], game
+
+
+@pytest.mark.parametrize("locale", ["en-US", "de-DE"])
+def test_bot_with_an_unknown_level_names_the_levels_in_the_chat(pages: Pages, locale: str) -> None:
+    page = pages.new(locale=locale)
+    enter(page, "lvl", button="Die Halle betreten" if locale == "de-DE" else "Enter the hall")
+    create_room(page, "hula")
+    say(page, "/bot superhard")
+    line = page.locator(".chat-log .line.error").last
+    expect(line).to_contain_text("superhard")
+    expect(line).to_contain_text("easy, medium, hard")
+    expect(page.locator(".seat .occupant", has_text="bot")).to_have_count(0)
