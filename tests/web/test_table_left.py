@@ -193,3 +193,23 @@ def test_bot_with_an_unknown_level_names_the_levels_in_the_chat(pages: Pages, lo
     expect(line).to_contain_text("superhard")
     expect(line).to_contain_text("easy, medium, hard")
     expect(page.locator(".seat .occupant", has_text="bot")).to_have_count(0)
+
+
+def test_asking_for_a_hint_again_in_the_same_position_is_free(pages: Pages) -> None:
+    """Twelve presses of Hint in one position, past the hall's 10 hints a minute: each is
+    answered with the same move in words (the position was thought out once), none refused."""
+    page = pages.new()
+    enter(page)
+    create_room(page, "hula")
+    start_against_bot(page)
+    wait_my_turn(page)
+    button = page.locator("[data-action=hint]")
+    shown = page.get_by_test_id("hint-move")
+    said = set()
+    for _ in range(12):
+        button.click()
+        expect(button).to_be_enabled(timeout=30000)
+        expect(shown).to_contain_text("Hint: place a stone on ")
+        said.add(shown.inner_text())
+    assert len(said) == 1
+    expect(page.locator(".toast.error")).to_have_count(0)
