@@ -213,3 +213,33 @@ def test_asking_for_a_hint_again_in_the_same_position_is_free(pages: Pages) -> N
         said.add(shown.inner_text())
     assert len(said) == 1
     expect(page.locator(".toast.error")).to_have_count(0)
+
+
+_OUTLINED = """() => [...document.querySelectorAll('#app *')].filter((el) => {
+    const style = getComputedStyle(el);
+    return style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0
+        && el.getBoundingClientRect().width > 0;
+}).map((el) => `${el.tagName}.${el.className} ${el.textContent.slice(0, 30)}`)"""
+
+
+def test_no_outline_round_the_instructions(pages: Pages) -> None:
+    """A player's turn in each game, no hint asked, nothing focused: no element of the room
+    wears an outline, a piece picked up or not (the instruction line beside the board, of class
+    "hint", wore the ring meant for a hinted move once the panel was drawn for a picked-up
+    piece)."""
+    page = pages.new()
+    enter(page)
+    for game in ("hula", "haugaz", "halali", "hau_la"):
+        if "#/room/" in page.url:
+            page.click("a.back")
+        create_room(page, game)
+        start_against_bot(page)
+        wait_my_turn(page, timeout=30000)
+        page.evaluate("document.activeElement && document.activeElement.blur()")
+        assert page.evaluate(_OUTLINED) == [], game
+    ships, st = _hotu_matua_turn(pages)
+    step = next(e for e in st["legal"] if e["kind"] == "step")
+    ships.click(f".ship[data-ship={step['piece']}]")
+    instructions = ships.locator(".board-panel p", has_text="a lit field for")
+    expect(instructions).to_be_visible()
+    assert ships.evaluate(_OUTLINED) == []

@@ -153,7 +153,7 @@ export function createBoard(ui) {
       v.phase !== "play" ? h("p", { class: "small" }, t("page.haugaz.setup", { phase: phaseText(v.phase) })) : null,
       v.passes ? h("p", { class: "small" }, t("page.haugaz.passed")) : null,
       ui.buttons({ side: (e) => t("page.haugaz.play_side", { colour: e.colour }), pass: t("page.boards.pass") }),
-      hint ? h("p", { class: "hint" }, hint) : null,
+      hint ? h("p", { class: "instructions" }, hint) : null,
       notice ? h("p", { class: "notice", role: "alert", "data-testid": "board-notice" },
         say(notice)) : null,
     ];

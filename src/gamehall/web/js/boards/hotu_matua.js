@@ -213,7 +213,7 @@ export function createBoard(ui) {
       !over && v.dice && v.dice.passing_on ? h("p", { class: "small" },
         t("page.hotu.passing_on", { n: v.dice.passing_on })) : null,
       ui.buttons({ end: t("page.hotu.end_turn") }),
-      hint ? h("p", { class: "hint" }, hint) : null,
+      hint ? h("p", { class: "instructions" }, hint) : null,
       h("p", { class: "small muted" }, v.board?.name ? t("page.hotu.board", { name: v.board.name }) : ""),
     ];
   }
