@@ -28,7 +28,7 @@ def test_board_captions_link_the_players_to_their_profiles(pages: Pages) -> None
     mine = panel.locator(f"a.player-link[data-player='{me}']")
     expect(mine).to_have_attribute("href", f"#/player/{me}")
     expect(panel.locator("a.player-link")).to_have_count(2)  # the bot's name too
-    expect(panel.locator(".legend li").first).to_contain_text(f"first ({me}) plays the")
+    expect(panel.locator(".legend li").first).to_contain_text(f"first ({me}) plays red")
     mine.click()
     page.wait_for_url(f"**/#/player/{me}")
 

@@ -17,6 +17,7 @@ from gamehall.games.haugaz.board import (
     COLOURS,
     WHITE,
 )
+from gamehall.games.haugaz.explain import explain_illegal
 from gamehall.games.haugaz.geometry import column_letter
 from gamehall.games.haugaz.jsonform import state_to_json
 from gamehall.games.haugaz.rules import HaugazState
@@ -33,9 +34,26 @@ def state_view(state: HaugazState, seat: int | None) -> dict[str, Any]:
     data["heights"] = {COLOURS[c]: state.heights(c) for c in (BLACK, WHITE)}
     data["you"] = None
     data["returns"] = state.returns() if state.over else None
+    data["unplayable"] = unplayable(state)
     if seat is not None:
         data.update(seat_overlay(state, seat))
     return data
+
+
+def unplayable(state: HaugazState) -> dict[str, dict[str, Any]]:
+    """The empty points where the white cake stack may not go, each with the rules' reason (too
+    near the black one): a click there says why instead of doing nothing. Empty outside the
+    white cake placement, where a point is either offered or taken."""
+    if state.over or state.phase != CAKE_WHITE:
+        return {}
+    legal = set(state.legal_actions())
+    out: dict[str, dict[str, Any]] = {}
+    for point, height in enumerate(state.height):
+        action = state.lay.cake_white + point
+        if not height and action not in legal:
+            why = explain_illegal(state, action)
+            out[state.geo.names[point]] = {**why.to_json(), "message": why.text}
+    return out
 
 
 def seat_overlay(state: HaugazState, seat: int) -> dict[str, Any]:

@@ -1,10 +1,13 @@
-// Stepping back and forth through a game's record. The server replays the record and sends the
-// spectator's view after any number of moves (GET /api/rooms/ID/replay/STEP); views already seen
-// are kept, so stepping back costs nothing.
+// Stepping back and forth through a game's record, turn by turn as the move list counts them
+// (a Hotu Matua turn is a roll and several ship moves: "3 / 11", not "20 / 125"). The server
+// replays the record and sends the spectator's view after any number of moves
+// (GET /api/rooms/ID/replay/STEP); views already seen are kept, so stepping back costs nothing.
+// A review's mark may show a step inside a turn: the counter then says which step of it.
 
 import { h, fill } from "./dom.js";
 import { api } from "./api.js";
 import { say, t } from "./i18n.js";
+import { groupTurns } from "./moves.js";
 
 export class Replay {
   constructor(roomId, state, hooks) {
@@ -12,6 +15,7 @@ export class Replay {
     this.state = state;          // the room's state message when the replay started
     this.hooks = hooks;
     this.total = state.moves.length;
+    this.ends = [0, ...groupTurns(state.moves).map((turn) => turn.end)];  // steps between turns
     this.step = this.total;
     this.target = this.total;    // the step last asked for: ◀ and ▶ count from it, not from the
                                  // step shown, so quick clicks add up while a step is fetched
@@ -19,8 +23,8 @@ export class Replay {
     this.token = 0;
     this.onKey = (ev) => {
       if (ev.target && /input|textarea|select/i.test(ev.target.tagName)) return;
-      if (ev.key === "ArrowLeft") this.go(this.target - 1);
-      else if (ev.key === "ArrowRight") this.go(this.target + 1);
+      if (ev.key === "ArrowLeft") this.go(this.turnBefore());
+      else if (ev.key === "ArrowRight") this.go(this.turnAfter());
       else if (ev.key === "Home") this.go(0);
       else if (ev.key === "End") this.go(this.total);
       else return;
@@ -36,12 +40,32 @@ export class Replay {
     }, text);
     fill(bar,
       button("|◀", t("page.replay.first"), "first", () => 0),
-      button("◀", t("page.replay.back"), "back", () => this.target - 1),
+      button("◀", t("page.replay.back"), "back", () => this.turnBefore()),
       this.label,
-      button("▶", t("page.replay.forward"), "forward", () => this.target + 1),
+      button("▶", t("page.replay.forward"), "forward", () => this.turnAfter()),
       button("▶|", t("page.replay.last"), "last", () => this.total),
       h("button", { type: "button", class: "primary", "data-replay": "close",
         onclick: () => this.close() }, t("page.replay.close")));
+  }
+
+  /** The step where the turn before the one asked for last ends (◀). */
+  turnBefore() {
+    return [...this.ends].reverse().find((end) => end < this.target) ?? 0;
+  }
+
+  /** The step where the turn after the one asked for last ends (▶). */
+  turnAfter() {
+    return this.ends.find((end) => end > this.target) ?? this.total;
+  }
+
+  /** Where `step` (the step shown) stands, in turns: after turn `turn` of `turns`, or inside
+   * turn `turn` at its step `step` of `steps`. */
+  place(step = this.step) {
+    const turns = this.ends.length - 1;
+    const done = this.ends.filter((end) => end <= step).length - 1;
+    if (this.ends.includes(step)) return { turn: done, turns, step: 0, steps: 0 };
+    return { turn: done + 1, turns, step: step - this.ends[done],
+      steps: this.ends[done + 1] - this.ends[done] };
   }
 
   /** Show the position after `step` actions; `hint` (a move's parts: from, to, cell) is lit on
@@ -64,7 +88,7 @@ export class Replay {
     if (token !== this.token) return;  // a later click overtook this one
     this.step = step;
     this.hint = hint;
-    if (this.label) this.label.textContent = `${step} / ${this.total}`;
+    if (this.label) this.label.textContent = t("page.replay.at", this.place());
     const st = this.state;
     await this.hooks.show({
       type: "state", replay: true, room: st.room, game: st.game, title: st.title,

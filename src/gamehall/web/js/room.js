@@ -64,10 +64,12 @@ export function showRoom(root, roomId, ctx, autoJoin, autoReplay = false, autoRe
     onStatus: (kind, detail) => onStatus(room, kind, detail),
   });
   // for tools and tests: the connection, the state drawn (during a turn being composed, the
-  // position after its steps), the server's latest, the board, and a move as a board sends it
+  // position after its steps), the server's latest, the board, the replay, and a move as a
+  // board sends it
   window.gamehall = { room: { conn: room.conn, submit: (move) => submit(room, move),
     get state() { return room.state && !room.replay ? room.composer.shown(room.state) : room.state; },
-    get served() { return room.state; }, get board() { return room.board; } } };
+    get served() { return room.state; }, get board() { return room.board; },
+    get replay() { return room.replay; } } };
   return {
     destroy() {
       room.alive = false;
@@ -538,7 +540,7 @@ function drawStatus(room) {
   const { state, replay } = room;
   const { statusLine } = room.els;
   if (replay) {
-    statusLine.textContent = t("page.room.replay_status", { step: replay.step, total: replay.total });
+    statusLine.textContent = t("page.room.replay_status", replay.place());
     return;
   }
   const st = state.status;

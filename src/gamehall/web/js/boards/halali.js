@@ -256,7 +256,7 @@ export function createBoard(ui) {
       v.options?.match ? h("p", { class: "small" }, t("page.halali.match", { n: v.match_game })) : null,
       takenList("captured", v.captured), takenList("exited", v.exited),
       ui.buttons({ pass: t("page.boards.pass") }),
-      hint ? h("p", { class: "hint" }, hint) : null,
+      hint ? h("p", { class: "instructions" }, hint) : null,
     ];
   }
 

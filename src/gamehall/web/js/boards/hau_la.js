@@ -652,13 +652,13 @@ function stepControls(board, pending) {
     pending.sides && t("page.hau_la.choice.sides", { sides: pending.sides })].filter(Boolean);
   if (chosenSoFar.length) box.append(h("p", { class: "small" }, t("page.hau_la.chosen", { list: chosenSoFar.join(", ") })));
   if (o.kinds.length || o.extras.length) {
-    box.append(h("p", { class: "hint" }, t(o.extras.length ? "page.hau_la.take_first" : "page.hau_la.choose_piece")),
+    box.append(h("p", { class: "instructions" }, t(o.extras.length ? "page.hau_la.take_first" : "page.hau_la.choose_piece")),
       h("div", { class: "choices" }, [...o.kinds, ...o.extras].map((e) => h("button", {
         type: "button", "data-move": e.move, onclick: () => ui.submit(e),
       }, choiceLabel(e)))));
   }
   if (o.holes.length) {
-    box.append(h("p", { class: "hint" }, pending.step === "second"
+    box.append(h("p", { class: "instructions" }, pending.step === "second"
       ? t("page.hau_la.hint_second") : t("page.hau_la.hint_first")),
     h("details", { open: !board.scene && board.hint?.kind === "hole" },
       h("summary", { class: "small" }, t("page.hau_la.by_name")),
@@ -666,12 +666,12 @@ function stepControls(board, pending) {
         onclick: () => ui.submit(e) }, e.cell)))));
   }
   if (o.choices.length) {
-    box.append(h("p", { class: "hint" }, pending.step === "rotation"
+    box.append(h("p", { class: "instructions" }, pending.step === "rotation"
       ? t("page.hau_la.hint_rotation") : t("page.hau_la.hint_sides")),
     previewButtons(board, o.choices));
   }
   if (o.tags.length) {
-    box.append(h("p", { class: "hint" }, t("page.hau_la.hint_tag")),
+    box.append(h("p", { class: "instructions" }, t("page.hau_la.hint_tag")),
       previewButtons(board, o.tags));
   }
   if (warning) box.append(warningLine(warning));

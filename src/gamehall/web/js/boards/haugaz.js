@@ -5,7 +5,7 @@
 
 import { h, s, fill, svgRoot, fmt, keyed } from "../dom.js";
 import { seatPlayer } from "../links.js";
-import { t } from "../i18n.js";
+import { say, t } from "../i18n.js";
 import { seatWord } from "../words.js";
 
 const SP = 52;       // spacing between points
@@ -120,6 +120,7 @@ function drawMarks(board, turn) {
  * shell's. */
 export function createBoard(ui) {
   let board = null;
+  let notice = null;  // why the place last clicked plays nothing (the view's `unplayable`)
 
   function panel() {
     const { state, mine, offer: o } = ui;
@@ -152,7 +153,9 @@ export function createBoard(ui) {
       v.phase !== "play" ? h("p", { class: "small" }, t("page.haugaz.setup", { phase: phaseText(v.phase) })) : null,
       v.passes ? h("p", { class: "small" }, t("page.haugaz.passed")) : null,
       ui.buttons({ side: (e) => t("page.haugaz.play_side", { colour: e.colour }), pass: t("page.boards.pass") }),
-      hint ? h("p", { class: "hint" }, hint) : null,
+      hint ? h("p", { class: "instructions" }, hint) : null,
+      notice ? h("p", { class: "notice", role: "alert", "data-testid": "board-notice" },
+        say(notice)) : null,
     ];
   }
 
@@ -170,6 +173,15 @@ export function createBoard(ui) {
       drawMarks(board, ui.turn);
     },
     panel,
+    /** A new position, or a refusal: the last click's reason no longer holds. */
+    reset() {
+      notice = null;
+    },
+    /** A click on a point that plays nothing: the rules' reason, if the view gives one. */
+    elsewhere(cell) {
+      notice = ui.state.view.unplayable?.[cell] || null;
+      ui.redraw();
+    },
     /** A moved stack slides from where it stood; a stack placed on grows from the point. */
     animate(moves) {
       const pts = board.geo.pts;

@@ -3,8 +3,9 @@
 // used ones greyed; click a ship (or drag it), then a field it can reach; an end-turn button.
 //
 // The board file is portrait (north at the top); on a wide screen it is turned a quarter so that
-// north is on the left and the map fills the width. The map is drawn once per turn of the
-// screen; the ships keep their elements and move.
+// north is on the left and the map fills the width, and then each end of the map is labelled
+// with the side whose start fields lie there ("← north", "south →"): a turned map says so. The
+// map is drawn once per turn of the screen; the ships keep their elements and move.
 
 import { h, s, fill, svgRoot, points, fmt, keyed } from "../dom.js";
 import { seatPlayer } from "../links.js";
@@ -12,6 +13,7 @@ import { t } from "../i18n.js";
 import { seatWord } from "../words.js";
 
 const PAD = 14;
+const BANNER = 24;  // the strip above a turned map that names its ends
 export const SIDE_COLOURS = { north: "#c0392b", south: "#138a7d" };
 
 /** Bounds of the board's polygons. */
@@ -32,7 +34,7 @@ export function geometry(board, landscape) {
   const w = b.maxX - b.minX;
   const hgt = b.maxY - b.minY;
   const T = landscape
-    ? ([x, y]) => [PAD + (y - b.minY), PAD + (b.maxX - x)]
+    ? ([x, y]) => [PAD + (y - b.minY), BANNER + PAD + (b.maxX - x)]
     : ([x, y]) => [PAD + (x - b.minX), PAD + (y - b.minY)];
   const fields = new Map();
   for (const f of board.fields) {
@@ -46,7 +48,7 @@ export function geometry(board, landscape) {
     return { fields: [a, c], number: line.number, edge: shared.length === 2 ? shared : null };
   });
   return {
-    width: (landscape ? hgt : w) + 2 * PAD, height: (landscape ? w : hgt) + 2 * PAD,
+    width: (landscape ? hgt : w) + 2 * PAD, height: (landscape ? w + BANNER : hgt) + 2 * PAD,
     fields, lines,
   };
 }
@@ -123,8 +125,25 @@ function skeleton(board, landscape) {
   const pearls = s("g", { class: "pearls" });
   const trails = s("g", { class: "trails" });
   const ships = s("g", { class: "ships" });
-  svg.append(fieldsLayer, labels, sails, dots, pearls, trails, ships);
+  svg.append(fieldsLayer, labels, sails, dots, pearls, trails, ships,
+    landscape ? endLabels(geo, board.start || {}) : null);
   return { board, landscape, geo, svg, lines, pearls, trails, ships };
+}
+
+/** On a turned map, each side's name over the end where its start fields lie, with an arrow
+ * to it ("← north" at the left, "south →" at the right): which end is whose, from the board's
+ * start fields, not from the side's name. */
+function endLabels(geo, start) {
+  const middle = geo.width / 2;
+  return s("g", { class: "end-labels" }, Object.entries(start).map(([side, ids]) => {
+    const xs = ids.map((id) => geo.fields.get(id)?.centre[0]).filter((x) => x !== undefined);
+    if (!xs.length) return null;
+    const left = xs.reduce((a, x) => a + x, 0) / xs.length < middle;
+    return s("text", { class: "end-label", "data-side-label": side, fill: SIDE_COLOURS[side],
+      x: fmt(left ? PAD : geo.width - PAD), y: fmt(PAD + BANNER / 2),
+      "text-anchor": left ? "start" : "end" },
+    t(left ? "page.hotu.end_left" : "page.hotu.end_right", { side: seatWord(side) }));
+  }));
 }
 
 function shipShape(ship) {
@@ -194,7 +213,7 @@ export function createBoard(ui) {
       !over && v.dice && v.dice.passing_on ? h("p", { class: "small" },
         t("page.hotu.passing_on", { n: v.dice.passing_on })) : null,
       ui.buttons({ end: t("page.hotu.end_turn") }),
-      hint ? h("p", { class: "hint" }, hint) : null,
+      hint ? h("p", { class: "instructions" }, hint) : null,
       h("p", { class: "small muted" }, v.board?.name ? t("page.hotu.board", { name: v.board.name }) : ""),
     ];
   }

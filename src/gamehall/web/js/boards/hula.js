@@ -154,7 +154,7 @@ export function createBoard(ui) {
             ` ${t("page.hula.neutral")}`)),
         view.last_move ? h("p", { class: "small" }, t("page.boards.last_move", { move: view.last_move })) : null,
         ui.buttons({ swap: t("page.hula.swap") }),
-        mine ? h("p", { class: "hint" }, t("page.hula.hint")) : null,
+        mine ? h("p", { class: "instructions" }, t("page.hula.hint")) : null,
         view.loop && view.loop.length
           ? h("p", { class: "small" }, t("page.hula.loop", { n: view.loop.length })) : null,
       ];

@@ -23,6 +23,8 @@
 //                   picked up or put down)
 //   reset()         optional: forget the board's own half-made choice (a new position, a refusal)
 //   target(entry)   optional: the place a moving entry goes to (default its `to`)
+//   elsewhere(cell) optional: this page's turn, nothing picked up, and a click on a place that
+//                   plays nothing: the board may say why (Haugaz: a cake point too near)
 //   animate(moves)  optional: the motions that show `moves` (the other seats' moves this state
 //                   added, already drawn): a list of {el, keyframes} for the Web Animations API
 //                   (a tile slides, a stone drops, a stack grows), or of {play} (a function
@@ -294,8 +296,9 @@ function pieceAt(main, el) {
   return cell !== null && main.querySelector(`[data-at="${CSS.escape(cell)}"]`) ? cell : null;
 }
 
-/** A click on a piece or place: play the move it completes, or pick up or put down a piece. */
-function click(ui, { at, cell }) {
+/** A click on a piece or place: play the move it completes, or pick up or put down a piece;
+ * a click on a place that plays nothing is the board's to explain (`elsewhere`), if it can. */
+function click(ui, { at, cell }, game) {
   if (!ui.mine) return;
   const o = ui.offer;
   const entry = ui.selected !== null ? o.moves.get(ui.selected)?.get(cell) : null;
@@ -303,6 +306,7 @@ function click(ui, { at, cell }) {
   else if (at !== null && o.moves.has(at)) ui.select(at === ui.selected ? null : at);
   else if (cell !== null && o.places.has(cell)) ui.submit(o.places.get(cell));
   else if (ui.selected !== null) ui.select(null);
+  else if (cell !== null && game.elsewhere) game.elsewhere(cell);
 }
 
 function drop(ui, from, to) {
@@ -325,7 +329,7 @@ function startGhost(main, from, start) {
 }
 
 /** Clicks and drags on the board's pieces and places, as moves. */
-function wireGestures({ main, ui }) {
+function wireGestures({ main, ui, game }) {
   let ghost = null;
   pointerGestures(main, {
     source: (el) => {
@@ -354,6 +358,6 @@ function wireGestures({ main, ui }) {
       ghost = null;
     },
     onDrop: (from, to) => drop(ui, from, to),
-    onClick: (where) => click(ui, where),
+    onClick: (where) => click(ui, where, game),
   });
 }
