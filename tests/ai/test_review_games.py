@@ -100,3 +100,18 @@ def test_accuracy_tells_random_from_the_strong_bot(game: str) -> None:
     weak, good = accuracy["random"], accuracy[strong]
     assert weak is not None and weak < 75, accuracy
     assert good is not None and good > 90, accuracy
+
+
+@pytest.mark.parametrize("game", ["hotu_matua", "hau_la"])
+def test_a_clean_game_has_no_mistake(game: str) -> None:
+    """Issue 42: no false mistake or blunder in a game of strong play (the clean record of
+    `benchmarks.review_truth`, `mcts:hard` against itself) at the default level, now that a
+    turn ended early is held against the turn the search would make (an ``end`` of the strong
+    bot's is never a mistake for being an ``end``); the games whose reviews cost seconds."""
+    from gamehall.ai.review import review_budget
+
+    record = GameRecord.from_dict(json.loads((VERIFIED.parent / f"clean_{game}.json").read_text()))
+    budget = review_budget("medium", game)
+    review = review_record(record, simulations=budget.simulations, seed=1,
+                           chance_widening=budget.widening, rave=budget.rave)
+    assert [s.move for s in review.steps if s.mark in ("mistake", "blunder")] == []
