@@ -366,3 +366,61 @@ def test_values_are_compared_only_where_the_same_side_is_to_move() -> None:
     assert alike.sure and alike.mark == "blunder"
     proven = step(Estimate((1.0, 0.0), 40, True), True)
     assert proven.sure and proven.mark == "blunder" and proven.accuracy is not None
+
+
+def _nim_search(state: State, **_: object) -> Any:
+    """A stand-in for the review's search in Step Nim (`t_nim`, a turn takes 1-3 stones, then
+    "stop"; the last stone wins): the perfect step, and a value that reads the side to move
+    high, as the review's searches do (a won position 0.9 for its mover, a lost one 0.4), never
+    proven, so only values read with the same side to move compare."""
+    from gamehall.ai.review import Estimate, PositionSearch
+    from tests.ai.toy_games import STOP, TAKE
+
+    heap, taken, mover = state.heap, state.taken, state.to_move  # type: ignore[attr-defined]
+    wins = heap % 4 != 0 if taken == 0 else heap % 4 == 0 or heap % 4 <= 3 - taken
+    best = STOP if taken == 3 or (taken and heap % 4 == 0) else TAKE
+    own = 0.9 if wins else 0.4
+    chances = (own, 1 - own) if mover == 0 else (1 - own, own)
+    return PositionSearch(best=best, root=Estimate(chances, 1000, False), children={})
+
+
+def test_a_turn_given_up_early_is_held_against_the_turn_the_search_would_make(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 42: a random Hotu Matua player's ``end`` after two of its steps was never judged:
+    the position after it (chance next) and after the preferred step (the mover's turn going
+    on) are read with different sides to move, and a search reads the side to move high. The
+    preferred turn is played on by the search's own steps to where it ends, and the turn given
+    up is held against that: first takes 1 of 11 stones and stops (10 left: lost), where taking
+    3 (8 left) wins."""
+    import gamehall.ai.review as review_module
+
+    monkeypatch.setattr(review_module, "search_position", _nim_search)
+    record = GameRecord.from_state(played("t_nim", ["take", "stop", "take", "take", "stop"],
+                                          heap=11))
+    review = review_record(record, simulations=1000, seed=1)
+    stop = review.steps[1]
+    assert stop.move == "stop" and stop.best == "take" and stop.sure
+    assert stop.before[0] == pytest.approx(0.6)  # the won turn's end: second to move, 8 left
+    assert stop.after[0] == pytest.approx(0.1)  # 10 left, second to move: lost
+    assert stop.mark == "blunder"
+    # second's turn: the search's own steps (take, take, stop) are never held against it
+    assert [s.mark for s in review.steps[2:]] == [None, None, None]
+
+
+def test_a_turn_counts_once_in_the_accuracy() -> None:
+    """Issue 42: a turn of several steps is one move in a player's accuracy, as lichess counts
+    a move: its drop the sum of its steps' (a random Hotu Matua player's turns gave up 0.1-0.15
+    each, spread over steps that cost little each and steps that cost nothing)."""
+    from gamehall.ai.accuracy import move_accuracy
+    from gamehall.ai.review import ReviewStep, turn_moves
+
+    def step(index: int, turn: int, seat: int, sure_drop: float) -> ReviewStep:
+        return ReviewStep(index, turn, seat, 0, "x", "move", 0, "x", (0.5, 0.5), (0.5, 0.5),
+                          sure_drop, sure_drop, 100, True, None, move_accuracy(sure_drop))
+
+    steps = [step(0, 1, 0, 0.05), step(1, 1, 0, 0.0), step(2, 1, 0, 0.05),
+             step(3, 2, 1, 0.0), step(4, 3, 0, 0.02)]
+    weights = [1.0, 2.0, 3.0, 4.0, 5.0]
+    assert turn_moves(steps, 0, weights) == [(move_accuracy(0.1), 1.0),
+                                             (move_accuracy(0.02), 5.0)]
+    assert turn_moves(steps, 1, weights) == [(100.0, 4.0)]

@@ -78,3 +78,40 @@ def test_a_pass_in_a_clean_haugaz_game_is_not_marked() -> None:
                            positions=[64, 65, 66])
     assert review.steps[65].move == "pass" and review.steps[65].kind == "move"
     assert all(s.mark not in ("mistake", "blunder") for s in review.steps)
+
+
+@pytest.mark.parametrize("game", ["hotu_matua", "hau_la"])
+def test_accuracy_tells_random_from_the_strong_bot(game: str) -> None:
+    """Issue 42: accuracy must tell a beginner from the bot. The record of `random` against
+    `mcts:hard` of `benchmarks.review_truth` (random lost), reviewed at the default level with
+    a fixed count of simulations and seed: random below 75, the bot above 90 (Hotu Matua read
+    94.7 / 99.9 while each of its steps counted as a move and an early ``end`` was not judged;
+    the games whose reviews cost seconds, not a minute, are checked here, the others by
+    ``python -m benchmarks.review_truth``)."""
+    from gamehall.ai.review import review_budget
+
+    data = json.loads((VERIFIED.parent / f"random_{game}.json").read_text())
+    record = GameRecord.from_dict(data)
+    budget = review_budget("medium", game)
+    review = review_record(record, simulations=budget.simulations, seed=1,
+                           chance_widening=budget.widening, rave=budget.rave)
+    accuracy = dict(zip(record.players, review.accuracy, strict=True))
+    strong = next(p for p in record.players if p != "random")
+    weak, good = accuracy["random"], accuracy[strong]
+    assert weak is not None and weak < 75, accuracy
+    assert good is not None and good > 90, accuracy
+
+
+@pytest.mark.parametrize("game", ["hotu_matua", "hau_la"])
+def test_a_clean_game_has_no_mistake(game: str) -> None:
+    """Issue 42: no false mistake or blunder in a game of strong play (the clean record of
+    `benchmarks.review_truth`, `mcts:hard` against itself) at the default level, now that a
+    turn ended early is held against the turn the search would make (an ``end`` of the strong
+    bot's is never a mistake for being an ``end``); the games whose reviews cost seconds."""
+    from gamehall.ai.review import review_budget
+
+    record = GameRecord.from_dict(json.loads((VERIFIED.parent / f"clean_{game}.json").read_text()))
+    budget = review_budget("medium", game)
+    review = review_record(record, simulations=budget.simulations, seed=1,
+                           chance_widening=budget.widening, rave=budget.rave)
+    assert [s.move for s in review.steps if s.mark in ("mistake", "blunder")] == []

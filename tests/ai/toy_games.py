@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from gamehall.core import CHANCE, TERMINAL, Game, Option, State, StateFormatError
 
@@ -312,6 +312,10 @@ class StepNim(_Toy):
 
     def new_initial_state(self, seed: int | None = None) -> State:
         return StepNimState(self, seed)
+
+    def starts_turn(self, state: State, action: int) -> bool:
+        """A turn is the takes and the stop of one seat: it starts where nothing is taken yet."""
+        return cast(StepNimState, state).taken == 0
 
 
 class StepNimState(_ToyState):

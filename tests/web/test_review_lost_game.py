@@ -20,17 +20,18 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from gamehall.core import load_game
+from gamehall.core import game_class
 from gamehall.core.state import State
 from tests.web.conftest import Pages
 from tests.web.helpers import create_room, enter, say, wait_my_turn, wait_version_above
+from tests.web.hula_race import HulaWithSetup
 
 
 def _race() -> State:
-    """The room's start, as the test hall's plug-in sets it up."""
-    import tests.web.hula_setup  # noqa: F401 - registers the set-up Hula in this process too
-
-    return load_game("hula", size=5, pie=False, setup="race").new_initial_state(1)
+    """The room's start, as the test hall's plug-in sets it up; built from the class, never
+    registered here, so this process's `hula` stays the real game for the tests after this
+    one."""
+    return HulaWithSetup(size=5, pie=False, setup="race").new_initial_state(1)
 
 
 def _wins_at_once(state: State, seat: int) -> list[int]:
@@ -87,9 +88,13 @@ def test_a_game_lost_on_purpose_shows_its_blunder_marked(pages: Pages) -> None:
     assert any(f"better: {w}" in better for w in wins), better
     row = page.locator("[data-testid=review-accuracy] tr[data-seat='0'] td[data-mark=blunder]")
     expect(row).to_have_text("1")
+    accuracy = page.locator("[data-testid=review-accuracy] tr[data-seat='0'] td.accuracy")
+    text = accuracy.inner_text()
+    assert text.endswith("%") and int(text[:-1]) < 100, text  # its one move threw the game
     # the graph's lines are the board's stones: first's red, second's blue
     board = [page.locator(f"[data-game=hula] .stone.{seat}").first.get_attribute("fill")
              for seat in ("first", "second")]
     lines = [page.locator(f"[data-testid=review-graph] polyline.chance[data-seat='{i}']")
              .get_attribute("stroke") for i in (0, 1)]
     assert lines == board and None not in board
+    assert all(o.name != "setup" for o in game_class("hula").OPTIONS)  # the real Hula here

@@ -13,7 +13,8 @@ already one, so only the steps after that are taken over:
 - a move counts in the accuracy only where its mover had at least the least marked drop (0.1) to
   lose (`at_stake`): below it every move is 100 or nearly, like a forced move's, and would
   drown the moves that decided the game (lichess counts them);
-- a player's **game accuracy** is the mean of two means of their moves' accuracies: one weighted
+- a player's **game accuracy** is the mean of two means of their moves' accuracies (a move
+  being a turn: a turn of several steps counts once, `review.turn_moves`): one weighted
   by the volatility of the game around each move (the standard deviation of the chances over a
   window of positions), one harmonic (each accuracy at least 1), so a calm game's steady moves
   and one bad move both count.

@@ -25,7 +25,10 @@ simulations per position, a progress callback) and a server store what it return
   searched once: before it, after it, after the preferred move, and where its turn ends.
 - A turn of several steps is judged as a turn: a step's drop is the lesser of its own and its
   turn's from it on (to the next turn's start or chance), so a step order the rest of the turn
-  makes good is no mistake. The move the search prefers is never marked.
+  makes good is no mistake. A step that ends its turn (Hotu Matua's ``end``) where the search
+  would go on is held against the turn the search would make, played on by its own preferred
+  steps to where it ends (`_turn_end_value`). The move the search prefers is never marked. In a
+  player's accuracy a turn counts once, its drop the sum of its steps' (`turn_moves`).
 - A drop is marked only where the values are sure (proven, or at least `visit_floor` visits
   behind each), and less one standard deviation of the difference of the two values, from the
   spread measured per game (`review_levels.REVIEW_SPREAD`; none for a proven value). Move
@@ -509,7 +512,9 @@ def _walk(record: GameRecord, final: State, wanted: frozenset[int] | None,
         if result is not None and reviewed[index]:
             best = state.action_to_string(result.best)
             if result.best != action:
-                reference, own = _best_value(state, result, index, search)
+                ends_turn = index + 1 == n or kinds[index + 1][0] != player
+                reference, own = _best_value(state, result, index, search,
+                                             ends_turn=ends_turn)
         found.append(_Position(index, max(turn, 1), player, action,
                                state.action_to_string(action), kind, reviewed[index],
                                ends[index], result, best, reference, own))
@@ -525,21 +530,59 @@ def _walk(record: GameRecord, final: State, wanted: frozenset[int] | None,
 
 
 def _best_value(state: State, result: PositionSearch, index: int,
-                search: Callable[[State, int], PositionSearch]) -> tuple[Estimate, bool]:
+                search: Callable[[State, int], PositionSearch], *,
+                ends_turn: bool = False) -> tuple[Estimate, bool]:
     """The value of the search's preferred move, judged as the played move is: by a search of
     the position after it, seeded as the position after the played move (`index` + 1), so the
     two are searched alike and their difference is the moves', not the searches' (issue 42: a
     most-visited child's mean is the best of many noisy means, so each side's search reads its
     mover's chances high, by 0.1-0.3 in Haugaz and Hula; a drop from one side's search to the
     other's counted that twice against every move). Exact values need no second search. Also
-    whether the mover is to move again there (the bias is its then, see `_comparable`)."""
+    whether the mover is to move again there (the bias is its then, see `_comparable`).
+
+    Where the played move ends its mover's turn (`ends_turn`: Hotu Matua's ``end``, a move
+    after which chance or another seat is next) and the preferred one does not, the preferred
+    turn is played on as the search would play it (`_turn_end_value`) to where it ends too, and
+    that position's value is the reference: a turn given up early is then held against the
+    turn the mover could have made, read with the same side to move (issue 42: a random Hotu
+    Matua player's ``end`` after two of its steps was never judged, the two values being read
+    with different sides to move)."""
     if result.root.exact:
         return result.root, False
     nxt = state.clone()
     nxt.apply_action(result.best)
     if nxt.is_terminal():
         return Estimate(_normalised(nxt), 0, True), False
-    return search(nxt, index + 1).root, nxt.current_player() == state.current_player()
+    after = search(nxt, index + 1)
+    own = nxt.current_player() == state.current_player()
+    if own and ends_turn:
+        return _turn_end_value(nxt, after, state.current_player(), index, search), False
+    return after.root, own
+
+
+TURN_LINE_LIMIT = 24
+"""The most steps a preferred turn is played on by the review's own searches (`_turn_end_value`);
+a longer turn is valued where the limit stops it (no installed game's turn is that long)."""
+
+
+def _turn_end_value(state: State, found: PositionSearch, mover: int, index: int,
+                    search: Callable[[State, int], PositionSearch]) -> Estimate:
+    """The value where `mover`'s turn ends if it goes on from `state` (its search `found`) by
+    the search's preferred step at each position: searched where chance or another seat is
+    next, seeded as the position after the played move (`index` + 1), exact at the game's
+    end. Its steps are the searches' own choices, so the value is what the search would have
+    made of the turn."""
+    line = state.clone()
+    for _ in range(TURN_LINE_LIMIT):
+        if line.is_terminal():
+            return Estimate(_normalised(line), 0, True)
+        if line.current_player() != mover or found.root.exact:
+            return found.root
+        line.apply_action(found.best)
+        if line.is_terminal():
+            return Estimate(_normalised(line), 0, True)
+        found = search(line, index + 1)
+    return found.root
 
 
 def _neutral(state: State) -> tuple[float, ...]:
@@ -655,13 +698,29 @@ def _position_values(values: list[Estimate | None], final: State) -> list[tuple[
 
 
 def _accuracies(review: Review) -> list[float | None]:
-    """Each seat's game accuracy over its counted moves, weighted by the volatility of its own
-    chances around each move."""
+    """Each seat's game accuracy over its counted turns (`turn_moves`), weighted by the
+    volatility of its own chances around each."""
     series = review.chances()
     out: list[float | None] = []
     for seat in range(len(review.seats)):
         weights = volatility_weights([c[seat] for c in series])
-        moves = [(s.accuracy, weights[i]) for i, s in enumerate(review.steps)
-                 if s.seat == seat and s.accuracy is not None]
-        out.append(game_accuracy(moves))
+        out.append(game_accuracy(turn_moves(review.steps, seat, weights)))
     return out
+
+
+def turn_moves(steps: list[ReviewStep], seat: int,
+               weights: list[float]) -> list[tuple[float, float]]:
+    """A seat's (accuracy, weight) pairs for its game accuracy: one per turn, as lichess counts
+    one per move, where a turn of several steps (Hotu Matua's ship steps and their end,
+    Haugaz's placement and its move) is one move: its drop is the sum of its counted steps'
+    sure drops (each judged against the search's preferred step), its weight the volatility at
+    its first counted step. Counting every step as a move would spread a turn's loss over its
+    steps, each costing little, and fill the mean with the steps that cost nothing (issue 42:
+    a random Hotu Matua player, whose turns gave up 0.1-0.15 each, read 87% step by step).
+    A game of single-step turns counts each move, as before."""
+    turns: dict[int, list[ReviewStep]] = {}
+    for step in steps:
+        if step.seat == seat and step.accuracy is not None:
+            turns.setdefault(step.turn, []).append(step)
+    return [(move_accuracy(min(1.0, sum(s.sure_drop for s in taken))), weights[taken[0].index])
+            for taken in turns.values()]
