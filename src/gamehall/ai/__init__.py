@@ -6,7 +6,7 @@ from gamehall.ai.factory import bot_kinds, make_bot, register_bot
 from gamehall.ai.levels import LEVELS, make_mcts, parse_level
 from gamehall.ai.mcts import MCTSBot, SearchStats
 from gamehall.ai.random_bot import RandomBot
-from gamehall.ai.reference import UCTBot, make_uct, parse_uct
+from gamehall.ai.reference import UCTBot, make_uct, parse_uct, uct_cpu_seconds
 from gamehall.ai.turn_search import TurnSearchBot, make_turns
 
 register_bot("mcts", make_mcts)
@@ -32,4 +32,5 @@ __all__ = [
     "parse_uct",
     "register_bot",
     "register_evaluator",
+    "uct_cpu_seconds",
 ]

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gamehall.ai import bot_kinds, make_bot, parse_level, parse_uct
+from gamehall.ai import bot_kinds, make_bot, parse_level, parse_uct, uct_cpu_seconds
 from gamehall.ai.levels import max_hard_simulations
 from gamehall.core import GamehallError, State
 from gamehall.core.messages import msg
@@ -81,6 +81,8 @@ def bot_spec(level: str | None, limits: BotLimits | None = None) -> str:
     kind, _, budget = word.partition(":")
     if kind == "mcts":
         check_budget(budget or None, limits or BotLimits())
+    elif kind == "uct" and uct_cpu_seconds(budget or None) is not None:
+        check_budget(f"{uct_cpu_seconds(budget)}s", limits or BotLimits())  # seconds of CPU
     elif kind == "uct":  # the fixed reference: a number of simulations, no time of its own
         simulations = parse_uct(budget or None)
         if simulations is None:  # uct:hard: hard's budget in the game played, at most this
