@@ -85,3 +85,23 @@ def test_spec() -> None:
     for spec in ("rollout:0", "rollout:ten", "rollout:5+e2", "rollout:5+w0"):
         with pytest.raises(GamehallError):
             make_bot(spec, 1)
+
+
+def test_hau_la_hard_at_four_players_judges_turns_by_playouts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Hau La's `hard` at 4 players plays out its candidate turns (`LEVEL_ROLLOUT`); at 2 and
+    3 players, and `medium` at 4, it searches whole turns as before."""
+    from gamehall.ai import levels
+    from gamehall.ai.turn_search import TurnSearchBot
+
+    monkeypatch.setitem(levels.LEVEL_ROLLOUT, "hau_la", {4: {"hard": 7}})
+    monkeypatch.setitem(levels.LEVEL_SIMULATIONS, "hau_la", {"easy": 2, "medium": 6, "hard": 9})
+    for players, level, rollout in ((4, "hard", True), (4, "medium", False), (2, "hard", False)):
+        state = load_game("hau_la", players=players).new_initial_state(1)
+        bot = make_bot(f"mcts:{level}", 1)
+        assert isinstance(bot, levels.LevelBot)
+        assert bot.choose(state) in state.legal_actions()
+        assert isinstance(bot._turns, TurnRolloutBot) == rollout
+        assert isinstance(bot._turns, TurnSearchBot)
+        assert bot._turns.simulations_done == (7 if rollout else 6 if level == "medium" else 9)
