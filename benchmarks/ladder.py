@@ -275,9 +275,9 @@ def table(log: Path) -> str:
     the reference column says whether `hard` met it at equal simulations or equal CPU, the last
     column what each bot spent a searched move (where the games logged it)."""
     entries = read_log(log)
-    rows = ["| game | pairing | reference at | games | W-D-L (first bot) | score (95% CI) | "
-            "LLR (bounds) | SPRT verdict | adjudicated | CPU s | CPU s a searched move |",
-            "|---|---|---|---|---|---|---|---|---|---|---|"]
+    rows = ["| game | pairing | reference at | seed | games | W-D-L (first bot) | score (95% CI) "
+            "| LLR (bounds) | SPRT verdict | adjudicated | CPU s | CPU s a searched move |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     done = set()
     for e in entries:
         if e["kind"] != "pairing":
@@ -287,7 +287,7 @@ def table(log: Path) -> str:
             e["verdict"], f"no decision in {e['max_games']} games")
         w, d, losses = e["wdl"]
         rows.append(f"| {e['game']} | `{e['bots'][0]}` vs `{e['bots'][1]}` | "
-                    f"{reference_words(e)} | {e['games']} | "
+                    f"{reference_words(e)} | {e['seed']} | {e['games']} | "
                     f"{w}-{d}-{losses} | {e['score']:.2f} ({e['interval'][0]:.2f}–"
                     f"{e['interval'][1]:.2f}) | {e['llr']:+.2f} ({e['bounds'][0]:.2f}, "
                     f"{e['bounds'][1]:.2f}) | {verdict} | {e['adjudicated']} | {e['cpu_s']:.0f}"
@@ -309,7 +309,7 @@ def table(log: Path) -> str:
         w, d, losses = sprt_counts(games)
         cpu = sum(g.get("cpu_s", 0.0) for g in logged)
         rows.append(f"| {e['game']} | `{e['bots'][0]}` vs `{e['bots'][1]}` | "
-                    f"{reference_words(e)} | {len(games)} | {w}-{d}-{losses} | | "
+                    f"{reference_words(e)} | {e['seed']} | {len(games)} | {w}-{d}-{losses} | | "
                     f"{test.llr(w, d, losses):+.2f} | **unfinished** (stopped) | "
                     f"{sum(g.adjudicated for g in games)} | {cpu:.0f} | "
                     f"{per_move(cpu_a_move(games))} |")

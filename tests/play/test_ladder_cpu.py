@@ -135,3 +135,4 @@ def test_the_table_says_which_reference_steps_are_equal_simulations(tmp_path: Pa
     assert "equal simulations (10,000)" in lines[0]
     assert "| — |" in lines[1]
     assert "equal CPU (0.135 s a move)" in lines[2] and "0.120 / 0.140" in lines[2]
+    assert all(line.split(" | ")[3] == "1" for line in lines)
