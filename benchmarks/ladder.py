@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from gamehall.ai.levels import LEVEL_NAMES, level_simulations, split_level
+from gamehall.ai.levels import LEVEL_NAMES, LEVEL_ROLLOUT, level_simulations, split_level
 from gamehall.ai.reference import uct_cpu_seconds
 from gamehall.core import load_game
 from gamehall.play.ratings import Standings
@@ -181,6 +181,11 @@ def setup(game: str, bots: tuple[str, str], adjudicate: bool,
            for b in bots]
     if any(c is not None for c in cpu):
         found["cpu_budget"] = cpu
+    players = load_game(game, **(options or {})).num_players
+    playouts = [LEVEL_ROLLOUT.get(game, {}).get(players, {}).get(b.partition(":")[2])
+                if b.startswith("mcts:") else None for b in bots]
+    if any(p is not None for p in playouts):
+        found["playouts"] = playouts  # the level plays out turns there: not its simulations
     if options:
         found["options"] = options
     return found

@@ -136,3 +136,9 @@ def test_the_table_says_which_reference_steps_are_equal_simulations(tmp_path: Pa
     assert "| — |" in lines[1]
     assert "equal CPU (0.135 s a move)" in lines[2] and "0.120 / 0.140" in lines[2]
     assert all(line.split(" | ")[3] == "1" for line in lines)
+
+
+def test_a_level_that_plays_out_its_turns_is_logged_so() -> None:
+    four = ladder.setup("hau_la", ("mcts:hard", "mcts:medium"), False, {"players": "4"})
+    assert four["playouts"] == [ladder.LEVEL_ROLLOUT["hau_la"][4]["hard"], None]
+    assert "playouts" not in ladder.setup("hau_la", ("mcts:hard", "mcts:medium"), False)
