@@ -1,7 +1,7 @@
 """The longest move of each level in every game, in CPU seconds of one core.
 
     python -m benchmarks.levels [--levels easy,medium,hard] [--games 1] [--seed 1]
-                                [--only hula,halali] [--max-moves N]
+                                [--only hula,halali] [--max-moves N] [-o players=4]
 
 The levels are simulation budgets (`gamehall.ai.levels`); `hard` must answer within 2 s on one
 core of the development machine in every game. This plays whole games with the level in every
@@ -23,9 +23,10 @@ from gamehall.core import CHANCE, list_games, load_game
 from gamehall.play.selfplay import derived_seed
 
 
-def measure(name: str, level: str, seed: int, max_moves: int) -> tuple[list[float], int, float]:
+def measure(name: str, level: str, seed: int, max_moves: int,
+            options: dict[str, str] | None = None) -> tuple[list[float], int, float]:
     """CPU seconds of every searched move of one game, the ply of the longest, the longest wall."""
-    game = load_game(name)
+    game = load_game(name, **(options or {}))
     bots = [make_bot(f"mcts:{level}", derived_seed(seed, name, level, s))
             for s in range(game.num_players)]
     state = game.new_initial_state(derived_seed(seed, name, "game"))
@@ -58,7 +59,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--only", default="", help="games to measure (default: all)")
     parser.add_argument("--max-moves", type=int, default=0,
                         help="searched moves per game at most (0: to the end)")
+    parser.add_argument("--option", "-o", action="append", default=[],
+                        help="game option key=value (players=4)")
     args = parser.parse_args(argv)
+    options = dict(o.split("=", 1) for o in args.option)
     names = [n for n in args.only.split(",") if n] or list_games()
     print(f"{'game':<11} {'level':<7} {'sims':>6} {'moves':>6} {'mean cpu s':>10} "
           f"{'max cpu s':>9} {'at ply':>6} {'max wall s':>10}", flush=True)
@@ -67,7 +71,8 @@ def main(argv: list[str] | None = None) -> None:
             cpu: list[float] = []
             worst, at, wall = 0.0, 0, 0.0
             for g in range(args.games):
-                times, ply, longest = measure(name, level, args.seed + g, args.max_moves)
+                times, ply, longest = measure(name, level, args.seed + g, args.max_moves,
+                                             options)
                 if times and max(times) > worst:
                     worst, at = max(times), ply
                 cpu += times

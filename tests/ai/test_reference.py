@@ -103,3 +103,54 @@ def test_uct_hard_runs_hards_simulations_in_each_game() -> None:
         assert ref.stats.simulations == 17  # type: ignore[attr-defined]
     finally:
         del LEVEL_SIMULATIONS["t_tictactoe"]
+
+
+def test_cpu_spec_parses_to_a_cpu_budget_on_the_process_clock(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from gamehall.ai import reference, uct_cpu_seconds
+
+    bot = make_bot("uct:cpu0.25", 1)
+    assert isinstance(bot, UCTBot)
+    assert (bot.simulations, bot.seconds, bot.cpu_seconds, bot.at_hard) == \
+        (None, 0.25, 0.25, False)
+    assert bot.clock is time.process_time and isinstance(bot._evaluator, RandomRollout)
+    assert (bot.uct_c, bot.solve, bot.reuse) == (1.0, False, False)
+    assert uct_cpu_seconds("cpu2") == 2.0 and uct_cpu_seconds("cpu.5") == 0.5
+    assert uct_cpu_seconds("hard") is None and uct_cpu_seconds(None) is None
+    for spec in ("uct:cpu", "uct:cpu0", "uct:cpu-1", "uct:cpux", "uct:cpu1s"):
+        with pytest.raises(GamehallError, match="uct:cpuX"):
+            make_bot(spec, 1)
+    clock = FakeClock(0.001)
+    monkeypatch.setattr(reference, "CPU_CLOCK", clock)
+    assert make_bot("uct:cpu1", 1).clock is clock  # type: ignore[attr-defined]
+
+
+def test_cpu_budget_is_spent_on_the_process_clock_and_scales_the_search() -> None:
+    """The budget is read on the injected clock (no real time): a clock that moves 1 ms a
+    reading gives a fixed number of simulations, more for a larger budget, the same for the
+    same seed, and never past the budget by more than one simulation's readings."""
+    def simulations(seconds: float, seed: int = 3) -> tuple[int, int]:
+        bot = UCTBot(seed, cpu_seconds=seconds)
+        bot.clock = FakeClock(0.001)
+        action = bot.choose(pig([3, 5], 4))
+        return bot.stats.simulations, action
+
+    small, large = simulations(0.05), simulations(0.5)
+    assert 0 < small[0] < large[0]
+    assert simulations(0.5) == large
+    bot = UCTBot(3, cpu_seconds=0.2)
+    bot.clock = FakeClock(0.001)
+    bot.choose(pig([3, 5], 4))
+    assert bot.stats.seconds <= 0.2 + 0.01
+
+
+def test_a_cpu_budgeted_rollout_is_never_cut_short() -> None:
+    """A rollout has no wall deadline under a CPU budget (a loaded machine's wall clock runs
+    ahead of CPU): every simulation started is finished and counted."""
+    bot = UCTBot(2, cpu_seconds=0.05)
+    assert bot._playout_deadline(123.0) is None
+    bot.clock = FakeClock(0.001)
+    root = bot.search(ttt("x...o....", 0), deadline=bot.clock() + 0.05)
+    assert root.n == bot.stats.simulations > 0

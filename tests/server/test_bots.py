@@ -51,6 +51,17 @@ def test_the_reference_bot_stays_within_the_limits() -> None:
     with pytest.raises(RoomError) as info:
         bot_spec("uct:fast", limits)
     assert info.value.code == "bad_bot"
+    # the searches over whole turns are held to the limits' simulations too
+    assert bot_spec("rollout:40", limits) == "rollout:40"
+    for spec in ("turns:1001", "rollout:1001"):
+        with pytest.raises(RoomError) as info:
+            bot_spec(spec, limits)
+        assert info.value.code == "bad_bot" and "at most" in info.value.message
+    # uct:cpuX asks for X seconds (of CPU) a move: held to the limits' seconds
+    assert bot_spec("uct:cpu2", limits) == "uct:cpu2"
+    with pytest.raises(RoomError) as info:
+        bot_spec("uct:cpu2.5", limits)
+    assert info.value.code == "bad_bot" and "at most" in info.value.message
     # the worker caps the thinking time of every MCTS-family bot to the limits' seconds
     from gamehall.ai import MCTSBot, make_bot
 

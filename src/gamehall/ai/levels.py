@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from gamehall.ai.floor import floor_actions
 from gamehall.ai.mcts import MCTSBot, Node
+from gamehall.ai.turn_rollout import TurnRolloutBot
 from gamehall.ai.turn_search import TurnSearchBot
 from gamehall.core import GamehallError, State, TurnMoves, offers
 
@@ -89,6 +90,11 @@ UCT's constant, per game and level; the level's simulations are then turn-search
 placements"): 300 over 40 accepted 16-0-5, 100 over plain UCT's 12 27-0-12; in the ladder
 `hard` over `medium` accepted at 2 and 3 players (14-0-4, 33-0-16), not at 4 (18-0-19, H0),
 `medium` over plain `easy` at all three (6-0-0 each)."""
+LEVEL_ROLLOUT: dict[str, dict[int, dict[str, int]]] = {"hau_la": {4: {"hard": 48}}}
+"""Levels that judge whole turns by greedy playouts to the end (`ai/turn_rollout.py`), per game,
+player count and level: the playouts a move (they replace `LEVEL_TURNS` there). Hau La at 4
+players (benchmarks/README.md, "Hau La's hard at 4 players"): the turn search did not gain from
+simulations there (`turns:1000` 18-0-19 against `medium`), the playouts did."""
 RAVE_K = 1000.0
 """k of ``+rave`` without a number: beta = sqrt(k / (3n + k)), a child's own mean and its AMAF
 mean weighing alike near n = k/3 visits."""
@@ -141,7 +147,8 @@ class LevelBot(MCTSBot):
         self.asked_order = order
         """Ordered widening's k from the spec (``+order``), else the game's `LEVEL_ORDER`."""
         self._turns: TurnSearchBot | None = None
-        """The search over whole turns, made at the first move of a game in `LEVEL_TURNS`."""
+        """The search over whole turns, made at the first move of a game in `LEVEL_TURNS` (or
+        `LEVEL_ROLLOUT`)."""
 
     def choose(self, state: State) -> int:
         """A level of a game in `LEVEL_TURNS` searches whole turns (`TurnSearchBot`, with this
@@ -149,13 +156,20 @@ class LevelBot(MCTSBot):
         searches actions."""
         name = state.game.name
         c = LEVEL_TURNS.get(name, {}).get(self.level)
-        if c is None or not offers(state, TurnMoves):
+        playouts = LEVEL_ROLLOUT.get(name, {}).get(state.game.num_players, {}).get(self.level)
+        if (c is None and playouts is None) or not offers(state, TurnMoves):
             return super().choose(state)
         bot = self._turns
-        if bot is None:
-            bot = self._turns = TurnSearchBot(self.rng.getrandbits(32), uct_c=c)
-        bot.simulations = level_simulations(self.level, name)
-        bot.seconds, bot.clock, bot.uct_c = self.seconds, self.clock, c
+        if playouts is not None:
+            if not isinstance(bot, TurnRolloutBot):
+                bot = self._turns = TurnRolloutBot(self.rng.getrandbits(32))
+            bot.simulations = playouts
+        else:
+            assert c is not None
+            if bot is None or isinstance(bot, TurnRolloutBot):
+                bot = self._turns = TurnSearchBot(self.rng.getrandbits(32))
+            bot.simulations, bot.uct_c = level_simulations(self.level, name), c
+        bot.seconds, bot.clock = self.seconds, self.clock
         legal = state.legal_actions()
         allowed = floor_actions(state, legal) if len(legal) > 1 else legal
         action = bot.choose(state, allowed if len(allowed) < len(legal) else None)

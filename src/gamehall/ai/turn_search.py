@@ -158,12 +158,7 @@ class TurnSearchBot(Bot):
         (default: all its turns); return the root."""
         if state.is_terminal():
             raise GamehallError("nothing to search: the game is over")
-        game = state.game
-        self.evaluator = self._evaluator or default_evaluator(game)
-        self._scorer = check(state, self.evaluator)
-        self._lo = game.min_utility
-        span = game.max_utility - game.min_utility
-        self._scale = 1.0 / span if span > 0 else 1.0
+        self._prepare(state)
         root = TurnNode(state.clone(), (), -1)
         self._me = root.player
         if moves is not None:
@@ -181,6 +176,15 @@ class TurnSearchBot(Bot):
             slowest = max(slowest, self.clock() - began)
         self.simulations_done = done
         return root
+
+    def _prepare(self, state: State) -> None:
+        """The game's evaluator (as a turn scorer where it is one) and utility scale."""
+        game = state.game
+        self.evaluator = self._evaluator or default_evaluator(game)
+        self._scorer = check(state, self.evaluator)
+        self._lo = game.min_utility
+        span = game.max_utility - game.min_utility
+        self._scale = 1.0 / span if span > 0 else 1.0
 
     def _simulate(self, root: TurnNode) -> bool:
         node = root

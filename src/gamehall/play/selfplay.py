@@ -98,6 +98,11 @@ class GameResult:
     think_max: list[float] = field(default_factory=list)
     record: dict[str, Any] | None = None
     adjudicated: bool = False
+    think_cpu: list[float] = field(default_factory=list)
+    """CPU seconds (`time.process_time`) each seat spent choosing: what an equal-CPU pairing
+    (``uct:cpuX``) is checked by."""
+    think_searched: list[int] = field(default_factory=list)
+    """Each seat's moves with more than one legal action (the ones a search thinks on)."""
     """Ended early by `Adjudication`, `returns` being the win it was counted as."""
 
 
@@ -155,7 +160,8 @@ def play_one(tour: Tournament, index: int) -> GameResult:
     game_seed = derived_seed(tour.seed, index, "game")
     state = game.new_initial_state(game_seed)
     n = game.num_players
-    total, count, longest = [0.0] * n, [0] * n, [0.0] * n
+    total, count, longest, cpu = [0.0] * n, [0] * n, [0.0] * n, [0.0] * n
+    searched = [0] * n
     start = time.perf_counter()
     moves = 0
     judge = (Judge(tour.adjudication, n) if tour.adjudication is not None and n == 2
@@ -166,9 +172,11 @@ def play_one(tour: Tournament, index: int) -> GameResult:
         if player == CHANCE:
             action = state.sample_chance()
         else:
-            t0 = time.perf_counter()
+            searched[player] += len(state.legal_actions()) > 1
+            t0, c0 = time.perf_counter(), time.process_time()
             action = bots[player].choose(state)
             spent = time.perf_counter() - t0
+            cpu[player] += time.process_time() - c0
             total[player] += spent
             count[player] += 1
             longest[player] = max(longest[player], spent)
@@ -188,7 +196,7 @@ def play_one(tour: Tournament, index: int) -> GameResult:
     returns = state.returns() if winner is None else [
         game.max_utility if s == winner else game.min_utility for s in range(n)]
     return GameResult(index, order, returns, moves, time.perf_counter() - start,
-                      total, count, longest, record, winner is not None)
+                      total, count, longest, record, winner is not None, cpu, searched)
 
 
 def run_tournament(tour: Tournament, jobs: int = 1,

@@ -24,7 +24,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gamehall.ai import bot_kinds, make_bot, parse_level, parse_uct
+from gamehall.ai import (
+    TurnSearchBot,
+    bot_kinds,
+    make_bot,
+    parse_level,
+    parse_uct,
+    uct_cpu_seconds,
+)
 from gamehall.ai.levels import max_hard_simulations
 from gamehall.core import GamehallError, State
 from gamehall.core.messages import msg
@@ -74,18 +81,22 @@ def bot_spec(level: str | None, limits: BotLimits | None = None) -> str:
             raise RoomError("bad_bot", msg("error.bot.random_only"))
         word = f"mcts:{word}"
     try:
-        make_bot(word, 0)
+        bot = make_bot(word, 0)
     except GamehallError as exc:
         raise RoomError("bad_bot", msg("error.bot.bad", reason=reason_of(exc),
                                        levels=", ".join(LEVELS))) from None
     kind, _, budget = word.partition(":")
     if kind == "mcts":
         check_budget(budget or None, limits or BotLimits())
+    elif kind == "uct" and uct_cpu_seconds(budget or None) is not None:
+        check_budget(f"{uct_cpu_seconds(budget)}s", limits or BotLimits())  # seconds of CPU
     elif kind == "uct":  # the fixed reference: a number of simulations, no time of its own
         simulations = parse_uct(budget or None)
         if simulations is None:  # uct:hard: hard's budget in the game played, at most this
             simulations = max_hard_simulations()
         check_budget(str(simulations), limits or BotLimits())
+    elif isinstance(bot, TurnSearchBot) and bot.simulations is not None:  # turns:N, rollout:N
+        check_budget(str(bot.simulations), limits or BotLimits())
     return word
 
 

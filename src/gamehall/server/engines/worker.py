@@ -24,7 +24,7 @@ from typing import Any, TextIO
 
 
 def choose(job: dict[str, Any]) -> int:
-    from gamehall.ai import MCTSBot, make_bot
+    from gamehall.ai import MCTSBot, TurnSearchBot, make_bot
     from gamehall.ai.levels import LevelBot
     from gamehall.core import state_from_json
 
@@ -33,7 +33,7 @@ def choose(job: dict[str, Any]) -> int:
     cap = job.get("seconds")
     if isinstance(bot, LevelBot):  # a named level: its own safety ceiling as well
         cap = bot.ceiling if not isinstance(cap, int | float) else min(cap, bot.ceiling)
-    if isinstance(bot, MCTSBot) and isinstance(cap, int | float):
+    if isinstance(bot, MCTSBot | TurnSearchBot) and isinstance(cap, int | float):
         bot.seconds = cap if bot.seconds is None else min(bot.seconds, cap)
     return bot.choose(state)
 
