@@ -96,7 +96,7 @@ class Following:
                                                         str(message.get("text")),
                                                         str(message.get("at"))))
             return [{"event": "message", "message": message}]
-        if kind in ("player", "lobby", "pairing") or ":" in room_id:
+        if kind == "player" or ":" in room_id:
             return [event]  # a channel that is no room's (a player's own, the lobby's, names
             # holding a ':'): the features' events, passed on as they are
         if kind == "presence":

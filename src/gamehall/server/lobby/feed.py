@@ -24,8 +24,9 @@ from gamehall.server.table.room import FINISHED, PLAYING, WAITING, Room
 
 log = logging.getLogger("gamehall.server")
 
-CHANNEL = "lobby"
-"""The channel every node's feed reads (through Redis in a cluster)."""
+CHANNEL = "lobby:rooms"
+"""The channel every node's feed reads (through Redis in a cluster); a name holding ":" is no
+room's, so other nodes pass its events on as they came (hall/following.py)."""
 SOCKETS = "lobby:sockets"
 """This node's lobby sockets' channel (delivered locally only)."""
 BATCH_SECONDS = 0.05
