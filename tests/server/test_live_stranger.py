@@ -1,0 +1,72 @@
+"""What a stranger found calling a real `gamehall serve` from the docs alone (README, docs/,
+protocol.md, /openapi.json): each test is one request a newcomer sends and the answer the docs
+promise for it."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from tests.server.live import Server, auth, running
+from tests.server.test_live_botapi import CHEAP_HASHES
+
+_names = itertools.count()
+
+
+@pytest.fixture(scope="module")
+def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    tmp = tmp_path_factory.mktemp("stranger")
+    with running(
+        Server(
+            f"sqlite:///{tmp / 'hall.db'}",
+            tmp / "server.log",
+            "--rate",
+            "5000",
+            "--burst",
+            "5000",
+            "--pairing-rate",
+            "1000/minute",
+            "--pairing-address-rate",
+            "100000/minute",
+            *CHEAP_HASHES,
+        )
+    ) as server:
+        yield server
+
+
+def guest(server: Server) -> str:
+    return server.session(f"stranger{next(_names)}")
+
+
+def test_a_rating_range_and_a_wait_come_back_as_whole_numbers(hall: Server) -> None:
+    """protocol.md: "Numbers in an answer are whole numbers"; its examples show
+    ``"rating_range": [1300, 1700]``: a seek and a pool entry echo what was sent, not
+    ``[1300.0, 1700.0]`` and ``60.0``."""
+    seek = httpx.post(
+        f"{hall.http}/api/seeks",
+        headers=auth(guest(hall)),
+        json={"game": "hula", "rating_range": [1300, 1700]},
+    )
+    assert seek.status_code == 201, seek.text
+    assert seek.json()["rating_range"] == [1300, 1700]
+    assert all(type(n) is int for n in seek.json()["rating_range"])  # noqa: E721
+    entry = httpx.post(
+        f"{hall.http}/api/pools/hula-10-5/join",
+        headers=auth(guest(hall)),
+        json={"rating_range": [1300, 1700], "bot_after_s": 60},
+    )
+    assert entry.status_code == 202, entry.text
+    assert (entry.json()["rating_range"], entry.json()["bot_after_s"]) == ([1300, 1700], 60)
+    assert "1300.0" not in entry.text and "60.0" not in entry.text
+    assert "1300.0" not in seek.text
+
+
+@pytest.mark.parametrize("body", [{"rating_range": [1300.5, 1700]}, {"bot_after_s": 60.5}])
+def test_a_fraction_of_a_rating_or_a_second_is_a_clear_400(hall: Server, body: dict) -> None:
+    """A range or a wait that is no whole number is refused, not stored and echoed."""
+    r = httpx.post(f"{hall.http}/api/pools/hula-10-5/join", headers=auth(guest(hall)), json=body)
+    assert r.status_code == 400, r.text
+    assert r.json()["code"] == "bad_message"
