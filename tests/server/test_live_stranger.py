@@ -70,3 +70,16 @@ def test_a_fraction_of_a_rating_or_a_second_is_a_clear_400(hall: Server, body: d
     r = httpx.post(f"{hall.http}/api/pools/hula-10-5/join", headers=auth(guest(hall)), json=body)
     assert r.status_code == 400, r.text
     assert r.json()["code"] == "bad_message"
+
+
+@pytest.mark.parametrize("body", [b"{", b"\xff\xfe", b'{"password": "x"', b"nope"])
+def test_a_body_that_is_no_json_is_bad_json(hall: Server, body: bytes) -> None:
+    """protocol.md: "a body that is no JSON at all (not UTF-8, …) is 400 ``bad_json``", not a
+    ``bad_message`` saying "body.1: JSON decode error"."""
+    r = httpx.post(
+        f"{hall.http}/api/pools/hula-10-5/join",
+        content=body,
+        headers={**auth(guest(hall)), "content-type": "application/json"},
+    )
+    assert r.status_code == 400, r.text
+    assert r.json()["code"] == "bad_json", r.text

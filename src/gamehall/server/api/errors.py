@@ -70,6 +70,8 @@ async def protocol_error(_r: Request, exc: Exception) -> JSONResponse:
 async def invalid(_r: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     first = exc.errors()[0] if exc.errors() else {}
+    if first.get("type") == "json_invalid":  # a body that is no JSON at all (protocol.md)
+        return error(proto.BAD_JSON, msg("error.protocol.bad_json"))
     where = ".".join(str(p) for p in first.get("loc", ()))
     return error(proto.BAD_MESSAGE, msg("error.request.invalid", where=where,
                                         reason=str(first.get("msg", "invalid request"))))
