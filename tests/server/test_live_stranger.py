@@ -4,13 +4,16 @@ promise for it."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import json
 from collections.abc import Iterator
 
 import httpx
 import pytest
 
-from tests.server.live import Server, auth, running
+from tests.server.live import Server, auth, running, until
+from tests.server.lobby_client import Lobby
 from tests.server.test_live_botapi import CHEAP_HASHES
 
 _names = itertools.count()
@@ -83,3 +86,33 @@ def test_a_body_that_is_no_json_is_bad_json(hall: Server, body: bytes) -> None:
     )
     assert r.status_code == 400, r.text
     assert r.json()["code"] == "bad_json", r.text
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="open: nothing calls Pools.gone when a player's last lobby socket closes "
+    "(docs/pairing.md, 'The lobby's news'); the lobby and pairing2 branches own it",
+)
+def test_closing_ones_last_lobby_socket_leaves_the_pool(hall: Server) -> None:
+    """docs/pairing.md: "When a player's last lobby connection closes, the lobby calls
+    `Pools.gone(player)`: their waiting entry is cancelled"."""
+
+    async def run() -> None:
+        token = guest(hall)
+        lobby = await Lobby.open(hall.http)
+        await lobby.ws.send(json.dumps({"type": "identify", "token": token, "id": "me"}))
+        while (await lobby.next()).get("id") != "me":
+            pass
+        r = httpx.post(f"{hall.http}/api/pools/halali-10-5/join", headers=auth(token))
+        assert r.status_code == 202, r.text
+        entry = r.json()["id"]
+        await lobby.close()
+
+        def status() -> str:
+            got = httpx.get(f"{hall.http}/api/pools/entries/{entry}", headers=auth(token))
+            return str(got.json()["status"])
+
+        await until(lambda: status() == "cancelled", "the entry still waits", polls=40)
+
+    asyncio.run(run())
