@@ -116,3 +116,17 @@ def test_closing_ones_last_lobby_socket_leaves_the_pool(hall: Server) -> None:
         await until(lambda: status() == "cancelled", "the entry still waits", polls=40)
 
     asyncio.run(run())
+
+
+def test_a_json_body_sent_as_a_form_is_told_to_say_json(hall: Server) -> None:
+    """``curl -d '{"game": "hula"}'`` sends a form: the hall does not read it as JSON (no page
+    of another site may post with the cookie), and says so instead of "Input should be a valid
+    dictionary or object to extract fields from"."""
+    r = httpx.post(
+        f"{hall.http}/api/seeks",
+        content=b'{"game": "hula"}',
+        headers={**auth(guest(hall)), "content-type": "application/x-www-form-urlencoded"},
+    )
+    assert r.status_code == 400, r.text
+    assert r.json()["code"] == "bad_message"
+    assert "Content-Type: application/json" in r.json()["message"], r.text
