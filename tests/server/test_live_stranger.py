@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from tests.server.live import Server, auth, running, until
 from tests.server.lobby_client import Lobby
@@ -130,3 +131,34 @@ def test_a_json_body_sent_as_a_form_is_told_to_say_json(hall: Server) -> None:
     assert r.status_code == 400, r.text
     assert r.json()["code"] == "bad_message"
     assert "Content-Type: application/json" in r.json()["message"], r.text
+
+
+@pytest.mark.parametrize("scope", ["read", "bot:play"])
+def test_a_lobby_socket_identified_with_a_revoked_token_is_closed(hall: Server, scope: str) -> None:
+    """protocol.md, "Identity": what a token holds open ends with it, its WebSockets closed
+    with 4401; a lobby socket identified with an API token was left open after the token was
+    revoked, still sent its player's pairings."""
+
+    async def run() -> None:
+        session = hall.session(f"stranger{next(_names)}")
+        r = httpx.post(
+            f"{hall.http}/api/account/password",
+            json={"password": "correct horse"},
+            headers=auth(session),
+        )
+        assert r.status_code == 200, r.text
+        made = httpx.post(
+            f"{hall.http}/api/account/tokens", json={"scopes": [scope]}, headers=auth(session)
+        ).json()
+        lobby = await Lobby.open(hall.http)
+        await lobby.ws.send(json.dumps({"type": "identify", "token": made["token"], "id": "me"}))
+        while (await lobby.next()).get("id") != "me":
+            pass
+        gone = httpx.delete(f"{hall.http}/api/account/tokens/{made['id']}", headers=auth(session))
+        assert gone.status_code == 200, gone.text
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                await lobby.next()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+
+    asyncio.run(run())
