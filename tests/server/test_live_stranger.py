@@ -162,3 +162,36 @@ def test_a_lobby_socket_identified_with_a_revoked_token_is_closed(hall: Server, 
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
 
     asyncio.run(run())
+
+
+def test_every_seat_of_a_big_tables_seek_goes_to_one_of_many_raced_accepts(hall: Server) -> None:
+    """Eleven players accept a Hau La seek for four at once: three take the three seats (the
+    last one gets the room) and the others are told it is full; none is told `seek_taken`
+    while a seat is left (each accept was refused as soon as another changed the takers, so
+    two of eleven sat and the seek stood open with a seat nobody had been let take)."""
+    poster = guest(hall)
+    seek = httpx.post(
+        f"{hall.http}/api/seeks",
+        json={"game": "hau_la", "seats": 4},
+        headers=auth(poster),
+    ).json()
+    takers = [guest(hall) for _ in range(11)]
+
+    async def race() -> list[httpx.Response]:
+        async with httpx.AsyncClient(base_url=hall.http, timeout=60) as c:
+            return list(
+                await asyncio.gather(
+                    *(c.post(f"/api/seeks/{seek['id']}/accept", headers=auth(t)) for t in takers)
+                )
+            )
+
+    answers = asyncio.run(race())
+    won = [r.json() for r in answers if r.status_code == 200]
+    refused = [r.json()["code"] for r in answers if r.status_code != 200]
+    assert len(won) == 3, [r.text for r in answers]
+    assert [w["room"] is not None for w in won].count(True) == 1
+    assert set(refused) <= {"seek_closed", "seek_taken"}, refused
+    room = next(w["room"] for w in won if w["room"])
+    state = httpx.get(f"{hall.http}/api/rooms/{room}").json()
+    assert state["status"] == "playing"
+    assert len({s["player"] for s in state["seats"]}) == 4

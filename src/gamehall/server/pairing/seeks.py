@@ -117,23 +117,29 @@ class Seeks:
         """Take a seat of the seek; the table full, its room is made, seated and started.
         Returns the seek as it now is and the room (None while seats are left)."""
         found = await self._find(seek_id)
-        if found.status != OPEN:
-            raise RoomError("seek_closed", msg("error.pairing.seek_closed", status=found.status))
-        if found.player_id == player.id or any(t.player_id == player.id
-                                               for t in found.takers):
-            raise RoomError("own_seek", msg("error.pairing.own_seek"))
-        await self.rates.count(player.id, address)
-        rating = await self.store.rating(player.id, found.game)
-        if not found.accepts(rating):
-            assert found.range is not None
-            raise RoomError("out_of_range", msg("error.pairing.out_of_range",
-                                                rating=round(rating), lo=round(found.range[0]),
-                                                hi=round(found.range[1])))
-        takers = (*found.takers, Taker(player.id, player.nickname))
-        full = len(takers) + 1 >= found.seats
-        room = self._room(found, takers) if full else None
-        now = self.hall.clock()
-        if not await self.store.take(found, takers, room.id if room else None, now):
+        counted = False
+        for _ in range(found.seats):  # each retry: another player took a seat meanwhile
+            self._check_open(found, player)
+            if not counted:
+                await self.rates.count(player.id, address)
+                counted = True
+            rating = await self.store.rating(player.id, found.game)
+            if not found.accepts(rating):
+                assert found.range is not None
+                raise RoomError("out_of_range", msg("error.pairing.out_of_range",
+                                                    rating=round(rating),
+                                                    lo=round(found.range[0]),
+                                                    hi=round(found.range[1])))
+            takers = (*found.takers, Taker(player.id, player.nickname))
+            full = len(takers) + 1 >= found.seats
+            room = self._room(found, takers) if full else None
+            if await self.store.take(found, takers, room.id if room else None,
+                                     self.hall.clock()):
+                break
+            if found.seats <= 2:  # the one seat went to someone else
+                raise RoomError("seek_taken", msg("error.pairing.seek_taken"))
+            found = await self._find(seek_id)  # a seat of a bigger table: try the next one
+        else:
             raise RoomError("seek_taken", msg("error.pairing.seek_taken"))
         status = OPEN if room is None else (PLAYING if found.repeat > 0 else ACCEPTED)
         taken = replace(found, takers=takers, status=status, room=room.id if room else None)
@@ -148,6 +154,15 @@ class Seeks:
         await self._tell(taken)
         await self.hall.play_on(live)
         return taken, live
+
+    @staticmethod
+    def _check_open(found: Seek, player: Player) -> None:
+        """Refuse a seek that is no longer open, or one the player is already at."""
+        if found.status != OPEN:
+            raise RoomError("seek_closed", msg("error.pairing.seek_closed", status=found.status))
+        if found.player_id == player.id or any(t.player_id == player.id
+                                               for t in found.takers):
+            raise RoomError("own_seek", msg("error.pairing.own_seek"))
 
     def _room(self, seek: Seek, takers: tuple[Taker, ...]) -> Room:
         return self.hall.build_room(seek.nickname, seek.game, seek.options, seek.rated,
