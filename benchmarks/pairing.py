@@ -172,6 +172,7 @@ async def run(players: int, minutes: float, count: int, seed: int, db: str) -> d
             await finish_games(nodes[0][0], sim, everyone, clock)
             clock.now += STEP
         unpaired_at_end = len(sim.entries)
+        left = sorted(pool for _, pool, _ in sim.entries.values())
         clock.now += 10_000  # every game still running is over: its players are free
         await finish_games(nodes[0][0], sim, everyone, clock)
         wave = await wave_cost(nodes[0], everyone, clock, leases)
@@ -179,7 +180,9 @@ async def run(players: int, minutes: float, count: int, seed: int, db: str) -> d
         for hall, service in nodes:
             await service.stop()
             await hall.storage.close()
-    return report(sim, unpaired_at_end, wave, players, minutes, count)
+    got = report(sim, unpaired_at_end, wave, players, minutes, count)
+    got["left_in"] = {p: left.count(p) for p in sorted(set(left))}
+    return got
 
 
 async def settle(service: Pools, sim: Sim, everyone: list[tuple[Player, float]],
@@ -278,7 +281,8 @@ def main() -> None:
     w = got.pop("wave")
     print(f"{got['players']} players joining over {got['minutes']:g} simulated minutes on "
           f"{got['nodes']} nodes ({got['wall_s']} s of wall clock):")
-    print(f"  paired entries {got['paired_entries']}, never paired {got['never_paired']}")
+    print(f"  paired entries {got['paired_entries']}, never paired {got['never_paired']} "
+          f"(still waiting at the end, by pool: {got['left_in']})")
     print(f"  join -> paired: median {got['wait_median_s']:.1f} s, p95 {got['wait_p95_s']:.1f} s"
           " (simulated)")
     print(f"  rating gap of a table: median {got['gap_median']:.0f}, p95 {got['gap_p95']:.0f} "

@@ -473,6 +473,8 @@ PairingAddressRateOption = Annotated[str, typer.Option(
 PairingPerAddressOption = Annotated[int, typer.Option(
     help="Pool entries and open seeks at once per address.", min=1)]
 MaxSeeksOption = Annotated[int, typer.Option(help="Open seeks per player.", min=1)]
+SeekSecondsOption = Annotated[float, typer.Option(
+    help="Seconds a seek nobody takes stays open before it is cancelled.", min=1.0)]
 NoShowSecondsOption = Annotated[float, typer.Option(
     help="How long a player who left a paired game before moving is kept out of the pools.",
     min=0.0)]
@@ -544,6 +546,7 @@ def serve(
     pairing_address_rate: PairingAddressRateOption = SERVE.pairing_address_rate,
     pairing_per_address: PairingPerAddressOption = SERVE.pairing_per_address,
     max_seeks: MaxSeeksOption = SERVE.max_seeks,
+    seek_seconds: SeekSecondsOption = SERVE.seek_seconds,
     no_show_seconds: NoShowSecondsOption = SERVE.no_show_seconds,
     log_json: LogJsonOption = False,
 ) -> None:

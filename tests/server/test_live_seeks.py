@@ -10,12 +10,13 @@ import itertools
 import json
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.server.live import Server, auth, running
+from tests.server.live import Server, TimedServer, auth, running
 from tests.server.test_live_botapi import CHEAP_HASHES, bot_account, wait_for
 
 _names = itertools.count()
@@ -196,3 +197,23 @@ def test_raced_accepts_of_a_bots_seeks_stay_within_its_open_games(one_game: Serv
     refused = next(r for r in answers if r.status_code == 409)
     assert refused.json()["code"] == "too_many_games"
     assert len(listed(one_game)) == 1  # the refused seek stands again
+
+
+@pytest.fixture()
+def timed(tmp_path: Path) -> Iterator[TimedServer]:
+    with running(TimedServer(tmp_path, "--seek-seconds", "600",
+                             "--challenge-seconds", "2")) as server:  # sweeps twice a second
+        yield server
+
+
+def test_a_seek_nobody_takes_is_cancelled_after_seek_seconds(timed: TimedServer) -> None:
+    ann = guest(timed)
+    old = post(timed, ann).json()["id"]
+    timed.at(1000.0 + 400)
+    young = post(timed, ann).json()["id"]
+    timed.at(1000.0 + 601)  # the first is past 600 s, the second is not
+    wait_for(lambda: old not in listed(timed), "the old seek stayed open")
+    assert young in listed(timed)
+    late = accept(timed, guest(timed), old)
+    assert late.status_code == 409 and late.json()["code"] == "seek_closed"
+    assert "cancelled" in late.json()["message"]

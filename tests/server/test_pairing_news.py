@@ -82,6 +82,13 @@ def test_the_lobby_hears_counts_and_seeks_and_players_hear_their_pairing(
                                                             "seek": seek.to_json()}}]
             await seeks.cancel(cat, seek.id)
             assert drained(lobby)[0]["message"]["seek"]["status"] == "cancelled"
+            # the lobby connection of a waiting player closes: their entry goes
+            c = await pools.join(cat, "1.1.1.3", "hula-10-5", None, None)
+            drained(lobby)
+            assert await pools.gone(cat) and not await pools.gone(cat)
+            assert (await pools.entry(cat, c.id)).status == "cancelled"
+            gone = drained(lobby)[-1]["message"]
+            assert next(p["waiting"] for p in gone["pools"] if p["id"] == "hula-10-5") == 0
         finally:
             await pools.stop()
             await storage.close()

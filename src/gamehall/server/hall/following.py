@@ -96,8 +96,9 @@ class Following:
                                                         str(message.get("text")),
                                                         str(message.get("at"))))
             return [{"event": "message", "message": message}]
-        if kind in ("player", "lobby", "pairing"):  # a player's channel, the lobby's: no room
-            return [event]
+        if kind == "player" or ":" in room_id:
+            return [event]  # a channel that is no room's (a player's own, the lobby's, names
+            # holding a ':'): the features' events, passed on as they are
         if kind == "presence":
             changed = self.cluster.presence.note_presence(room_id, str(event.get("node")),
                                                  str(event.get("data")))

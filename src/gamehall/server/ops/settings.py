@@ -143,6 +143,8 @@ class Settings:
     """Pool entries waiting and seeks open at once from one address."""
     max_seeks: int = 5
     """Seeks one player may have open (or playing, to be re-issued) at once."""
+    seek_seconds: float = 3600.0
+    """A seek left open this long (nobody took a seat, it was not re-opened) is cancelled."""
     no_show_seconds: float = 300.0
     """A player who leaves a paired game before their first move is held back from the pools
     this long."""

@@ -198,6 +198,25 @@ class SeekStore(SqlExtension):
             return bool(res.rowcount == 1)
         return await self._write(write)
 
+    async def expire(self, before: float, now: float, limit: int = 1000) -> list[Seek]:
+        """Cancel the seeks left open (nobody took a seat, it was not re-opened) since
+        `before`; the ones this call cancelled (each one conditional write: when every node
+        sweeps, one of them cancels each seek)."""
+        def write(conn: Connection) -> list[Seek]:
+            found = [_seek(r) for r in conn.execute(
+                sa.select(seeks).where(seeks.c.status == OPEN)
+                .where(seeks.c.updated_at < before).limit(limit))]
+            gone = []
+            for seek in found:
+                res = conn.execute(seeks.update().where(seeks.c.id == seek.id)
+                                   .where(seeks.c.status == OPEN)
+                                   .where(seeks.c.updated_at < before)
+                                   .values(status=CANCELLED, updated_at=now))
+                if res.rowcount == 1:
+                    gone.append(seek)
+            return gone
+        return await self._write(write)
+
 
 def _takers(takers: tuple[Taker, ...]) -> str:
     return json.dumps([t.to_json() for t in takers])

@@ -5,7 +5,8 @@ N times. People post and accept with their session token; bot accounts with a ``
 token (they are seated as bot accounts, and their event stream shows the ``gameStart``).
 
 Limits: open seeks per player (``--max-seeks``), seeks and pool entries per address
-(``--pairing-per-address``), and the pairing rates for posting and accepting.
+(``--pairing-per-address``), and the pairing rates for posting and accepting. A seek nobody
+took for ``--seek-seconds`` is cancelled by the hall's sweeps.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ class Seeks:
         self.rates = PairingRates(hall.limiter, s.pairing_rate, s.pairing_address_rate)
         self.limits = SeekLimits(s.max_seeks, s.pairing_per_address)
         hall.events.on_game_changed(self._game_changed)
+        hall.events.add_sweep(self.expire)
 
     def _check_available(self) -> None:
         if not self.store.available:
@@ -175,6 +177,18 @@ class Seeks:
         gone = replace(found, status="cancelled")
         await self._tell(gone)
         return gone
+
+    async def expire(self, at: float | None = None) -> list[str]:
+        """Cancel every seek left open for `--seek-seconds` (by the hall's clock, or `at`), so
+        nobody accepts a game against a player long gone; the lobbies are told. Run with the
+        hall's sweeps."""
+        if not self.store.available:
+            return []
+        now = self.hall.clock() if at is None else at
+        gone = await self.store.expire(now - self.hall.settings.seek_seconds, now)
+        for seek in gone:
+            await self._tell(replace(seek, status="cancelled"))
+        return [s.id for s in gone]
 
     async def _game_changed(self, room: Room) -> None:
         """A standing seek's game ended: it opens again (one re-issue fewer)."""

@@ -161,6 +161,17 @@ class Pools:
             await self._tell_counts()
         return await self.entry(player, entry_id)
 
+    async def gone(self, player: Player) -> bool:
+        """The player went away (their last lobby connection closed, as lichess takes a
+        player out of its pools): their waiting entry is cancelled, so no wave pairs them into
+        a game nobody will play. True if one was."""
+        if not self.store.available:
+            return False
+        if await self.store.cancel_player(player.id, self.hall.clock()):
+            await self._tell_counts()
+            return True
+        return False
+
     # --- life cycle ------------------------------------------------------------------------------
     async def start(self) -> None:
         if self.store.available:

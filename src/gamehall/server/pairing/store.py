@@ -210,6 +210,18 @@ class PoolStore(SqlExtension):
             return bool(res.rowcount == 1)
         return await self._write(write)
 
+    async def cancel_player(self, player_id: int, now: float) -> list[Entry]:
+        """Cancel the player's waiting entry, if any; the entries cancelled."""
+        def write(conn: Connection) -> list[Entry]:
+            rows = conn.execute(sa.select(pool_entries)
+                                .where(pool_entries.c.player_id == player_id)
+                                .where(pool_entries.c.status == WAITING)).all()
+            conn.execute(pool_entries.update().where(pool_entries.c.player_id == player_id)
+                         .where(pool_entries.c.status == WAITING)
+                         .values(status=CANCELLED, updated_at=now))
+            return [_entry(r) for r in rows]
+        return await self._write(write)
+
     async def active(self, pool: str) -> list[Entry]:
         """The pool's entries waiting or being paired, oldest first."""
         def select(conn: Connection) -> list[Entry]:
