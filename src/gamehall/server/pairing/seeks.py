@@ -100,7 +100,7 @@ class Seeks:
         await self._tell(got.seek)
         return got.seek
 
-    async def list(self, game: str | None) -> list[Seek]:
+    async def open_seeks(self, game: str | None) -> list[Seek]:
         if not self.store.available:
             return []
         return await self.store.open_seeks(game, LIST_LIMIT)

@@ -86,7 +86,7 @@ async def post_seek(body: SeekIn, seeks: SeeksPart, who: Seeker) -> dict[str, An
 async def list_seeks(seeks: SeeksPart,
                      game: Annotated[str | None, Query(max_length=64)] = None
                      ) -> dict[str, Any]:
-    return {"seeks": [s.to_json() for s in await seeks.list(game)]}
+    return {"seeks": [s.to_json() for s in await seeks.open_seeks(game)]}
 
 
 @router.post("/api/seeks/{seek_id}/accept",
