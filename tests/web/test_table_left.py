@@ -329,3 +329,28 @@ def test_a_hotu_matua_turn_is_composed_and_taken_back(pages: Pages) -> None:
     assert moves[served]["move"] == step["move"]
     seat = st["seat"]
     assert len({m["turn"] for m in moves[served:] if m["seat"] == seat}) == 1  # one turn
+
+
+@pytest.mark.parametrize("locale", ["en-US", "de-DE"])
+def test_haugazs_end_names_the_deciding_heights_only(pages: Pages, locale: str) -> None:
+    """Two bots play Haugaz to the end: the result names the comparison that decided (the
+    winner's first), never every height of both sides, in English and German."""
+    from gamehall.games.haugaz.scoring import deciding
+
+    page = pages.new(locale=locale)
+    enter(page, "watch", button="Die Halle betreten" if locale == "de-DE" else "Enter the hall")
+    st = _bots_play(page, "haugaz", size=6)
+    heights = st["view"]["heights"]  # type: ignore[index]
+    black, white = heights["black"], heights["white"]
+    decision = deciding(black, white, str(st["options"]["objective"]))  # type: ignore[index]
+    outcome = page.get_by_test_id("outcome")
+    if decision.kind in ("taller", "count", "more"):
+        expect(outcome).to_contain_text(f"{decision.won} ")
+        expect(outcome).to_contain_text(f" {decision.lost}")
+    for side in (black, white):
+        if len(side) > len(decision.alike) + 1:  # a whole list of heights is never said
+            expect(outcome).not_to_contain_text(" ".join(map(str, side)))
+    said = outcome.inner_text()
+    assert len([w for w in said.replace("(", " ").replace(")", " ").split() if w.isdigit()]) <= (
+        len(decision.alike) + 2
+    ), said
