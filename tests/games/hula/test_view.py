@@ -75,7 +75,7 @@ def test_terminal_board_has_rows_numbers_centre_and_last_move() -> None:
     assert "⊙" in lines[4]  # the centre, row e
     assert "(●)" in lines[3]  # the last move, f5, is marked
     assert "1   2   3" in lines[0]  # empty cells show their number
-    assert "first (first colour) wins" in text
+    assert "first (red) wins" in text
     assert "loop (6 stones, 0 neutral)" in text and "(you)" in text
 
 
