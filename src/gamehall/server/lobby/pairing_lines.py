@@ -37,7 +37,7 @@ def follow_pairing(feed: LobbyFeed, pools: Pools, seeks: Seeks) -> None:
     async def lines() -> list[Put]:
         at = feed.hall.clock()
         puts = [Put("pools", str(p["id"]), None, at, p) for p in await pools.pools()]
-        open_seeks = await seeks.list(None)
+        open_seeks = await seeks.open_seeks(None)
         puts.extend(Put("seeks", s.id, None, at, s.to_json()) for s in reversed(open_seeks))
         return puts
 
