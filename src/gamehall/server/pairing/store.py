@@ -41,6 +41,8 @@ from gamehall.server.table.statuses import PLAYING
 WAITING, PAIRING, PAIRED, CANCELLED = "waiting", "pairing", "paired", "cancelled"
 ACTIVE = (WAITING, PAIRING)
 OPEN_SEEK = "open"
+SEEN_CHUNK = 500
+"""Players marked seen in one statement (an IN list no database refuses)."""
 
 
 @dataclass(frozen=True)
@@ -208,6 +210,41 @@ class PoolStore(SqlExtension):
                                .where(pool_entries.c.status == WAITING)
                                .values(status=CANCELLED, updated_at=now))
             return bool(res.rowcount == 1)
+        return await self._write(write)
+
+    async def seen(self, entry_id: str, now: float) -> None:
+        """The entry's player polled it: a waiting entry's `updated_at` is when its player was
+        last seen (joined, polled, or connected to a lobby or room)."""
+        def write(conn: Connection) -> None:
+            conn.execute(pool_entries.update().where(pool_entries.c.id == entry_id)
+                         .where(pool_entries.c.status == WAITING)
+                         .where(pool_entries.c.updated_at < now).values(updated_at=now))
+        await self._write(write)
+
+    async def seen_players(self, player_ids: Sequence[int], now: float) -> None:
+        """These players hold a socket to a node: their waiting entries are seen now."""
+        ids = sorted(set(player_ids))
+
+        def write(conn: Connection) -> None:
+            for at in range(0, len(ids), SEEN_CHUNK):
+                conn.execute(pool_entries.update()
+                             .where(pool_entries.c.player_id.in_(ids[at:at + SEEN_CHUNK]))
+                             .where(pool_entries.c.status == WAITING)
+                             .where(pool_entries.c.updated_at < now).values(updated_at=now))
+        if ids:
+            await self._write(write)
+
+    async def expire(self, pool: str, before: float, now: float) -> list[Entry]:
+        """Cancel the pool's waiting entries whose player was last seen before `before` (they
+        went away without leaving); the entries cancelled."""
+        def write(conn: Connection) -> list[Entry]:
+            away = (sa.and_(pool_entries.c.pool == pool, pool_entries.c.status == WAITING,
+                            pool_entries.c.updated_at < before))
+            rows = conn.execute(sa.select(pool_entries).where(away).with_for_update()).all()
+            if rows:
+                conn.execute(pool_entries.update().where(away)
+                             .values(status=CANCELLED, updated_at=now))
+            return [_entry(r) for r in rows]
         return await self._write(write)
 
     async def cancel_player(self, player_id: int, now: float) -> list[Entry]:
