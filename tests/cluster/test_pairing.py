@@ -6,6 +6,7 @@ node takes the pool over and stores those rooms: every entry is paired once, non
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import sys
 from collections.abc import Iterator
@@ -22,8 +23,12 @@ from tests.cluster.helpers import NODE_ENV, Endpoint, node, wait_for
 
 POOL = "hula-5-3"
 TABLE = 8
+PER_ADDRESS = 12
+"""The address's cap (every test client comes from one address): above the `TABLE` entries a
+wave takes at once, so only the race test meets it."""
 ENV = {**NODE_ENV, "GAMEHALL_PAIRING_WAVE_SECONDS": "3600",
-       "GAMEHALL_PAIRING_WAVE_PLAYERS": str(TABLE), "GAMEHALL_PAIRING_PER_ADDRESS": "1000",
+       "GAMEHALL_PAIRING_WAVE_PLAYERS": str(TABLE),
+       "GAMEHALL_PAIRING_PER_ADDRESS": str(PER_ADDRESS),
        "GAMEHALL_PAIRING_RATE": "1000/minute", "GAMEHALL_PAIRING_ADDRESS_RATE": "100000/minute"}
 """Waves only when `TABLE` players wait (never on the timer), so the test decides when a wave
 fires: at its last join."""
@@ -71,6 +76,41 @@ def test_a_seek_posted_on_one_node_is_accepted_on_another(cluster: Topology) -> 
     assert took.status_code == 200, took.text
     room = httpx.get(f"{three.http}/api/rooms/{took.json()['room']}", timeout=30).json()
     assert room["status"] == "playing"
+
+
+def _address_load(at: Endpoint) -> int:
+    """The address's pool entries waiting and seeks open (all of the tests' are one address)."""
+    pools = httpx.get(f"{at.http}/api/pools", timeout=30).json()["pools"]
+    open_seeks = httpx.get(f"{at.http}/api/seeks", timeout=30).json()["seeks"]
+    return sum(int(p["waiting"]) for p in pools) + len(open_seeks)
+
+
+def test_concurrent_joins_from_one_address_over_every_node_stop_at_its_cap(
+        cluster: Topology) -> None:
+    """Each node counts the address's entries in its own transaction: unless the address is
+    locked across nodes, joins racing through different nodes all see room under the cap."""
+    ends = [node(n) for n in cluster.nodes]
+    before = _address_load(ends[0])
+    people = [(at, at.session(f"claddr{next(_names)}"))
+              for at in (ends[i % len(ends)] for i in range(3 * PER_ADDRESS))]
+    away = {"rating_range": [0, 100]}  # nobody fits anybody: no wave pairs them meanwhile
+
+    async def race() -> list[httpx.Response]:
+        async with httpx.AsyncClient(timeout=60) as c:
+            return await asyncio.gather(*[
+                c.post(f"{at.http}/api/pools/hula-2d/join", headers=_auth(t), json=away)
+                for at, t in people])
+
+    answers = asyncio.run(race())
+    codes = [r.status_code for r in answers]
+    assert codes.count(202) == PER_ADDRESS - before, codes
+    assert {r.json()["code"] for r in answers if r.status_code == 429} == {"address_full"}
+    assert _address_load(ends[1]) == PER_ADDRESS
+    for (at, token), r in zip(people, answers, strict=True):  # leave the pools as found
+        if r.status_code == 202:
+            httpx.delete(f"{at.http}/api/pools/entries/{r.json()['id']}", headers=_auth(token),
+                         timeout=30)
+    assert _address_load(ends[2]) == before
 
 
 def _pool_holder(topo: Topology) -> Node:

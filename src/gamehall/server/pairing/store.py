@@ -43,6 +43,9 @@ ACTIVE = (WAITING, PAIRING)
 OPEN_SEEK = "open"
 SEEN_CHUNK = 500
 """Players marked seen in one statement (an IN list no database refuses)."""
+ADDRESS_LOCK = "gamehall:pairing-address:"
+"""What an address's advisory lock is keyed on, before the address (`lock_address`)."""
+"""Players marked seen in one statement (an IN list no database refuses)."""
 
 
 @dataclass(frozen=True)
@@ -128,8 +131,18 @@ def held_until(conn: Connection, player_id: int, now: float) -> float | None:
     return float(until) if until is not None and until > now else None
 
 
+def lock_address(conn: Connection, address: str) -> None:
+    """Hold the address until the transaction ends (a PostgreSQL advisory lock on the address's
+    hash; SQLite has one writer): joins and seeks of one address through any node count its
+    load one after the other, so its cap holds however they race. Taken after the player's
+    row, always, so two transactions never wait on each other in a circle."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(sa.select(sa.func.pg_advisory_xact_lock(
+            sa.func.hashtext(f"{ADDRESS_LOCK}{address}"))))
+
+
 def address_load(conn: Connection, address: str) -> int:
-    """The active entries and open seeks of one address."""
+    """The active entries and open seeks of one address (hold `lock_address` first)."""
     entries = conn.execute(sa.select(sa.func.count()).select_from(pool_entries)
                            .where(pool_entries.c.address == address)
                            .where(pool_entries.c.status.in_(ACTIVE))).scalar_one()
@@ -184,6 +197,7 @@ class PoolStore(SqlExtension):
                               "already_waiting" if active.pool == pool else "other_pool")
             if seated_in_game(conn, player_id):
                 return Joined(None, "in_game")
+            lock_address(conn, address)
             if address_load(conn, address) >= limits.per_address:
                 return Joined(None, "address_full")
             conn.execute(pool_entries.insert().values(
