@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,15 +21,20 @@ import redis
 from deploy.topology import Node, Topology
 from tests.cluster.conftest import fresh_topology
 from tests.cluster.helpers import NODE_ENV, Endpoint, node, wait_for
+from tests.server.lobby_client import Lobby
 
 POOL = "hula-5-3"
 TABLE = 8
 PER_ADDRESS = 12
+AWAY = 20
+"""Seconds a waiting entry's player may be neither polling nor connected (nodes mark their
+connected players every 5 s): long past any stall of a loaded machine's event loop."""
 """The address's cap (every test client comes from one address): above the `TABLE` entries a
 wave takes at once, so only the race test meets it."""
 ENV = {**NODE_ENV, "GAMEHALL_PAIRING_WAVE_SECONDS": "3600",
        "GAMEHALL_PAIRING_WAVE_PLAYERS": str(TABLE),
        "GAMEHALL_PAIRING_PER_ADDRESS": str(PER_ADDRESS),
+       "GAMEHALL_PAIRING_AWAY_SECONDS": str(AWAY),
        "GAMEHALL_PAIRING_RATE": "1000/minute", "GAMEHALL_PAIRING_ADDRESS_RATE": "100000/minute"}
 """Waves only when `TABLE` players wait (never on the timer), so the test decides when a wave
 fires: at its last join."""
@@ -113,11 +119,50 @@ def test_concurrent_joins_from_one_address_over_every_node_stop_at_its_cap(
     assert _address_load(ends[2]) == before
 
 
-def _pool_holder(topo: Topology) -> Node:
+def test_a_player_connected_to_another_node_keeps_their_entry_and_one_gone_loses_it(
+        cluster: Topology) -> None:
+    """The node running the pool cancels an entry whose player neither polls nor holds a
+    socket anywhere; one whose player holds a lobby socket on another node waits on (that
+    node marks them seen)."""
+    pool = "hula-2d"
+    holder = _pool_holder(cluster, pool)
+    other = node(next(n for n in cluster.nodes if n is not holder))
+    ann, bob = (other.session(f"claway{next(_names)}") for _ in range(2))
+    nobody = {"rating_range": [0, 100]}  # nobody fits anybody: no wave pairs them meanwhile
+    before = int(next(p for p in httpx.get(f"{other.http}/api/pools", timeout=30)
+                      .json()["pools"] if p["id"] == pool)["waiting"])
+
+    async def run() -> None:
+        lobby = await Lobby.open(other.http)
+        try:
+            await lobby.ws.send(json.dumps({"type": "identify", "token": ann, "id": "me"}))
+            while (await lobby.next()).get("id") != "me":
+                pass
+            ids = []
+            for token in (ann, bob):
+                r = httpx.post(f"{node(holder).http}/api/pools/{pool}/join", json=nobody,
+                               headers=_auth(token), timeout=30)
+                assert r.status_code == 202, r.text
+                ids.append(r.json()["id"])
+            await lobby.until(lambda pools: pools[pool]["waiting"] == before + 2,
+                              section="pools")
+            await lobby.until(lambda pools: pools[pool]["waiting"] == before + 1,
+                              timeout=AWAY * 4, section="pools")  # bob went: cancelled
+            assert _entry(other, bob, ids[1])["status"] == "cancelled"
+            assert _entry(other, ann, ids[0])["status"] == "waiting"
+            httpx.delete(f"{other.http}/api/pools/entries/{ids[0]}", headers=_auth(ann),
+                         timeout=30)
+        finally:
+            await lobby.close()
+
+    asyncio.run(run())
+
+
+def _pool_holder(topo: Topology, pool: str = POOL) -> Node:
     """The node that runs the pool's waves: the holder of its lease in Redis."""
     r = redis.Redis.from_url(topo.redis.url, decode_responses=True)
     try:
-        holder = wait_for(lambda: r.get(f"gamehall:lease:pool:{POOL}"))
+        holder = wait_for(lambda: r.get(f"gamehall:lease:pool:{pool}"))
     finally:
         r.close()
     return next(n for n in topo.nodes if n.alive()
