@@ -214,8 +214,11 @@ class Pools:
             return
         now = self.hall.clock()
         due_at = self._next_wave.setdefault(pool.id, now + self.settings.pairing_wave_seconds)
-        await self.store.expire(pool.id, now - self.settings.pairing_away_seconds, now)
         active = await self.store.active(pool.id)
+        seen_after = now - self.settings.pairing_away_seconds
+        if any(e.status == WAITING and e.seen_at < seen_after for e in active):
+            await self.store.expire(pool.id, seen_after, now)  # their players went away
+            active = await self.store.active(pool.id)
         chosen: dict[str, list[Entry]] = defaultdict(list)
         for e in active:
             if e.status == PAIRING and e.room is not None:

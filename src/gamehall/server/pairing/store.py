@@ -66,6 +66,8 @@ class Entry:
     room: str | None
     seat: int | None
     joined_at: float
+    seen_at: float = 0.0
+    """When its player was last seen, while it waits (the row's `updated_at`)."""
 
     def to_json(self) -> dict[str, Any]:
         """The answer of ``GET /api/pools/entries/{id}`` (a `pairing` entry shows as waiting:
@@ -84,7 +86,8 @@ def _entry(row: Any) -> Entry:
                  float(row.rating), span,
                  float(row.bot_after) if row.bot_after is not None else None,
                  frozenset(json.loads(row.last)), int(row.waves), row.status, row.room,
-                 None if row.seat is None else int(row.seat), float(row.joined_at))
+                 None if row.seat is None else int(row.seat), float(row.joined_at),
+                 float(row.updated_at))
 
 
 @dataclass(frozen=True)
