@@ -53,7 +53,7 @@ from gamehall.server.tournaments.swiss_pairing import (
     BLACK,
     WHITE,
     SwissPlayer,
-    pair_dutch,
+    pair_swiss,
     pair_tables,
 )
 
@@ -345,7 +345,7 @@ class Director:
         active = [e for e in entries if not e.withdrawn]
         players = swiss_players(entries, games, active, t.round)
         if t.seats == 2:
-            paired = pair_dutch(players, t.round + 1, t.rounds or 1)
+            paired = pair_swiss(players, t.round + 1, t.rounds or 1)
         else:
             paired = pair_tables(players, t.seats)
         await self._pair(t, t.round + 1, paired.tables, paired.byes)
