@@ -192,7 +192,14 @@ class Director:
         changed = False
         for g in playing:
             end = ends.get(g.room_id)
-            if end is not None and end.status == ROOM_FINISHED and end.result is not None:
+            late = (
+                over
+                and t.ends_at is not None
+                and (end is None or end.ended_at is None or end.ended_at >= t.ends_at)
+            )
+            if late:  # an arena's game that ended after the arena did: it does not count
+                changed |= await self.store.set_game(g.room_id, g.status, "void")
+            elif end is not None and end.status == ROOM_FINISHED and end.result is not None:
                 changed |= await self.store.set_game(
                     g.room_id, PLAYING, DONE, result=end.result, moves=end.version, ended_at=now
                 )

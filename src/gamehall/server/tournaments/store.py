@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -100,6 +101,7 @@ class RoomEnd:
     status: str
     result: tuple[float, ...] | None
     version: int
+    ended_at: float | None = None
 
 
 def _tournament(row: Any) -> Tournament:
@@ -469,12 +471,15 @@ class TournamentStore(SqlExtension):
         """The stored status, result and version of rooms (the truth a director reads)."""
 
         def read(conn: Connection) -> dict[str, RoomEnd]:
-            q = sa.select(rooms.c.id, rooms.c.status, rooms.c.result, rooms.c.version).where(
-                rooms.c.id.in_(list(room_ids))
-            )
+            q = sa.select(
+                rooms.c.id, rooms.c.status, rooms.c.result, rooms.c.version, rooms.c.ended_at
+            ).where(rooms.c.id.in_(list(room_ids)))
             return {
                 r.id: RoomEnd(
-                    r.status, tuple(json.loads(r.result)) if r.result else None, int(r.version)
+                    r.status,
+                    tuple(json.loads(r.result)) if r.result else None,
+                    int(r.version),
+                    datetime.fromisoformat(r.ended_at).timestamp() if r.ended_at else None,
                 )
                 for r in conn.execute(q)
             }
