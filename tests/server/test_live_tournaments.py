@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.server.live import TimedServer, running
@@ -124,6 +125,8 @@ def test_a_swiss_of_seven_pairs_by_the_dutch_system_with_one_bye_each(hall: Time
     assert [k["key"] for k in t["tiebreak_order"]] == ["sonneborn_berger", "buchholz"]
     assert all(k["name"] and k["explain"] for k in t["tiebreak_order"])
     assert t["winner"] == "s1"
+    profile = httpx.get(f"{hall.http}/api/players/s6").json()
+    assert [(x["id"], x["place"]) for x in profile["tournaments"]] == [(tid, 7)]
 
 
 def test_an_arena_of_eight_scores_streaks_and_quick_draws(hall: TimedServer) -> None:

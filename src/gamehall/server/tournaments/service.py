@@ -337,5 +337,6 @@ class Tournaments:
         names = {e.player_id: e.nickname for e in await self.store.entries(t.id)}
         return game_lines(t, await self.store.games(t.id), names)
 
-    async def of_player(self, player_id: int) -> list[dict[str, Any]]:
-        return await self.store.of_player(player_id, 20) if self.store.available else []
+    async def of_player(self, nickname: str) -> list[dict[str, Any]]:
+        """The tournaments on a player's profile, with their place in each finished one."""
+        return await self.store.of_player(nickname, 20) if self.store.available else []

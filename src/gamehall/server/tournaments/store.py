@@ -379,7 +379,7 @@ class TournamentStore(SqlExtension):
 
         await self._write(write)
 
-    async def of_player(self, player_id: int, limit: int) -> list[dict[str, Any]]:
+    async def of_player(self, nickname: str, limit: int) -> list[dict[str, Any]]:
         """A player's tournaments, newest first, with their place once finished (profiles)."""
 
         def read(conn: Connection) -> list[dict[str, Any]]:
@@ -391,9 +391,10 @@ class TournamentStore(SqlExtension):
                     tournaments.c.system,
                     tournaments.c.status,
                     tournament_players.c.place,
+                    tournament_players.c.withdrawn,
                 )
                 .join(tournament_players, tournament_players.c.tournament_id == tournaments.c.id)
-                .where(tournament_players.c.player_id == player_id)
+                .where(tournament_players.c.nickname == nickname)
                 .order_by(tournaments.c.starts_at.desc())
                 .limit(limit)
             )
