@@ -35,8 +35,10 @@ def _result(rng: random.Random, a: int, b: int) -> tuple[str, str]:
 def _ms(xs: list[float]) -> str:
     xs = sorted(xs)
     p99 = xs[min(len(xs) - 1, int(0.99 * len(xs)))]
-    return (f"median {1000 * statistics.median(xs):.1f} ms, p99 {1000 * p99:.1f} ms, "
-            f"max {1000 * xs[-1]:.1f} ms over {len(xs)} pairings")
+    return (
+        f"median {1000 * statistics.median(xs):.1f} ms, p99 {1000 * p99:.1f} ms, "
+        f"max {1000 * xs[-1]:.1f} ms over {len(xs)} pairings"
+    )
 
 
 def arena(players: int, minutes: int, rng: random.Random) -> None:
@@ -50,8 +52,9 @@ def arena(players: int, minutes: int, rng: random.Random) -> None:
     wait = arena_wait("5+3")
     now, end = 0.0, minutes * 60.0
     while now < end:
-        if len(waiting_since) >= 2 and (len(waiting_since) == players
-                                        or now - min(waiting_since.values()) >= wait):
+        if len(waiting_since) >= 2 and (
+            len(waiting_since) == players or now - min(waiting_since.values()) >= wait
+        ):
             points = {p: arena_score(sheets[p]).points for p in range(players)}
             order = sorted(range(players), key=lambda p: -points[p])
             rank = {p: i + 1 for i, p in enumerate(order)}
@@ -74,8 +77,10 @@ def arena(players: int, minutes: int, rng: random.Random) -> None:
             last[a], last[b] = b, a
             waiting_since[a] = waiting_since[b] = at
     games = [len(s) for s in sheets.values()]
-    print(f"arena of {players}, {minutes} simulated minutes: {pairs} games paired, "
-          f"games per player {min(games)}-{max(games)} (median {statistics.median(games)})")
+    print(
+        f"arena of {players}, {minutes} simulated minutes: {pairs} games paired, "
+        f"games per player {min(games)}-{max(games)} (median {statistics.median(games)})"
+    )
     print(f"  one pairing: {_ms(costs)}")
     print(f"  rematches of the game just played: {rematches}")
 
@@ -92,9 +97,19 @@ def swiss(players: int, rounds: int, rng: random.Random) -> None:
     for r in range(1, rounds + 1):
         if r == 4:
             active = active[:-1]  # one withdraws: an odd field, a bye each round
-        field = [SwissPlayer(p, score[p], rating[p], i, tuple(colours[p]),
-                             ("none",) * (r - 1), byes[p], frozenset(met[p]))
-                 for i, p in enumerate(active, 1)]
+        field = [
+            SwissPlayer(
+                p,
+                score[p],
+                rating[p],
+                i,
+                tuple(colours[p]),
+                ("none",) * (r - 1),
+                byes[p],
+                frozenset(met[p]),
+            )
+            for i, p in enumerate(active, 1)
+        ]
         t = time.perf_counter()
         paired = pair_swiss(field, r, rounds)
         costs.append(time.perf_counter() - t)
@@ -114,8 +129,10 @@ def swiss(players: int, rounds: int, rng: random.Random) -> None:
     per = Counter(byes.values())
     print(f"Swiss of {players}, {rounds} rounds (one withdrawing after round 3):")
     print(f"  one round's pairing: {_ms(costs)}")
-    print(f"  pairs met twice: {repeats}; byes: {sum(byes.values())}, players with one bye "
-          f"{per[1]}, with two or more {sum(n for k, n in per.items() if k > 1)}")
+    print(
+        f"  pairs met twice: {repeats}; byes: {sum(byes.values())}, players with one bye "
+        f"{per[1]}, with two or more {sum(n for k, n in per.items() if k > 1)}"
+    )
 
 
 def main() -> None:

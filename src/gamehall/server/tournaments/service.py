@@ -68,11 +68,9 @@ def iso(t: float | None) -> str | None:
 def parse_time(text: str) -> float:
     try:
         at = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
+        return (at if at.tzinfo is not None else at.replace(tzinfo=UTC)).timestamp()
+    except (ValueError, OverflowError):
         raise RoomError("bad_tournament", msg("error.tournament.starts_at")) from None
-    if at.tzinfo is None:
-        at = at.replace(tzinfo=UTC)
-    return at.timestamp()
 
 
 def game_lines(t: Tournament, games: list[TGame], names: dict[int, str]) -> list[dict[str, Any]]:
