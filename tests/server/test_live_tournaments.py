@@ -152,19 +152,28 @@ def test_an_arena_of_eight_scores_streaks_and_quick_draws(hall: TimedServer) -> 
         [("a1", "a4"), ("a2", "a3"), ("a5", "a8"), ("a6", "a7")],
         [("a1", "a2"), ("a3", "a6"), ("a4", "a5"), ("a7", "a8")],
     ]
-    assert read(hall, tid)["status"] == "running"
+    now = read(hall, tid)
+    assert now["status"] == "running" and now["waiting"] == []  # wave 4 was paired at once
+    (game,) = [g for g in round_games(hall, tid, 4) if "a1" in g["players"]]
+    rival = next(p for p in game["players"] if p != "a1")
+    resign(hall, tokens[rival], game["room"])  # a1 wins a fourth game in a row, on fire
+    queue = wait_for(lambda: (x := read(hall, tid))["waiting"] and x, "a1 and its rival waiting")
+    # the others still play: the two wait 48 s (clamp(5 min + 40 × 3 s) / 10 + 6, 15, 50))
+    assert sorted(queue["waiting"]) == sorted(game["players"])
+    assert queue["next_pairing"] == "1970-01-01T00:20:48.000Z"
     hall.at(START + 30 * 60)
     t = finished(hall, tid)
-    # by hand: a1 won 3 (2, 2, then on fire 4) = 8; a2 won 2 and lost: 4; a3 and a4 won,
-    # lost, won: 4; a5 and a6 lost, won, lost: 2; a7 and a8 lost twice and drew in 9 moves
-    # (a quick draw): 0. Performance (all rated 1500): ±500 a win or loss, averaged:
-    # a1 2000; a2, a3, a4 (2000 + 2000 + 1000) / 3 = 1667; a5, a6 1333; a7, a8
-    # (1000 + 1000 + 1500) / 3 = 1167
+    # by hand: a1 won 4 (2, 2, then on fire 4 and 4) = 12 (wave 4: a3 resigned to a1; the
+    # other wave-4 games were still on at the end and do not count); a2 and a4 won, won,
+    # lost: 4; a3 won, lost, won, lost: 4; a5 and a6 lost, won, lost: 2; a7 and a8 lost
+    # twice and drew in 9 moves (a quick draw): 0. Performance (all rated 1500): ±500 a win
+    # or loss, averaged: a1 2000; a2, a4 (2000 + 2000 + 1000) / 3 = 1667; a3 1500; a5, a6
+    # 1333; a7, a8 (1000 + 1000 + 1500) / 3 = 1167
     assert table(t, "performance") == [
-        (1, "a1", 8, 2000),
+        (1, "a1", 12, 2000),
         (2, "a2", 4, 1667),
-        (2, "a3", 4, 1667),
         (2, "a4", 4, 1667),
+        (4, "a3", 4, 1500),
         (5, "a5", 2, 1333),
         (5, "a6", 2, 1333),
         (7, "a7", 0, 1167),
