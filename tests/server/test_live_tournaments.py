@@ -6,6 +6,7 @@ out by hand from the pairings, written out below."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -263,3 +264,45 @@ def test_a_hau_la_swiss_seats_tables_of_four_and_three_by_standing(hall: TimedSe
     got = table(t, "sonneborn_berger", "buchholz")
     assert [g[:2] for g in got] == [w[:2] for w in want]
     assert [g[2:] for g in got] == [pytest.approx(w[2:], abs=1e-3) for w in want]
+
+
+def test_a_live_round_robin_of_tables_of_three_meets_everyone_round_by_round(
+    hall: TimedServer,
+) -> None:
+    boss = account(hall, "boss")
+    tid = create(
+        hall,
+        boss,
+        name="Trio",
+        game="testtrio",
+        clock="5+3",
+        system="round_robin",
+        seats=3,
+        starts_at=STARTS_AT,
+    )
+    tokens = players(hall, tid, "t", 4)
+    hall.at(START)
+    first = round_games(hall, tid, 1)
+    later = [g for g in games(hall, tid) if g["round"] > 1]
+    assert later and all(g["status"] == "later" for g in later)  # live: round by round
+    rounds = [play(hall, tokens, first)] + [
+        play(hall, tokens, round_games(hall, tid, r)) for r in (2, 3)
+    ]
+    assert rounds == [[("t1", "t2", "t3")], [("t1", "t2", "t4")], [("t1", "t3", "t4")]]
+    t = finished(hall, tid)
+    # by hand, the last seat resigned at each table (the other two level: ¾ each, one beaten
+    # and one level of two): t1 ¾ × 3 = 2.25, t2 1.5, t3 0.75, t4 0. Sonneborn-Berger, each
+    # opponent's points × the score against them / 2: t1 = ½·1.5/2 + 0.75/2 + ½·1.5/2 + 0 +
+    # ½·0.75/2 + 0 = 1.3125; t2 = ½·2.25/2 + 0.75/2 + ½·2.25/2 = 1.5; t3 = ½·2.25/2 = 0.5625.
+    # Wins (first at the table, alone or shared): t1 3, t2 2, t3 1
+    want = [
+        (1, "t1", 2.25, 1.3125, 3),
+        (2, "t2", 1.5, 1.5, 2),
+        (3, "t3", 0.75, 0.5625, 1),
+        (4, "t4", 0, 0, 0),
+    ]
+    got = table(t, "sonneborn_berger", "wins")
+    assert [g[:2] for g in got] == [w[:2] for w in want]
+    assert [g[2:] for g in got] == [pytest.approx(w[2:], abs=1e-3) for w in want]
+    met = {frozenset(p) for r in rounds for g in r for p in itertools.combinations(g, 2)}
+    assert len(met) == 6  # every pair of the four met

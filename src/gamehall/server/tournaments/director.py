@@ -235,7 +235,7 @@ class Director:
         now = self.hall.clock()
         if await self.hall.storage.load_room(g.room_id) is None:
             options = dict(t.options)
-            if t.seats > 2 or "players" in options:
+            if "players" in options:  # a game whose seats are an option (Hau La)
                 options["players"] = len(g.players)
             room = self.hall.build_room(t.name[:40], t.game, options, t.rated, t.clock)
             room.id = g.room_id
