@@ -61,6 +61,8 @@ def _assert_labels_fit_a_finger(page: Page, targets: list[dict[str, Any]]) -> No
         assert box["width"] >= FINGER_PX and box["height"] >= FINGER_PX, (key, box)
         assert left <= box["x"] and box["x"] + box["width"] <= right, (key, box, view)
         assert top <= box["y"] and box["y"] + box["height"] <= bottom, (key, box, view)
+        note = page.locator("[data-testid=haula-view] .overlay").bounding_box()
+        assert not note or not _overlap(box, note), (key, box, note)  # "drag to turn" stays read
         for other in keys[i + 1 :]:
             assert not _overlap(box, boxes[other]), (key, box, other, boxes[other])
 

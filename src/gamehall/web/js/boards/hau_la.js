@@ -405,7 +405,9 @@ class Scene3D {
       return { x, y, w: el.offsetWidth, h: el.offsetHeight,
         visible: at.visible && x >= 0 && y >= 0 && x <= rect.width && y <= rect.height };
     });
-    const boxes = layoutLabels(items, { w: rect.width, h: rect.height });
+    const covered = [...this.container.querySelectorAll(".overlay")].map((el) => ({
+      x: el.offsetLeft, y: el.offsetTop, w: el.offsetWidth, h: el.offsetHeight }));
+    const boxes = layoutLabels(items, { w: rect.width, h: rect.height }, covered);
     const lines = [];
     this.labels.forEach(({ el }, i) => {
       const box = boxes[i];

@@ -39,10 +39,11 @@ export function nearestOn(box, x, y) {
 /** Places for labels: `items` are {x, y, w, h, visible} (the spot's place on the view's
  * pixels, the label's size), `bounds` {w, h} the view; returns for each item a box {x, y, w, h}
  * (its top left corner on the view) or null (left out). Labels nearer the view's top are
- * placed first; every visible spot is kept clear of every label. */
-export function layoutLabels(items, bounds) {
+ * placed first; every visible spot is kept clear of every label, and so are `covered` boxes
+ * (what lies over the view: its note on turning and zooming). */
+export function layoutLabels(items, bounds, covered = []) {
   const spots = items.filter((it) => it.visible).map((it) => ({
-    x: it.x - SPOT_PX, y: it.y - SPOT_PX, w: 2 * SPOT_PX, h: 2 * SPOT_PX }));
+    x: it.x - SPOT_PX, y: it.y - SPOT_PX, w: 2 * SPOT_PX, h: 2 * SPOT_PX })).concat(covered);
   const placed = [];
   const out = items.map(() => null);
   const order = items.map((_, i) => i).sort((i, j) => items[i].y - items[j].y);
