@@ -15,6 +15,7 @@ import { OrbitControls } from "../../vendor/OrbitControls.js";
 import { h, fill } from "../dom.js";
 import { seatPlayer } from "../links.js";
 import { touches } from "./hau_la_touch.js";
+import { layoutLabels, nearestOn } from "./hau_la_labels.js";
 import { HINT_COLOUR, stepHint, hintGhost, hintPlace, markHint, hintLine, lightHintPanel }
   from "./hau_la_hint.js";
 import { say, t } from "../i18n.js";
@@ -156,7 +157,9 @@ class Scene3D {
     this.overlay = new THREE.Group();
     this.scene.add(this.overlay);
     this.labelBox = h("div", { class: "labels" });
-    container.append(this.labelBox);
+    this.leaders = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    this.leaders.setAttribute("class", "leaders");
+    container.append(this.leaders, this.labelBox);
     this.pointerDown = null;
     const el = this.renderer.domElement;
     el.addEventListener("pointerdown", (ev) => { this.pointerDown = [ev.clientX, ev.clientY]; });
@@ -308,8 +311,9 @@ class Scene3D {
       marker.position.copy(vec(spot.position));
       this.overlay.add(marker);
       this.pickables.push({ key: spot.key, position: spot.position });  // picked on the screen
-      if (spot.label) {
-        const el = h("span", { class: "label", "data-label": spot.key }, spot.label);
+      if (spot.label) {  // a chip of a finger's size that chooses the target (hau_la_labels.js)
+        const el = h("span", { class: chosen ? "label chosen" : "label", role: "button",
+          "data-label": spot.key, onclick: () => this.onPick(spot.key) }, spot.label);
         this.labelBox.append(el);
         this.labels.push({ el, position: spot.position });
       }
@@ -385,13 +389,36 @@ class Scene3D {
 
   render() {
     this.renderer.render(this.scene, this.camera);
+    this.placeLabels();
+  }
+
+  /** Lay the labels out beside their spots, none over another nor over a spot, each inside
+   * the view (hau_la_labels.js), with a line from a spot to its label. */
+  placeLabels() {
+    if (!this.leaders) return;  // rendered while being built
     const rect = this.renderer.domElement.getBoundingClientRect();
-    for (const label of this.labels) {
-      const at = this.screen(label.position);
-      label.el.style.left = `${at.x - rect.left}px`;
-      label.el.style.top = `${at.y - rect.top}px`;
-      label.el.hidden = !at.visible;
-    }
+    for (const { el } of this.labels) el.hidden = false;  // measured shown, then laid out
+    const items = this.labels.map(({ el, position }) => {
+      const at = this.screen(position);
+      const x = at.x - rect.left;
+      const y = at.y - rect.top;
+      return { x, y, w: el.offsetWidth, h: el.offsetHeight,
+        visible: at.visible && x >= 0 && y >= 0 && x <= rect.width && y <= rect.height };
+    });
+    const covered = [...this.container.querySelectorAll(".overlay")].map((el) => ({
+      x: el.offsetLeft, y: el.offsetTop, w: el.offsetWidth, h: el.offsetHeight }));
+    const boxes = layoutLabels(items, { w: rect.width, h: rect.height }, covered);
+    const lines = [];
+    this.labels.forEach(({ el }, i) => {
+      const box = boxes[i];
+      el.hidden = !box;
+      if (!box) return;
+      el.style.left = `${box.x}px`;
+      el.style.top = `${box.y}px`;
+      const end = nearestOn(box, items[i].x, items[i].y);
+      lines.push(`<line x1="${items[i].x}" y1="${items[i].y}" x2="${end.x}" y2="${end.y}"/>`);
+    });
+    this.leaders.innerHTML = lines.join("");
   }
 
   destroy() {
@@ -627,10 +654,10 @@ function spots({ o, chosen }, view, ghost) {
     for (const x of ghost.tags || []) {
       const entry = o.tags.find((e) => e.move === x.choice);
       if (entry) {
-        // only the chosen tag is labelled: a label beside every ghost tag overlapped the others
+        // every ghost tag labelled: the labels are laid out apart (hau_la_labels.js)
         const faint = !chosen || entry.move !== chosen.move;
         out.push({ key: entry.move, position: x.position, colour: TAG_COLOURS[view.to_move],
-          label: faint ? null : t("page.hau_la.label.tag", { cell: entry.cell, face: entry.face }),
+          label: t("page.hau_la.label.tag", { cell: entry.cell, face: entry.face }),
           radius: 0.3, faint });
       }
     }
