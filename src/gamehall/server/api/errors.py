@@ -67,12 +67,27 @@ async def protocol_error(_r: Request, exc: Exception) -> JSONResponse:
     return error(exc.code, exc.said)
 
 
-async def invalid(_r: Request, exc: Exception) -> JSONResponse:
+NOT_JSON = "send the body as JSON, with the header Content-Type: application/json"
+"""The reason given for a body sent as another type (``curl -d`` sends a form), which the hall
+does not read (a page of another site could post a form with the cookie)."""
+
+
+def sent_as_json(request: Request) -> bool:
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    return kind == "application/json" or kind.endswith("+json")
+
+
+async def invalid(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     first = exc.errors()[0] if exc.errors() else {}
-    where = ".".join(str(p) for p in first.get("loc", ()))
-    return error(proto.BAD_MESSAGE, msg("error.request.invalid", where=where,
-                                        reason=str(first.get("msg", "invalid request"))))
+    if first.get("type") == "json_invalid":  # a body that is no JSON at all (protocol.md)
+        return error(proto.BAD_JSON, msg("error.protocol.bad_json"))
+    loc = tuple(first.get("loc", ()))
+    where = ".".join(str(p) for p in loc)
+    reason = str(first.get("msg", "invalid request"))
+    if loc == ("body",) and request.headers.get("content-length", "0") != "0":
+        reason = reason if sent_as_json(request) else NOT_JSON
+    return error(proto.BAD_MESSAGE, msg("error.request.invalid", where=where, reason=reason))
 
 
 async def http_error(request: Request, exc: Exception) -> JSONResponse:

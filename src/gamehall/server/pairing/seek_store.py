@@ -64,7 +64,7 @@ class Seek:
         return {"id": self.id, "player": self.nickname, "rating": round(self.rating),
                 "game": self.game, "options": self.options, "clock": self.clock,
                 "seats": self.seats, "rated": self.rated,
-                "rating_range": list(self.range) if self.range else None,
+                "rating_range": [round(r) for r in self.range] if self.range else None,
                 "repeat": self.repeat, "takers": [t.nickname for t in self.takers],
                 "status": self.status, "room": self.room}
 

@@ -12,6 +12,7 @@ took for ``--seek-seconds`` is cancelled by the hall's sweeps.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -67,7 +68,7 @@ class Seeks:
             raise RoomError("pairing_unavailable", msg("error.pairing.unavailable"))
 
     def terms(self, player: Player, game: str, options: dict[str, Any], clock: str | None,
-              seats: int | None, rated: bool | None, span: list[float] | None,
+              seats: int | None, rated: bool | None, span: Sequence[float] | None,
               repeat: int | None) -> Terms:
         """A seek's terms, checked as a room's would be (the game, its options, the clock);
         `seats` sets a game's ``players`` option where it has one (Hau La)."""

@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import logging
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -72,7 +73,7 @@ def bot_level(rating: float) -> str:
     return "hard"
 
 
-def check_range(span: list[float] | None) -> tuple[float, float] | None:
+def check_range(span: Sequence[float] | None) -> tuple[float, float] | None:
     """A rating range as a client sent it (``[lo, hi]``), checked."""
     if span is None:
         return None
@@ -111,7 +112,7 @@ class Pools:
         return [p.to_json(counts.get(p.id, 0)) for p in CATALOGUE]
 
     async def join(self, player: Player, address: str, pool_id: str,
-                   span: list[float] | None, bot_after: float | None) -> Entry:
+                   span: Sequence[float] | None, bot_after: float | None) -> Entry:
         """Put the player in the pool (refusals: see the module's docstring)."""
         self._check_available()
         pool = pool_named(pool_id)

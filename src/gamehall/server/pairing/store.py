@@ -76,8 +76,8 @@ class Entry:
         return {"id": self.id, "pool": self.pool, "status": status,
                 "room": self.room if status == PAIRED else None,
                 "rating": round(self.rating), "waves": self.waves,
-                "rating_range": list(self.range) if self.range else None,
-                "bot_after_s": self.bot_after}
+                "rating_range": [round(r) for r in self.range] if self.range else None,
+                "bot_after_s": round(self.bot_after) if self.bot_after is not None else None}
 
 
 def _entry(row: Any) -> Entry:

@@ -15,10 +15,10 @@ from fastapi import APIRouter, Depends, WebSocket, WebSocketDisconnect
 
 from gamehall.core import messages
 from gamehall.server.api.access import Visitor, anyone
-from gamehall.server.api.door import Door
+from gamehall.server.api.door import Door, Held, end_now
 from gamehall.server.api.guards import origin_allowed
-from gamehall.server.api.parts import DoorPart, HallPart, LobbyPart
-from gamehall.server.api.websocket import admit
+from gamehall.server.api.parts import DoorPart, HallPart, HeldPart, LobbyPart
+from gamehall.server.api.websocket import SIGNED_OUT, admit
 from gamehall.server.botapi.service import player_channel
 from gamehall.server.hall.hall import Hall, Player
 from gamehall.server.lobby.feed import LobbyFeed
@@ -34,6 +34,7 @@ async def ws_lobby(
     feed: LobbyPart,
     hall: HallPart,
     door: DoorPart,
+    held: HeldPart,
     who: Annotated[Visitor, Depends(anyone())],
 ) -> None:
     if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), door.origins):
@@ -45,7 +46,7 @@ async def ws_lobby(
         return
     try:
         first, sub = feed.open_socket()
-        socket = LobbySocket(ws, hall, feed, door, address, sub)
+        socket = LobbySocket(ws, hall, feed, door, held, address, sub)
         try:
             await socket.run(first)
         finally:
@@ -65,14 +66,18 @@ class LobbySocket:
         hall: Hall,
         feed: LobbyFeed,
         door: Door,
+        held: Held,
         address: str,
         sub: Subscription,
     ) -> None:
         self.ws, self.hall, self.feed, self.door = ws, hall, feed, door
-        self.address, self.sub = address, sub
+        self.address, self.sub, self.held = address, sub, held
         self.player: Player | None = None
         self.player_sub: Subscription | None = None
         self.relay: asyncio.Task[None] | None = None
+        self.holding = contextlib.ExitStack()
+        """The identified token known to `Held`: when it stops working (signed out, revoked),
+        the socket is closed with 4401 as a room's is (protocol.md, "Identity")."""
 
     async def run(self, first: str) -> None:
         writer = asyncio.create_task(self._write(first))
@@ -121,6 +126,7 @@ class LobbySocket:
         self.feed.arrived(player)  # first: the same player again never counts as gone
         await self._forget_player()
         self.player = player
+        self.holding.enter_context(self.held.holding(token, player.id, self._signed_out))
         channel = player_channel(player.id)
         self.player_sub = self.hall.pubsub.subscribe(channel)
         await self.hall.pubsub.watch(channel)
@@ -131,7 +137,11 @@ class LobbySocket:
             **({"id": ref} if ref is not None else {}),
         }
 
+    def _signed_out(self) -> None:
+        end_now(self.sub, {"event": "signed_out"})
+
     async def _forget_player(self) -> None:
+        self.holding.close()
         if self.relay is not None:
             self.relay.cancel()
             self.relay = None
@@ -157,6 +167,9 @@ class LobbySocket:
                 event = await self.sub.get()
                 if event.get("event") == "overflow":  # too far behind: the client starts again
                     await self.ws.close(1013, "too far behind")
+                    return
+                if event.get("event") == "signed_out":  # its token stopped working
+                    await self.ws.close(SIGNED_OUT, "signed out")
                     return
                 await self.ws.send_text(str(event["text"]))
         except (WebSocketDisconnect, RuntimeError, OSError):

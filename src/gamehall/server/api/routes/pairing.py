@@ -18,10 +18,10 @@ from gamehall.server.api.parts import PoolsPart, SeeksPart
 
 
 class JoinIn(BaseModel):
-    rating_range: list[float] | None = Field(
+    rating_range: list[int] | None = Field(
         default=None, min_length=2, max_length=2, examples=[[1300, 1700]],
         description="the ratings (in the pool's game) one accepts to play; absent: any")
-    bot_after_s: float | None = Field(
+    bot_after_s: int | None = Field(
         default=None, ge=5, le=86400, examples=[60],
         description="after waiting this long, play a house bot of one's level")
 
@@ -33,7 +33,7 @@ class SeekIn(BaseModel):
     seats: int | None = Field(default=None, ge=2, le=4,
                               description="players at the table (Hau La: 2, 3 or 4)")
     rated: bool | None = None
-    rating_range: list[float] | None = Field(default=None, min_length=2, max_length=2,
+    rating_range: list[int] | None = Field(default=None, min_length=2, max_length=2,
                                              examples=[[1300, 1700]])
     repeat: int | None = Field(default=None, ge=0, le=20,
                                description="open again after each game, this many times")
