@@ -56,7 +56,10 @@ STEPS = {
 CPU_PRIOR: dict[str, float] = {"hau_la": 0.135, "hotu_matua": 1.1}
 """`hard`'s mean CPU seconds a searched move, per game whose reference step runs at equal CPU
 (``uct:cpuX`` with this X): `python -m benchmarks.levels --levels hard --only GAME`
-(benchmarks/README.md: Hau La 0.135 over 76 moves, Hotu Matua 1.11 over 50)."""
+(benchmarks/README.md: Hau La 0.135 over 76 moves, Hotu Matua 1.11 over 50). Per game only: Hau
+La's `hard` at 4 players plays out its turns and spends about 0.3 s, given by ``--cpu-prior
+hau_la=0.31`` there; in Hotu Matua `hard` spent 0.54 s a searched move in the ladder's games,
+so 1.1 favours the reference (the table shows both sides' CPU)."""
 LOG = Path(__file__).with_name("ladder.jsonl")
 
 

@@ -99,9 +99,10 @@ class Sim:
 
 
 def settings() -> Settings:
+    # the simulated players stay (a person polls or holds a socket): none is cancelled as gone
     return Settings(pairing_rate="1000000/minute", pairing_address_rate="1000000/minute",
                     pairing_per_address=100000, max_seeks=1000, no_show_seconds=0.0,
-                    bot_workers=1)
+                    pairing_away_seconds=1e9, bot_workers=1)
 
 
 async def make_nodes(db: str, count: int, clock: SimClock,

@@ -475,6 +475,9 @@ PairingPerAddressOption = Annotated[int, typer.Option(
 MaxSeeksOption = Annotated[int, typer.Option(help="Open seeks per player.", min=1)]
 SeekSecondsOption = Annotated[float, typer.Option(
     help="Seconds a seek nobody takes stays open before it is cancelled.", min=1.0)]
+PairingAwaySecondsOption = Annotated[float, typer.Option(
+    help="Seconds a pool entry may wait with its player neither polling it nor connected "
+         "(a lobby or room socket) before it is cancelled.", min=1.0)]
 NoShowSecondsOption = Annotated[float, typer.Option(
     help="How long a player who left a paired game before moving is kept out of the pools.",
     min=0.0)]
@@ -557,6 +560,7 @@ def serve(
     max_seeks: MaxSeeksOption = SERVE.max_seeks,
     seek_seconds: SeekSecondsOption = SERVE.seek_seconds,
     no_show_seconds: NoShowSecondsOption = SERVE.no_show_seconds,
+    pairing_away_seconds: PairingAwaySecondsOption = SERVE.pairing_away_seconds,
     max_tournaments: MaxTournamentsOption = SERVE.max_tournaments,
     max_tournament_players: MaxTournamentPlayersOption = SERVE.max_tournament_players,
     tournament_no_show_seconds: TournamentNoShowSecondsOption =

@@ -151,6 +151,7 @@ def test_a_cpu_budgeted_rollout_is_never_cut_short() -> None:
     ahead of CPU): every simulation started is finished and counted."""
     bot = UCTBot(2, cpu_seconds=0.05)
     assert bot._playout_deadline(123.0) is None
+    assert UCTBot(2, simulations=10)._playout_deadline(123.0) == 123.0  # a wall cap stays
     bot.clock = FakeClock(0.001)
     root = bot.search(ttt("x...o....", 0), deadline=bot.clock() + 0.05)
     assert root.n == bot.stats.simulations > 0

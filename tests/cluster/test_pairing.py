@@ -6,7 +6,9 @@ node takes the pool over and stores those rooms: every entry is paired once, non
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,11 +21,20 @@ import redis
 from deploy.topology import Node, Topology
 from tests.cluster.conftest import fresh_topology
 from tests.cluster.helpers import NODE_ENV, Endpoint, node, wait_for
+from tests.server.lobby_client import Lobby
 
 POOL = "hula-5-3"
 TABLE = 8
+PER_ADDRESS = 12
+AWAY = 20
+"""Seconds a waiting entry's player may be neither polling nor connected (nodes mark their
+connected players every 5 s): long past any stall of a loaded machine's event loop."""
+"""The address's cap (every test client comes from one address): above the `TABLE` entries a
+wave takes at once, so only the race test meets it."""
 ENV = {**NODE_ENV, "GAMEHALL_PAIRING_WAVE_SECONDS": "3600",
-       "GAMEHALL_PAIRING_WAVE_PLAYERS": str(TABLE), "GAMEHALL_PAIRING_PER_ADDRESS": "1000",
+       "GAMEHALL_PAIRING_WAVE_PLAYERS": str(TABLE),
+       "GAMEHALL_PAIRING_PER_ADDRESS": str(PER_ADDRESS),
+       "GAMEHALL_PAIRING_AWAY_SECONDS": str(AWAY),
        "GAMEHALL_PAIRING_RATE": "1000/minute", "GAMEHALL_PAIRING_ADDRESS_RATE": "100000/minute"}
 """Waves only when `TABLE` players wait (never on the timer), so the test decides when a wave
 fires: at its last join."""
@@ -73,11 +84,85 @@ def test_a_seek_posted_on_one_node_is_accepted_on_another(cluster: Topology) -> 
     assert room["status"] == "playing"
 
 
-def _pool_holder(topo: Topology) -> Node:
+def _address_load(at: Endpoint) -> int:
+    """The address's pool entries waiting and seeks open (all of the tests' are one address)."""
+    pools = httpx.get(f"{at.http}/api/pools", timeout=30).json()["pools"]
+    open_seeks = httpx.get(f"{at.http}/api/seeks", timeout=30).json()["seeks"]
+    return sum(int(p["waiting"]) for p in pools) + len(open_seeks)
+
+
+def test_concurrent_joins_from_one_address_over_every_node_stop_at_its_cap(
+        cluster: Topology) -> None:
+    """Each node counts the address's entries in its own transaction: unless the address is
+    locked across nodes, joins racing through different nodes all see room under the cap."""
+    ends = [node(n) for n in cluster.nodes]
+    before = _address_load(ends[0])
+    people = [(at, at.session(f"claddr{next(_names)}"))
+              for at in (ends[i % len(ends)] for i in range(3 * PER_ADDRESS))]
+    away = {"rating_range": [0, 100]}  # nobody fits anybody: no wave pairs them meanwhile
+
+    async def race() -> list[httpx.Response]:
+        async with httpx.AsyncClient(timeout=60) as c:
+            return await asyncio.gather(*[
+                c.post(f"{at.http}/api/pools/hula-2d/join", headers=_auth(t), json=away)
+                for at, t in people])
+
+    answers = asyncio.run(race())
+    codes = [r.status_code for r in answers]
+    assert codes.count(202) == PER_ADDRESS - before, codes
+    assert {r.json()["code"] for r in answers if r.status_code == 429} == {"address_full"}
+    assert _address_load(ends[1]) == PER_ADDRESS
+    for (at, token), r in zip(people, answers, strict=True):  # leave the pools as found
+        if r.status_code == 202:
+            httpx.delete(f"{at.http}/api/pools/entries/{r.json()['id']}", headers=_auth(token),
+                         timeout=30)
+    assert _address_load(ends[2]) == before
+
+
+def test_a_player_connected_to_another_node_keeps_their_entry_and_one_gone_loses_it(
+        cluster: Topology) -> None:
+    """The node running the pool cancels an entry whose player neither polls nor holds a
+    socket anywhere; one whose player holds a lobby socket on another node waits on (that
+    node marks them seen)."""
+    pool = "hula-2d"
+    holder = _pool_holder(cluster, pool)
+    other = node(next(n for n in cluster.nodes if n is not holder))
+    ann, bob = (other.session(f"claway{next(_names)}") for _ in range(2))
+    nobody = {"rating_range": [0, 100]}  # nobody fits anybody: no wave pairs them meanwhile
+    before = int(next(p for p in httpx.get(f"{other.http}/api/pools", timeout=30)
+                      .json()["pools"] if p["id"] == pool)["waiting"])
+
+    async def run() -> None:
+        lobby = await Lobby.open(other.http)
+        try:
+            await lobby.ws.send(json.dumps({"type": "identify", "token": ann, "id": "me"}))
+            while (await lobby.next()).get("id") != "me":
+                pass
+            ids = []
+            for token in (ann, bob):
+                r = httpx.post(f"{node(holder).http}/api/pools/{pool}/join", json=nobody,
+                               headers=_auth(token), timeout=30)
+                assert r.status_code == 202, r.text
+                ids.append(r.json()["id"])
+            await lobby.until(lambda pools: pools[pool]["waiting"] == before + 2,
+                              section="pools")
+            await lobby.until(lambda pools: pools[pool]["waiting"] == before + 1,
+                              timeout=AWAY * 4, section="pools")  # bob went: cancelled
+            assert _entry(other, bob, ids[1])["status"] == "cancelled"
+            assert _entry(other, ann, ids[0])["status"] == "waiting"
+            httpx.delete(f"{other.http}/api/pools/entries/{ids[0]}", headers=_auth(ann),
+                         timeout=30)
+        finally:
+            await lobby.close()
+
+    asyncio.run(run())
+
+
+def _pool_holder(topo: Topology, pool: str = POOL) -> Node:
     """The node that runs the pool's waves: the holder of its lease in Redis."""
     r = redis.Redis.from_url(topo.redis.url, decode_responses=True)
     try:
-        holder = wait_for(lambda: r.get(f"gamehall:lease:pool:{POOL}"))
+        holder = wait_for(lambda: r.get(f"gamehall:lease:pool:{pool}"))
     finally:
         r.close()
     return next(n for n in topo.nodes if n.alive()

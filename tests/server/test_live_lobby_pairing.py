@@ -112,3 +112,27 @@ def test_identify_with_an_unknown_token_is_refused_and_the_lobby_goes_on(hall: S
         await lobby.close()
 
     asyncio.run(run())
+
+
+def test_a_player_whose_last_lobby_socket_closes_waits_no_longer(hall: Server) -> None:
+    async def run() -> None:
+        eve = _person(hall)
+        watcher = await Lobby.open(hall.http)
+        first, second = await _identified(hall, eve), await _identified(hall, eve)
+        r = httpx.post(f"{hall.http}/api/pools/haugaz-10-5/join", headers=auth(eve))
+        assert r.status_code == 202, r.text
+        entry = r.json()["id"]
+        await watcher.until(lambda pools: pools["haugaz-10-5"]["waiting"] == 1, section="pools")
+        await first.close()  # another of hers is open: she is still in the lobby
+        await second.ws.send(json.dumps({"type": "ping", "id": "still"}))
+        while (await second.next()).get("id") != "still":
+            pass
+        got = httpx.get(f"{hall.http}/api/pools/entries/{entry}", headers=auth(eve)).json()
+        assert got["status"] == "waiting"
+        await second.close()  # her last one: out of the pool
+        await watcher.until(lambda pools: pools["haugaz-10-5"]["waiting"] == 0, section="pools")
+        got = httpx.get(f"{hall.http}/api/pools/entries/{entry}", headers=auth(eve)).json()
+        assert got["status"] == "cancelled"
+        await watcher.close()
+
+    asyncio.run(run())

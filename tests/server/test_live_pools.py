@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,11 +15,14 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.live import TimedServer, auth, running, until
+from tests.server.live import Client, TimedServer, auth, running, until
+from tests.server.lobby_client import Lobby
 from tests.server.test_live_botapi import account, api_token
 
 _names = itertools.count()
 WAVE = 30.0
+AWAY = 60.0
+"""The default ``--pairing-away-seconds``: an entry not seen this long is cancelled."""
 
 
 @pytest.fixture(scope="module")
@@ -132,6 +136,42 @@ def test_a_player_alone_who_asked_for_a_bot_plays_one_after_the_wait(
     room = httpx.get(f"{hall.http}/api/rooms/{room_id}").json()
     assert room["status"] == "playing"
     assert sorted(bool(s["bot"]) for s in room["seats"]) == [False, True]
+
+
+def test_an_entry_whose_player_went_away_is_cancelled_before_a_wave_pairs_it(
+        hall: TimedServer) -> None:
+    """One joins over HTTP only and goes away; one polls their entry; one holds an identified
+    lobby socket, one a room's WebSocket. Past the away time only the one who went away is
+    cancelled (each waits at a table that never fills, so no wave pairs them meanwhile)."""
+    four, three = "hau_la-4p-10-5", "hau_la-3p-10-5"
+    ann, bob, cat, dan = (player(hall, "away") for _ in range(4))
+    ids = {}
+    for token, pool in ((ann, four), (bob, three), (cat, four), (dan, four)):
+        r = join(hall, token, pool)
+        assert r.status_code == 202, r.text
+        ids[token] = r.json()["id"]
+    room = hall.create_room(dan, "hula")
+
+    async def run() -> None:
+        lobby = await Lobby.open(hall.http)
+        await lobby.ws.send(json.dumps({"type": "identify", "token": cat, "id": "me"}))
+        while (await lobby.next()).get("id") != "me":
+            pass
+        watching = await Client.open(hall, room, dan)
+        try:
+            for _ in range(2):  # each step is under the away time; both together past it
+                await asyncio.to_thread(later, hall, AWAY * 2 / 3)
+                assert entry(hall, bob, ids[bob])["status"] == "waiting"
+            await until(lambda: waiting_in(hall, four) == 2, "the absent entry was kept")
+        finally:
+            await watching.close()
+            await lobby.close()
+
+    asyncio.run(run())
+    assert entry(hall, ann, ids[ann])["status"] == "cancelled"
+    assert [entry(hall, t, ids[t])["status"] for t in (bob, cat, dan)] == ["waiting"] * 3
+    for token in (bob, cat, dan):  # the pools are left as they were found
+        httpx.delete(f"{hall.http}/api/pools/entries/{ids[token]}", headers=auth(token))
 
 
 def test_refusals_are_clear(hall: TimedServer) -> None:

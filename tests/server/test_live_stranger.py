@@ -89,12 +89,6 @@ def test_a_body_that_is_no_json_is_bad_json(hall: Server, body: bytes) -> None:
     assert r.json()["code"] == "bad_json", r.text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="open: nothing calls Pools.gone when a player's last lobby socket closes "
-    "(docs/pairing.md, 'The lobby's news'); the lobby and pairing2 branches own it",
-)
 def test_closing_ones_last_lobby_socket_leaves_the_pool(hall: Server) -> None:
     """docs/pairing.md: "When a player's last lobby connection closes, the lobby calls
     `Pools.gone(player)`: their waiting entry is cancelled"."""

@@ -6,10 +6,12 @@ out by hand from the pairings, written out below."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.server.live import TimedServer, running
@@ -124,6 +126,8 @@ def test_a_swiss_of_seven_pairs_by_the_dutch_system_with_one_bye_each(hall: Time
     assert [k["key"] for k in t["tiebreak_order"]] == ["sonneborn_berger", "buchholz"]
     assert all(k["name"] and k["explain"] for k in t["tiebreak_order"])
     assert t["winner"] == "s1"
+    profile = httpx.get(f"{hall.http}/api/players/s6").json()
+    assert [(x["id"], x["place"]) for x in profile["tournaments"]] == [(tid, 7)]
 
 
 def test_an_arena_of_eight_scores_streaks_and_quick_draws(hall: TimedServer) -> None:
@@ -149,19 +153,28 @@ def test_an_arena_of_eight_scores_streaks_and_quick_draws(hall: TimedServer) -> 
         [("a1", "a4"), ("a2", "a3"), ("a5", "a8"), ("a6", "a7")],
         [("a1", "a2"), ("a3", "a6"), ("a4", "a5"), ("a7", "a8")],
     ]
-    assert read(hall, tid)["status"] == "running"
+    now = read(hall, tid)
+    assert now["status"] == "running" and now["waiting"] == []  # wave 4 was paired at once
+    (game,) = [g for g in round_games(hall, tid, 4) if "a1" in g["players"]]
+    rival = next(p for p in game["players"] if p != "a1")
+    resign(hall, tokens[rival], game["room"])  # a1 wins a fourth game in a row, on fire
+    queue = wait_for(lambda: (x := read(hall, tid))["waiting"] and x, "a1 and its rival waiting")
+    # the others still play: the two wait 48 s (clamp(5 min + 40 × 3 s) / 10 + 6, 15, 50))
+    assert sorted(queue["waiting"]) == sorted(game["players"])
+    assert queue["next_pairing"] == "1970-01-01T00:20:48.000Z"
     hall.at(START + 30 * 60)
     t = finished(hall, tid)
-    # by hand: a1 won 3 (2, 2, then on fire 4) = 8; a2 won 2 and lost: 4; a3 and a4 won,
-    # lost, won: 4; a5 and a6 lost, won, lost: 2; a7 and a8 lost twice and drew in 9 moves
-    # (a quick draw): 0. Performance (all rated 1500): ±500 a win or loss, averaged:
-    # a1 2000; a2, a3, a4 (2000 + 2000 + 1000) / 3 = 1667; a5, a6 1333; a7, a8
-    # (1000 + 1000 + 1500) / 3 = 1167
+    # by hand: a1 won 4 (2, 2, then on fire 4 and 4) = 12 (wave 4: a3 resigned to a1; the
+    # other wave-4 games were still on at the end and do not count); a2 and a4 won, won,
+    # lost: 4; a3 won, lost, won, lost: 4; a5 and a6 lost, won, lost: 2; a7 and a8 lost
+    # twice and drew in 9 moves (a quick draw): 0. Performance (all rated 1500): ±500 a win
+    # or loss, averaged: a1 2000; a2, a4 (2000 + 2000 + 1000) / 3 = 1667; a3 1500; a5, a6
+    # 1333; a7, a8 (1000 + 1000 + 1500) / 3 = 1167
     assert table(t, "performance") == [
-        (1, "a1", 8, 2000),
+        (1, "a1", 12, 2000),
         (2, "a2", 4, 1667),
-        (2, "a3", 4, 1667),
         (2, "a4", 4, 1667),
+        (4, "a3", 4, 1500),
         (5, "a5", 2, 1333),
         (5, "a6", 2, 1333),
         (7, "a7", 0, 1167),
@@ -251,3 +264,45 @@ def test_a_hau_la_swiss_seats_tables_of_four_and_three_by_standing(hall: TimedSe
     got = table(t, "sonneborn_berger", "buchholz")
     assert [g[:2] for g in got] == [w[:2] for w in want]
     assert [g[2:] for g in got] == [pytest.approx(w[2:], abs=1e-3) for w in want]
+
+
+def test_a_live_round_robin_of_tables_of_three_meets_everyone_round_by_round(
+    hall: TimedServer,
+) -> None:
+    boss = account(hall, "boss")
+    tid = create(
+        hall,
+        boss,
+        name="Trio",
+        game="testtrio",
+        clock="5+3",
+        system="round_robin",
+        seats=3,
+        starts_at=STARTS_AT,
+    )
+    tokens = players(hall, tid, "t", 4)
+    hall.at(START)
+    first = round_games(hall, tid, 1)
+    later = [g for g in games(hall, tid) if g["round"] > 1]
+    assert later and all(g["status"] == "later" for g in later)  # live: round by round
+    rounds = [play(hall, tokens, first)] + [
+        play(hall, tokens, round_games(hall, tid, r)) for r in (2, 3)
+    ]
+    assert rounds == [[("t1", "t2", "t3")], [("t1", "t2", "t4")], [("t1", "t3", "t4")]]
+    t = finished(hall, tid)
+    # by hand, the last seat resigned at each table (the other two level: ¾ each, one beaten
+    # and one level of two): t1 ¾ × 3 = 2.25, t2 1.5, t3 0.75, t4 0. Sonneborn-Berger, each
+    # opponent's points × the score against them / 2: t1 = ½·1.5/2 + 0.75/2 + ½·1.5/2 + 0 +
+    # ½·0.75/2 + 0 = 1.3125; t2 = ½·2.25/2 + 0.75/2 + ½·2.25/2 = 1.5; t3 = ½·2.25/2 = 0.5625.
+    # Wins (first at the table, alone or shared): t1 3, t2 2, t3 1
+    want = [
+        (1, "t1", 2.25, 1.3125, 3),
+        (2, "t2", 1.5, 1.5, 2),
+        (3, "t3", 0.75, 0.5625, 1),
+        (4, "t4", 0, 0, 0),
+    ]
+    got = table(t, "sonneborn_berger", "wins")
+    assert [g[:2] for g in got] == [w[:2] for w in want]
+    assert [g[2:] for g in got] == [pytest.approx(w[2:], abs=1e-3) for w in want]
+    met = {frozenset(p) for r in rounds for g in r for p in itertools.combinations(g, 2)}
+    assert len(met) == 6  # every pair of the four met

@@ -197,3 +197,23 @@ def test_round_robin_divisions_and_everyone_meets_everyone() -> None:
     assert covering_tables([1, 2, 3, 4], 4) == [(1, 2, 3, 4)]
     plan = schedule([1, 2, 3, 4], 2)
     assert len(plan) == 3 and all(len(r) == 2 for r in plan)
+
+
+def test_a_large_swiss_pairs_by_score_groups_without_rematches() -> None:
+    from gamehall.server.tournaments.swiss_pairing import DUTCH_MAX, pair_swiss
+
+    n = DUTCH_MAX * 2 + 1  # past the Dutch engine's size: the matching, and a bye
+    players = [SwissPlayer(i, F(i % 3, 2), 2000 - i, i, byes=int(i == n)) for i in range(1, n + 1)]
+    first = pair_swiss(players, 2, 5)
+    assert len(first.tables) == DUTCH_MAX and len(first.byes) == 1 and first.byes != [n]
+    met = {p: set() for p in range(1, n + 1)}
+    for a, b in first.tables:
+        met[a].add(b)
+        met[b].add(a)
+        assert abs(players[a - 1].score - players[b - 1].score) <= F(1, 2)
+    again = [
+        SwissPlayer(p.id, p.score, p.rating, p.start, opponents=frozenset(met[p.id]))
+        for p in players
+    ]
+    second = pair_swiss(again, 3, 5)
+    assert not any(b in met[a] for a, b in second.tables)

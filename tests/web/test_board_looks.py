@@ -104,10 +104,11 @@ def test_hau_la_step_buttons_are_used_beside_the_3d_view_on_a_phone(pages: Pages
         # the player opened every part of the panel (holes by name, pieces in hand, ...)
         page.evaluate("document.querySelectorAll('.haula-steps details')"
                       ".forEach((d) => { d.open = true; })")
-        if page.locator(".step-box [data-choice]").count():  # a side or rotation: preview it
+        if st["legal"][0]["kind"] == "tag":  # a tag: chosen, then confirmed
             page.locator(".step-box [data-choice]").first.click()
-        buttons = (".step-box [data-move], .step-box [data-hole], "
-                   ".step-box [data-action=confirm]")
+            buttons = ".step-box [data-action=confirm]"
+        else:  # a piece, a hole by name, a side or rotation: played at once
+            buttons = ".step-box [data-move], .step-box [data-hole], .step-box [data-choice]"
         button = page.locator(buttons).first
         button.scroll_into_view_if_needed()
         view = page.evaluate(rects, ".haula-view canvas")

@@ -241,13 +241,12 @@ def test_hau_la_full_placement_through_the_3d_view(pages: Pages) -> None:
         assert hole in moves_shown(page)
     if st["view"]["pending"]["step"] == "sides":
         side = st["legal_moves"][0]
-        page.click(f"[data-choice='{side}']")
-        expect(page.locator("[data-testid=touch-warning], [data-testid=no-touch]")).to_have_count(1)
-        page.click("[data-action=confirm]")
+        page.click(f"[data-choice='{side}']")  # played at once
         st = wait_version_above(page, st["version"])
     assert st["view"]["pending"]["step"] == "tag"
     tag = st["legal_moves"][0]
     _click_3d(page, tag)
+    expect(page.locator("[data-testid=touch-warning], [data-testid=no-touch]")).to_have_count(1)
     confirm = page.locator("[data-action=confirm]")
     expect(confirm).to_have_attribute("data-confirm", tag)  # said in words, the code its title
     expect(confirm).to_contain_text(re.compile(r"tag in \S+, (upper|lower) face"))

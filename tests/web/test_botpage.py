@@ -249,12 +249,14 @@ def _click_place(page: Page, cell: str) -> None:
 
 
 def _play_hau_la(page: Page, entry: dict[str, Any]) -> None:
-    """One step of a Hau La turn by its controls: a piece's button, a hole by name, or a side,
-    rotation or tag previewed, then confirmed."""
+    """One step of a Hau La turn by its controls: a piece's button, a hole by name, a side or
+    rotation, or a tag chosen, then confirmed."""
     if entry["kind"] == "hole":
         page.locator(".step-box details").first.evaluate("el => { el.open = true; }")
         page.click(f"[data-hole='{entry['cell']}']")
-    elif entry["kind"] in ("sides", "rotation", "tag"):
+    elif entry["kind"] in ("sides", "rotation"):
+        page.click(f"[data-choice='{entry['move']}']")
+    elif entry["kind"] == "tag":
         page.click(f"[data-choice='{entry['move']}']")
         expect(page.locator("[data-action=confirm]")).to_have_attribute("data-confirm",
                                                                         entry["move"])

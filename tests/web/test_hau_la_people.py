@@ -91,9 +91,8 @@ def play_step(page: Page, st: dict[str, Any]) -> None:
         expect(page.locator("[data-action=confirm]")).to_have_attribute("data-confirm",
                                                                         entry["move"])
         page.locator("[data-action=confirm]").tap()
-    else:
+    else:  # a side or rotation: played at once (Back takes it back)
         page.locator(f".step-box [data-choice='{entry['move']}']").tap()
-        page.locator("[data-action=confirm]").tap()
 
 
 def test_a_hau_la_placement_on_a_phone_keeps_targets_in_view_and_in_words(

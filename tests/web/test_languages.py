@@ -120,7 +120,7 @@ def test_a_german_browser_reads_the_end_of_a_game_in_german(pages: Pages) -> Non
                                          north: 3, south: 1 } }),
         ];
     }""")
-    assert sentences == ["bea (zweite Farbe) gewinnt mit einem Ring um die Mitte",
+    assert sentences == ["bea (Blau) gewinnt mit einem Ring um die Mitte",
                          "Nord gewinnt (drei Perlen; 3:1 Perlen)"]
 
 

@@ -149,7 +149,7 @@ def test_a_quick_paired_game_is_played_to_its_end_by_clicks(
     assert state(players[0])["ended_by"] == "rules"
 
 
-def test_a_wait_is_found_again_after_a_reload_and_cancelled(
+def test_a_wait_ends_when_the_page_leaves_and_when_cancelled(
     people: Pages, pairing_hall: PairingHall
 ) -> None:
     page = people.new()
@@ -157,7 +157,10 @@ def test_a_wait_is_found_again_after_a_reload_and_cancelled(
     _tile(page, "halali-10-5").click()
     waiting = page.locator(".pool-tile.waiting[data-pool='halali-10-5']")
     expect(waiting).to_contain_text("1 waiting")
-    page.reload()  # the page forgets it waits; a click on the tile finds the wait again
+    page.reload()  # leaving the lobby (its last socket closed) takes the player out of the pool
+    expect(
+        page.locator(".pool-tile[data-pool='halali-10-5'] [data-testid=pool-waiting]")
+    ).to_have_text("nobody waiting")
     _tile(page, "halali-10-5").click()
     expect(waiting).to_contain_text("1 waiting")
     waiting.locator(".pool-cancel").click()

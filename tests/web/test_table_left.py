@@ -243,3 +243,114 @@ def test_no_outline_round_the_instructions(pages: Pages) -> None:
     instructions = ships.locator(".board-panel p", has_text="a lit field for")
     expect(instructions).to_be_visible()
     assert ships.evaluate(_OUTLINED) == []
+
+
+def _served_version(page: Page) -> int:
+    return int(page.evaluate("window.gamehall.room.served.version"))
+
+
+def test_a_hau_la_turn_asks_for_one_confirmation_and_steps_are_taken_back(pages: Pages) -> None:
+    """On a phone, by taps: each step of a placement (piece, holes, side or rotation, tag) is
+    shown and not played until the turn is sent; Back takes the last one back; a whole turn asks
+    for one confirmation (the tag's), where it took one per side, rotation and tag."""
+    page = pages.new(width=390, height=844, touch=True)
+    enter(page)
+    create_room(page, "hau_la")
+    start_against_bot(page)
+    st = wait_my_turn(page, timeout=30000)
+    kinds: list[str] = []
+    confirmations = 0
+    taken_back = False
+    # until a whole placement with a side or rotation step (a first turn is a tag alone; a
+    # joint may have one way to plug in only)
+    while not (kinds and kinds[-1] == "tag" and {"sides", "rotation"} & set(kinds)):
+        if kinds and kinds[-1] == "tag":  # the next turn
+            st = wait_my_turn(page, timeout=30000)
+            kinds, confirmations = [], 0
+        served = _served_version(page)
+        ends = [e for e in st["legal"] if e["kind"] == "piece" and e["move"] in ("BE", "SE")]
+        entry = (ends or st["legal"])[0]  # an end is turned, then plugged in by a face
+        kinds.append(entry["kind"])
+        if entry["kind"] == "hole":
+            at = page.evaluate(f"window.gamehall.room.board.screenOf({entry['move']!r})")
+            page.touchscreen.tap(at["x"], at["y"])
+        elif entry["kind"] in ("sides", "rotation", "tag"):
+            page.locator(f".step-box [data-choice='{entry['move']}']").tap()
+        else:
+            page.locator(f".step-box [data-move='{entry['move']}']").tap()
+        if entry["kind"] == "tag":
+            confirm = page.locator("[data-action=confirm]")
+            expect(confirm).to_have_attribute("data-confirm", entry["move"])
+            assert _served_version(page) == served
+            confirm.tap()
+            confirmations += 1
+            st = wait_version_above(page, st["version"])
+            continue
+        expect(page.locator("[data-action=confirm]")).to_have_count(0)
+        st = wait_version_above(page, st["version"])
+        assert st.get("composing") and _served_version(page) == served  # shown, not played
+        if not taken_back and entry["kind"] in ("hole", "sides", "rotation"):
+            page.locator("[data-action=turn-back]").tap()  # Back: the step before again
+            page.wait_for_function(
+                f"() => window.gamehall.room.state.version === {st['version'] - 1}"
+            )
+            st = state(page)
+            assert st["legal"][0]["kind"] == entry["kind"]
+            kinds.pop()
+            taken_back = True
+    assert taken_back and confirmations == 1, (kinds, confirmations)
+
+
+def test_a_hotu_matua_turn_is_composed_and_taken_back(pages: Pages) -> None:
+    """After the roll (chance, played as it is), a ship's step is shown and not played, Back
+    puts the ship back, and the turn goes to the server whole when it ends."""
+    page, st = _hotu_matua_turn(pages)
+    served = _served_version(page)
+    step = next(e for e in st["legal"] if e["kind"] == "step")
+    ship = page.locator(f".ship[data-ship={step['piece']}]")
+    home = ship.get_attribute("data-at")
+    ship.click()
+    page.click(f"polygon[data-cell={step['to']}]", force=True)
+    st = wait_version_above(page, st["version"])
+    assert st.get("composing") and _served_version(page) == served
+    expect(ship).to_have_attribute("data-at", step["to"])
+    expect(page.locator("[data-testid=moves] .step.pending")).to_have_count(1)
+    page.click("[data-action=turn-back]")
+    expect(ship).to_have_attribute("data-at", str(home))
+    expect(page.locator("[data-testid=moves] .step.pending")).to_have_count(0)
+    assert _served_version(page) == served
+    ship.click()  # again, then the end of the turn: all of it sent
+    page.click(f"polygon[data-cell={step['to']}]", force=True)
+    st = wait_version_above(page, served)
+    if st["status"] == "playing" and st.get("composing"):
+        page.click(".board-wrap [data-move=end]")
+    page.wait_for_function(f"() => window.gamehall.room.served.version > {served}")
+    moves = page.evaluate("window.gamehall.room.served.moves")
+    assert moves[served]["move"] == step["move"]
+    seat = st["seat"]
+    assert len({m["turn"] for m in moves[served:] if m["seat"] == seat}) == 1  # one turn
+
+
+@pytest.mark.parametrize("locale", ["en-US", "de-DE"])
+def test_haugazs_end_names_the_deciding_heights_only(pages: Pages, locale: str) -> None:
+    """Two bots play Haugaz to the end: the result names the comparison that decided (the
+    winner's first), never every height of both sides, in English and German."""
+    from gamehall.games.haugaz.scoring import deciding
+
+    page = pages.new(locale=locale)
+    enter(page, "watch", button="Die Halle betreten" if locale == "de-DE" else "Enter the hall")
+    st = _bots_play(page, "haugaz", size=6)
+    heights = st["view"]["heights"]  # type: ignore[index]
+    black, white = heights["black"], heights["white"]
+    decision = deciding(black, white, str(st["options"]["objective"]))  # type: ignore[index]
+    outcome = page.get_by_test_id("outcome")
+    if decision.kind in ("taller", "count", "more"):
+        expect(outcome).to_contain_text(f"{decision.won} ")
+        expect(outcome).to_contain_text(f" {decision.lost}")
+    for side in (black, white):
+        if len(side) > len(decision.alike) + 1:  # a whole list of heights is never said
+            expect(outcome).not_to_contain_text(" ".join(map(str, side)))
+    said = outcome.inner_text()
+    assert len([w for w in said.replace("(", " ").replace(")", " ").split() if w.isdigit()]) <= (
+        len(decision.alike) + 2
+    ), said

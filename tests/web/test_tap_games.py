@@ -32,7 +32,8 @@ def _tap_3d(page: Page, key: str) -> None:
 
 def _tap_hau_la(page: Page, entry: dict[str, Any]) -> None:
     """One step of a Hau La placement: a piece's button, a hole or a ghost tag in the 3D view, a
-    side or rotation's button; a previewed choice confirmed by its button."""
+    side or rotation's button; a tag, chosen, is confirmed by its button (the turn's one
+    confirmation)."""
     kind = entry["kind"]
     if kind == "hole":
         _tap_3d(page, entry["move"])
@@ -41,6 +42,7 @@ def _tap_hau_la(page: Page, entry: dict[str, Any]) -> None:
         _tap_3d(page, entry["move"])
     elif kind in ("sides", "rotation"):
         page.locator(f".step-box [data-choice='{entry['move']}']").tap()
+        return
     else:
         page.locator(f".step-box [data-move='{entry['move']}']").tap()
         return

@@ -62,9 +62,12 @@ class UCTBot(MCTSBot):
         self.cpu_seconds = cpu_seconds
 
     def _playout_deadline(self, deadline: float | None) -> float | None:
-        """No deadline inside a rollout: a CPU budget is not a wall clock, and a rollout cut
-        short would be a simulation lost (the search's own check bounds the overrun)."""
-        return None
+        """Under a CPU budget, no deadline inside a rollout: CPU is not a wall clock, and a
+        rollout cut short would be a simulation lost (the search's own check bounds the
+        overrun). A count with the hall's wall-clock cap keeps the shared search's deadline."""
+        if self.cpu_seconds is not None:
+            return None
+        return super()._playout_deadline(deadline)
 
     def search(self, state: State, deadline: float | None = None) -> Node:
         if self.at_hard:

@@ -8,6 +8,7 @@ import random
 from rich.console import Console
 
 from gamehall.core import load_game
+from gamehall.core.messages import render
 from gamehall.games.hula.loops import shortest_loop_cells
 from tests.games.hula.helpers import position
 
@@ -75,8 +76,8 @@ def test_terminal_board_has_rows_numbers_centre_and_last_move() -> None:
     assert "⊙" in lines[4]  # the centre, row e
     assert "(●)" in lines[3]  # the last move, f5, is marked
     assert "1   2   3" in lines[0]  # empty cells show their number
-    assert "first (first colour) wins" in text
-    assert "loop (6 stones, 0 neutral)" in text and "(you)" in text
+    assert "first (red) wins" in text
+    assert "loop (6 stones, 0 neutral)" in text and "plays red — you" in text
 
 
 def test_terminal_board_mentions_the_swap_when_it_is_allowed() -> None:
@@ -92,3 +93,18 @@ def test_only_the_seat_to_move_sees_legal_moves_in_its_view() -> None:
     state = position(5, RING_BUT_F5)
     assert state.view(0)["legal_moves"] and state.view(0)["to_move"] == "first"
     assert state.view(1)["legal_moves"] == [] and state.view(None)["legal_moves"] == []
+
+
+def test_terminal_legend_names_the_colours_as_the_page_does() -> None:
+    """The terminal's legend says who plays red and who blue in the page's own words (the
+    catalogue's ``page.hula.plays``), after a swap too, never "first/second colour" beside the
+    seat's name ("first colour: seat first" fought with the page's "plays blue")."""
+    state = load_game("hula").new_initial_state()
+    state.apply_action(state.string_to_action("c3"))
+    state.apply_action(state.string_to_action("swap"))  # seat first now plays the second colour
+    text = plain(state.game.render_text(state, 0))
+    blue = render("page.hula.plays", {"colour": "second", "you": "yes"})
+    red = render("page.hula.plays", {"colour": "first", "you": "no"})
+    assert f"first {blue}" in text and f"second {red}" in text, text
+    assert "first to move, playing blue" in text, text
+    assert "colour" not in text.replace("take over the first stone and colour", ""), text

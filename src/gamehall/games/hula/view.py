@@ -6,7 +6,7 @@ from typing import Any
 
 from rich.markup import escape
 
-from gamehall.core.messages import Message, msg
+from gamehall.core.messages import Message, msg, render
 from gamehall.core.phrases import seat
 from gamehall.games.hula.jsonform import state_to_json
 from gamehall.games.hula.loops import Score, shortest_loop, shortest_loop_cells
@@ -14,7 +14,6 @@ from gamehall.games.hula.notation import SEATS, STONE_NAMES, action_name
 from gamehall.games.hula.rules import HulaState
 
 GLYPHS = ("[bold red]●[/]", "[bold blue]○[/]", "[bold]◆[/]")
-COLOUR_WORDS = ("● red", "○ blue", "◆")
 CENTRE = "[magenta] ⊙ [/]"
 
 
@@ -131,11 +130,13 @@ def render_text(state: HulaState, seat: int | None) -> str:
 
 
 def _legend(state: HulaState, seat: int | None) -> list[str]:
+    """Who plays which colour, named as the board draws them (the page's own words,
+    ``page.hula.plays``: "first plays blue — you" after a swap), and who moves."""
     out = []
     for s in (0, 1):
-        colour = state.colour_of_seat(s)
-        you = " (you)" if seat == s else ""
-        out.append(f"{GLYPHS[colour]} {STONE_NAMES[colour]} colour: seat {SEATS[s]}{you}")
+        colour = STONE_NAMES[state.colour_of_seat(s)]
+        plays = render("page.hula.plays", {"colour": colour, "you": "yes" if seat == s else "no"})
+        out.append(f"{GLYPHS[state.colour_of_seat(s)]} {SEATS[s]} {plays}")
     out.append(f"{GLYPHS[2]} neutral   [magenta]⊙[/] centre   (x) last move")
     if state.last is not None:
         out.append(f"last move: {action_name(state.geo, state.last)}")
@@ -143,8 +144,8 @@ def _legend(state: HulaState, seat: int | None) -> list[str]:
         out.append(f"[bold green]{escape(outcome_text(state))}[/]")
     else:
         mover = state.current_player()
-        out.append(f"{SEATS[mover]} to move, playing the {STONE_NAMES[state.turn]} colour "
-                   f"({COLOUR_WORDS[state.turn]})")
+        out.append(f"{msg('game.hula.to_move', seat=SEATS[mover], colour=STONE_NAMES[state.turn])} "
+                   f"({GLYPHS[state.turn]})")
         if state.swap_open:
             out.append("the answer [bold]swap[/] is allowed: take over the first stone and colour")
     return out

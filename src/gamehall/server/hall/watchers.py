@@ -117,6 +117,10 @@ class Watchers:
             return True
         return self.cluster is not None and bool(+self.cluster.presence.remote_watchers(room_id))
 
+    def players_here(self) -> set[int]:
+        """The players connected to some room through this node."""
+        return {p for online in self._online.values() for p in online}
+
     def connections(self) -> int:
         """Every connection of this node, to any room."""
         return sum(sum(c.values()) for c in self._watchers.values())

@@ -14,9 +14,11 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from gamehall.server.accounts.identity import Player
 from gamehall.server.hall.hall import Hall
 from gamehall.server.lobby.index import Change, Gone, Line, LobbyIndex, Put, client_change
 from gamehall.server.pubsub.in_process import Subscription
@@ -25,8 +27,8 @@ from gamehall.server.table.room import FINISHED, PLAYING, WAITING, Room
 log = logging.getLogger("gamehall.server")
 
 CHANNEL = "lobby:rooms"
-"""The channel every node's feed reads (through Redis in a cluster); a name holding ":" is no
-room's, so other nodes pass its events on as they came (hall/following.py)."""
+"""The channel every node's feed reads (through Redis in a cluster; a ':' marks it as no
+room's, so every node passes its events on)."""
 SOCKETS = "lobby:sockets"
 """This node's lobby sockets' channel (delivered locally only)."""
 BATCH_SECONDS = 0.05
@@ -39,6 +41,8 @@ SOCKET_QUEUE = 256
 
 Source = Callable[[], Awaitable[list[Put]]]
 """A feature's lines of its section as they are now (read when the feed starts)."""
+Left = Callable[[Player], Awaitable[object]]
+"""A feature told that a player's last lobby socket on this node closed."""
 Convert = Callable[[dict[str, Any], float], Change]
 """A feature's event on its own channel, as a change of the lobby (made at the given time)."""
 
@@ -58,6 +62,10 @@ class LobbyFeed:
         self._rooms: dict[str, Room] = {}
         self._gone: list[Gone] = []
         self._puts: list[Put] = []
+        self.on_left: list[Left] = []
+        """Told when a player's last identified lobby socket on this node closes (the pools
+        then take them out: nobody is paired into a game after leaving the lobby)."""
+        self._present: Counter[int] = Counter()
         self._flusher: asyncio.Task[None] | None = None
         self._meanwhile: list[Change] | None = None
         """While `reload` reads the lines, the changes that come meanwhile."""
@@ -185,6 +193,23 @@ class LobbyFeed:
         self.hall.pubsub.deliver_local(SOCKETS, {"event": "lobby", "text": text})
 
     # --- sockets -------------------------------------------------------------------------------
+    def arrived(self, player: Player) -> None:
+        """A lobby socket identified as `player`."""
+        self._present[player.id] += 1
+
+    async def left(self, player: Player) -> None:
+        """A lobby socket of `player` closed (or identified as someone else): after their last
+        one, the features are told."""
+        self._present[player.id] -= 1
+        if self._present[player.id] > 0:
+            return
+        del self._present[player.id]
+        for told in self.on_left:
+            try:
+                await told(player)
+            except Exception:
+                log.exception("a feature failed on a player leaving the lobby")
+
     def open_socket(self) -> tuple[str, Subscription]:
         """A new lobby socket's first message (every line) and its queue of changes, taken at
         one moment (no await between), so that no change is missed or sent twice."""

@@ -42,3 +42,4 @@ def follow_pairing(feed: LobbyFeed, pools: Pools, seeks: Seeks) -> None:
         return puts
 
     feed.follow(LOBBY, pairing_change, lines)
+    feed.on_left.append(pools.gone)  # a player who left the lobby waits in no pool

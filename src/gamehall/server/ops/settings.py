@@ -155,6 +155,9 @@ class Settings:
     """Seeks one player may have open (or playing, to be re-issued) at once."""
     seek_seconds: float = 3600.0
     """A seek left open this long (nobody took a seat, it was not re-opened) is cancelled."""
+    pairing_away_seconds: float = 60.0
+    """A waiting pool entry whose player has neither polled it nor held a lobby or room socket
+    this long is cancelled before a wave pairs them (lichess drops a pool member who left)."""
     no_show_seconds: float = 300.0
     """A player who leaves a paired game before their first move is held back from the pools
     this long."""

@@ -18,7 +18,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from gamehall.server.pairing.store import address_load, lock_player, rating_in
+from gamehall.server.pairing.store import address_load, lock_address, lock_player, rating_in
 from gamehall.server.storage.extension import SqlExtension
 from gamehall.server.storage.schema import seeks
 
@@ -118,6 +118,7 @@ class SeekStore(SqlExtension):
                                 .where(seeks.c.status.in_((OPEN, PLAYING)))).scalar_one()
             if mine >= limits.per_player:
                 return Posted(None, "too_many_seeks")
+            lock_address(conn, address)
             if address_load(conn, address) >= limits.per_address:
                 return Posted(None, "address_full")
             span = terms.range

@@ -34,6 +34,7 @@ from gamehall.server.hall.write_path import SYSTEM_RANDOM
 from gamehall.server.pairing.announce import tell_lobby, tell_paired
 from gamehall.server.pairing.lease import PoolLeases
 from gamehall.server.pairing.pools import CATALOGUE, Pool, pool_named
+from gamehall.server.pairing.presence import Presence
 from gamehall.server.pairing.rates import PairingRates
 from gamehall.server.pairing.store import (
     PAIRING,
@@ -93,6 +94,7 @@ class Pools:
         self.rates = PairingRates(hall.limiter, s.pairing_rate, s.pairing_address_rate)
         self.limits = JoinLimits(s.pairing_per_address)
         self.leases = PoolLeases(leases)
+        self.presence = Presence(hall, self.store, s.pairing_away_seconds)
         self._next_wave: dict[str, float] = {}
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -152,6 +154,8 @@ class Pools:
             raise RoomError("unknown_entry", msg("error.pairing.unknown_entry"))
         if found.player_id != player.id:
             raise RoomError("not_your_entry", msg("error.pairing.not_yours"))
+        if found.status == WAITING:  # its player is still there (presence.py)
+            await self.store.seen(found.id, self.hall.clock())
         return found
 
     async def leave(self, player: Player, entry_id: str) -> Entry:
@@ -188,6 +192,10 @@ class Pools:
 
     async def _loop(self) -> None:
         while True:
+            try:
+                await self.presence.mark()
+            except Exception:
+                log.exception("could not mark the connected players' entries")
             for pool in CATALOGUE:
                 try:
                     await self.look(pool)
@@ -198,8 +206,9 @@ class Pools:
                 await asyncio.wait_for(self._wake.wait(), LOOK)
 
     async def look(self, pool: Pool) -> None:
-        """One look at a pool: if this node runs it, finish the tables chosen but not stored,
-        pair those who asked for a bot and waited enough, and fire a wave when it is due."""
+        """One look at a pool: if this node runs it, cancel the entries whose player went away
+        (presence.py), finish the tables chosen but not stored, pair those who asked for a bot
+        and waited enough, and fire a wave when it is due."""
         held, fence = await self.leases.hold(pool.id)
         if not held:
             self._next_wave.pop(pool.id, None)
@@ -207,6 +216,10 @@ class Pools:
         now = self.hall.clock()
         due_at = self._next_wave.setdefault(pool.id, now + self.settings.pairing_wave_seconds)
         active = await self.store.active(pool.id)
+        seen_after = now - self.settings.pairing_away_seconds
+        if any(e.status == WAITING and e.seen_at < seen_after for e in active):
+            await self.store.expire(pool.id, seen_after, now)  # their players went away
+            active = await self.store.active(pool.id)
         chosen: dict[str, list[Entry]] = defaultdict(list)
         for e in active:
             if e.status == PAIRING and e.room is not None:

@@ -41,6 +41,11 @@ from gamehall.server.table.statuses import PLAYING
 WAITING, PAIRING, PAIRED, CANCELLED = "waiting", "pairing", "paired", "cancelled"
 ACTIVE = (WAITING, PAIRING)
 OPEN_SEEK = "open"
+SEEN_CHUNK = 500
+"""Players marked seen in one statement (an IN list no database refuses)."""
+ADDRESS_LOCK = "gamehall:pairing-address:"
+"""What an address's advisory lock is keyed on, before the address (`lock_address`)."""
+"""Players marked seen in one statement (an IN list no database refuses)."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,8 @@ class Entry:
     room: str | None
     seat: int | None
     joined_at: float
+    seen_at: float = 0.0
+    """When its player was last seen, while it waits (the row's `updated_at`)."""
 
     def to_json(self) -> dict[str, Any]:
         """The answer of ``GET /api/pools/entries/{id}`` (a `pairing` entry shows as waiting:
@@ -79,7 +86,8 @@ def _entry(row: Any) -> Entry:
                  float(row.rating), span,
                  float(row.bot_after) if row.bot_after is not None else None,
                  frozenset(json.loads(row.last)), int(row.waves), row.status, row.room,
-                 None if row.seat is None else int(row.seat), float(row.joined_at))
+                 None if row.seat is None else int(row.seat), float(row.joined_at),
+                 float(row.updated_at))
 
 
 @dataclass(frozen=True)
@@ -126,8 +134,18 @@ def held_until(conn: Connection, player_id: int, now: float) -> float | None:
     return float(until) if until is not None and until > now else None
 
 
+def lock_address(conn: Connection, address: str) -> None:
+    """Hold the address until the transaction ends (a PostgreSQL advisory lock on the address's
+    hash; SQLite has one writer): joins and seeks of one address through any node count its
+    load one after the other, so its cap holds however they race. Taken after the player's
+    row, always, so two transactions never wait on each other in a circle."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(sa.select(sa.func.pg_advisory_xact_lock(
+            sa.func.hashtext(f"{ADDRESS_LOCK}{address}"))))
+
+
 def address_load(conn: Connection, address: str) -> int:
-    """The active entries and open seeks of one address."""
+    """The active entries and open seeks of one address (hold `lock_address` first)."""
     entries = conn.execute(sa.select(sa.func.count()).select_from(pool_entries)
                            .where(pool_entries.c.address == address)
                            .where(pool_entries.c.status.in_(ACTIVE))).scalar_one()
@@ -182,6 +200,7 @@ class PoolStore(SqlExtension):
                               "already_waiting" if active.pool == pool else "other_pool")
             if seated_in_game(conn, player_id):
                 return Joined(None, "in_game")
+            lock_address(conn, address)
             if address_load(conn, address) >= limits.per_address:
                 return Joined(None, "address_full")
             conn.execute(pool_entries.insert().values(
@@ -208,6 +227,41 @@ class PoolStore(SqlExtension):
                                .where(pool_entries.c.status == WAITING)
                                .values(status=CANCELLED, updated_at=now))
             return bool(res.rowcount == 1)
+        return await self._write(write)
+
+    async def seen(self, entry_id: str, now: float) -> None:
+        """The entry's player polled it: a waiting entry's `updated_at` is when its player was
+        last seen (joined, polled, or connected to a lobby or room)."""
+        def write(conn: Connection) -> None:
+            conn.execute(pool_entries.update().where(pool_entries.c.id == entry_id)
+                         .where(pool_entries.c.status == WAITING)
+                         .where(pool_entries.c.updated_at < now).values(updated_at=now))
+        await self._write(write)
+
+    async def seen_players(self, player_ids: Sequence[int], now: float) -> None:
+        """These players hold a socket to a node: their waiting entries are seen now."""
+        ids = sorted(set(player_ids))
+
+        def write(conn: Connection) -> None:
+            for at in range(0, len(ids), SEEN_CHUNK):
+                conn.execute(pool_entries.update()
+                             .where(pool_entries.c.player_id.in_(ids[at:at + SEEN_CHUNK]))
+                             .where(pool_entries.c.status == WAITING)
+                             .where(pool_entries.c.updated_at < now).values(updated_at=now))
+        if ids:
+            await self._write(write)
+
+    async def expire(self, pool: str, before: float, now: float) -> list[Entry]:
+        """Cancel the pool's waiting entries whose player was last seen before `before` (they
+        went away without leaving); the entries cancelled."""
+        def write(conn: Connection) -> list[Entry]:
+            away = (sa.and_(pool_entries.c.pool == pool, pool_entries.c.status == WAITING,
+                            pool_entries.c.updated_at < before))
+            rows = conn.execute(sa.select(pool_entries).where(away).with_for_update()).all()
+            if rows:
+                conn.execute(pool_entries.update().where(away)
+                             .values(status=CANCELLED, updated_at=now))
+            return [_entry(r) for r in rows]
         return await self._write(write)
 
     async def cancel_player(self, player_id: int, now: float) -> list[Entry]:

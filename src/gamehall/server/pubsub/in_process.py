@@ -60,6 +60,10 @@ class PubSub(ABC):
     @abstractmethod
     def unsubscribe(self, sub: Subscription) -> None: ...
 
+    @abstractmethod
+    def channels(self, prefix: str) -> list[str]:
+        """The channels starting with `prefix` that this process has subscribers of."""
+
     async def close(self) -> None:  # noqa: B027 - nothing to release in process
         """Release connections to a broker, if any."""
 
@@ -97,3 +101,6 @@ class InProcessPubSub(PubSub):
 
     def subscribers(self, channel: str) -> int:
         return len(self._subs.get(channel, ()))
+
+    def channels(self, prefix: str) -> list[str]:
+        return [c for c in self._subs if c.startswith(prefix)]

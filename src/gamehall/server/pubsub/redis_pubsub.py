@@ -152,6 +152,9 @@ class RedisPubSub(PubSub):
     def subscribers(self, channel: str) -> int:
         return self._local.subscribers(channel)
 
+    def channels(self, prefix: str) -> list[str]:
+        return self._local.channels(prefix)
+
     async def watch(self, channel: str) -> None:
         """Receive the other nodes' events on `channel` from now on (waits for Redis to confirm,
         at most SUBSCRIBE_WAIT seconds)."""

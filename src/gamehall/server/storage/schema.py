@@ -205,7 +205,9 @@ pool_entries = sa.Table(
 )
 """Players in quick-pairing pools (migration 0009; pairing/store.py): `waiting`, then
 `pairing` (a wave chose their table, `room` and `seat`, the room not yet stored), `paired`, or
-`cancelled`. One active entry per player, whatever the pool (the unique partial index)."""
+`cancelled`. One active entry per player, whatever the pool (the unique partial index). A
+waiting entry's `updated_at` is when its player was last seen (joined, polled it, or held a
+lobby or room socket): one not seen for `pairing_away_seconds` is cancelled."""
 
 pool_fences = sa.Table(
     "pool_fences", metadata,

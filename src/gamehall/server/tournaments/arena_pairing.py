@@ -2,9 +2,8 @@
 minimum-cost perfect matching, cost = the rank gap weighted more near the top, plus the rating
 gap; the opponent just played is never met again while anybody else waits.
 
-`networkx.max_weight_matching` over weights ``BIG − cost`` with maximum cardinality: as many
-pairs as the waiting allow, and among those the cheapest. With an odd number waiting, one waits
-for the next pairing (the matching's choice: the one whose absence costs least).
+`matching.min_cost_pairs`: as many pairs as the waiting allow, and among those the cheapest.
+With an odd number waiting, one waits for the next pairing (the matching's choice).
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import networkx as nx
+from gamehall.server.tournaments.matching import min_cost_pairs
 
 REPEAT_COST = 1_000_000
 """Added to the cost of a pair that just played each other: paired again only when no perfect
@@ -41,22 +40,12 @@ def pair_cost(a: Waiting, b: Waiting, max_rank: int) -> int:
 
 
 def pair_arena(waiting: Sequence[Waiting]) -> list[tuple[int, int]]:
-    """Pairs (ids) of a minimum-cost maximum matching of the waiting; the better ranked first."""
+    """Pairs (ids) of a minimum-cost maximum matching of the waiting (in windows of 50 by
+    rank past that, `matching.min_cost_pairs`); the better ranked first, leaders first."""
     if len(waiting) < 2:
         return []
     max_rank = max(w.rank for w in waiting)
-    costs = {
-        (i, j): pair_cost(a, b, max_rank)
-        for i, a in enumerate(waiting)
-        for j, b in enumerate(waiting)
-        if i < j
-    }
-    big = max(costs.values()) + 1
-    graph = nx.Graph()
-    for (i, j), cost in costs.items():
-        graph.add_edge(i, j, weight=big - cost)
-    matching = nx.max_weight_matching(graph, maxcardinality=True)
-    pairs = [
-        tuple(sorted((waiting[i], waiting[j]), key=lambda w: (w.rank, w.id))) for i, j in matching
-    ]
-    return [(a.id, b.id) for a, b in sorted(pairs, key=lambda p: (p[0].rank, p[0].id))]
+    order = sorted(range(len(waiting)), key=lambda i: (waiting[i].rank, waiting[i].id))
+    found = min_cost_pairs(order, lambda i, j: pair_cost(waiting[i], waiting[j], max_rank))
+    pairs = sorted(found, key=lambda p: order.index(p[0]))
+    return [(waiting[a].id, waiting[b].id) for a, b in pairs]

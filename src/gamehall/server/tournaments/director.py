@@ -53,7 +53,7 @@ from gamehall.server.tournaments.swiss_pairing import (
     BLACK,
     WHITE,
     SwissPlayer,
-    pair_dutch,
+    pair_swiss,
     pair_tables,
 )
 
@@ -76,6 +76,28 @@ def arena_wait(clock: str | None) -> float:
         control.base_ms / 1000 * (40 if control.per_turn else 1) + 40 * control.increment_ms / 1000
     )
     return min(50.0, max(15.0, length / 10 + 6))
+
+
+def arena_queue(
+    t: Tournament, entries: list[Entry], games: list[TGame], now: float
+) -> tuple[list[Entry], float]:
+    """Who waits for an arena pairing, and when they are paired: at once when everyone waits,
+    else once the longest waiting has waited `arena_wait` (the page shows both, so a small
+    arena never pairs slowly for no visible reason)."""
+    busy = {p for g in games if g.status in (OPEN, PLAYING) for p in g.players}
+    active = [e for e in entries if not e.withdrawn]
+    waiting = [e for e in active if e.player_id not in busy]
+    last_end: dict[int, float] = {}
+    for g in sorted(games, key=lambda g: (g.round, g.table_no)):
+        if not g.bye:
+            for p in g.players:
+                last_end[p] = g.ended_at or now
+    if len(waiting) < 2:
+        return waiting, now
+    if len(waiting) == len(active):
+        return waiting, now
+    since = min(last_end.get(e.player_id, t.started_at or now) for e in waiting)
+    return waiting, since + arena_wait(t.clock)
 
 
 def room_id(t: Tournament, round_no: int, table: int) -> str:
@@ -192,7 +214,14 @@ class Director:
         changed = False
         for g in playing:
             end = ends.get(g.room_id)
-            if end is not None and end.status == ROOM_FINISHED and end.result is not None:
+            late = (
+                over
+                and t.ends_at is not None
+                and (end is None or end.ended_at is None or end.ended_at >= t.ends_at)
+            )
+            if late:  # an arena's game that ended after the arena did: it does not count
+                changed |= await self.store.set_game(g.room_id, g.status, "void")
+            elif end is not None and end.status == ROOM_FINISHED and end.result is not None:
                 changed |= await self.store.set_game(
                     g.room_id, PLAYING, DONE, result=end.result, moves=end.version, ended_at=now
                 )
@@ -206,7 +235,7 @@ class Director:
         now = self.hall.clock()
         if await self.hall.storage.load_room(g.room_id) is None:
             options = dict(t.options)
-            if t.seats > 2 or "players" in options:
+            if "players" in options:  # a game whose seats are an option (Hau La)
                 options["players"] = len(g.players)
             room = self.hall.build_room(t.name[:40], t.game, options, t.rated, t.clock)
             room.id = g.room_id
@@ -301,24 +330,17 @@ class Director:
         if t.ends_at is not None and now >= t.ends_at:
             await self._finish(t, entries, games)
             return
-        busy = {p for g in games if g.status in (OPEN, PLAYING) for p in g.players}
         active = [e for e in entries if not e.withdrawn]
-        waiting = [e for e in active if e.player_id not in busy]
-        if len(waiting) < 2:
-            return
-        last_end: dict[int, float] = {}
+        waiting, pair_at = arena_queue(t, entries, games, now)
+        if len(waiting) < 2 or now < pair_at:
+            return  # more may finish soon: pair once someone has waited long enough
         last_opp: dict[int, int] = {}
         firsts: Counter[int] = Counter()
         for g in sorted(games, key=lambda g: (g.round, g.table_no)):
-            if g.bye:
-                continue
-            firsts[g.players[0]] += 1
-            for p in g.players:
-                last_end[p] = g.ended_at or now
-                last_opp[p] = next(q for q in g.players if q != p)
-        since = min(last_end.get(e.player_id, t.started_at or now) for e in waiting)
-        if len(waiting) < len(active) and now - since < arena_wait(t.clock):
-            return  # more may finish soon: pair once someone has waited long enough
+            if not g.bye:
+                firsts[g.players[0]] += 1
+                for p in g.players:
+                    last_opp[p] = next(q for q in g.players if q != p)
         ranks = {s.player.id: s.rank for s in scored(t, entries, games)}
         alone = len(active) == 2
         pool = [
@@ -345,7 +367,7 @@ class Director:
         active = [e for e in entries if not e.withdrawn]
         players = swiss_players(entries, games, active, t.round)
         if t.seats == 2:
-            paired = pair_dutch(players, t.round + 1, t.rounds or 1)
+            paired = pair_swiss(players, t.round + 1, t.rounds or 1)
         else:
             paired = pair_tables(players, t.seats)
         await self._pair(t, t.round + 1, paired.tables, paired.byes)

@@ -20,7 +20,7 @@ from gamehall.server.ops.settings import Settings
 from gamehall.server.table.clocks import stamp
 from gamehall.server.table.errors import RoomError
 from gamehall.server.table.room import Room
-from gamehall.server.tournaments.director import Director
+from gamehall.server.tournaments.director import Director, arena_queue
 from gamehall.server.tournaments.scoreboard import scored
 from gamehall.server.tournaments.standings import (
     ARENA,
@@ -68,11 +68,9 @@ def iso(t: float | None) -> str | None:
 def parse_time(text: str) -> float:
     try:
         at = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
+        return (at if at.tzinfo is not None else at.replace(tzinfo=UTC)).timestamp()
+    except (ValueError, OverflowError):
         raise RoomError("bad_tournament", msg("error.tournament.starts_at")) from None
-    if at.tzinfo is None:
-        at = at.replace(tzinfo=UTC)
-    return at.timestamp()
 
 
 def game_lines(t: Tournament, games: list[TGame], names: dict[int, str]) -> list[dict[str, Any]]:
@@ -327,9 +325,20 @@ class Tournaments:
             if t.status == FINISHED and table and table[0].games
             else None,
             "playing": [line for line in game_lines(t, games, names) if line["status"] == PLAYING],
+            **self._queue(t, entries, games),
             "rounds_paired": t.round
             if t.system != ROUND_ROBIN
             else max((g.round for g in games), default=0),
+        }
+
+    def _queue(self, t: Tournament, entries: list[Entry], games: list[TGame]) -> dict[str, Any]:
+        """A running arena's waiting players and when they are paired next."""
+        if t.system != ARENA or t.status != RUNNING:
+            return {"waiting": [], "next_pairing": None}
+        waiting, at = arena_queue(t, entries, games, self.hall.clock())
+        return {
+            "waiting": [e.nickname for e in waiting],
+            "next_pairing": iso(at) if len(waiting) >= 2 else None,
         }
 
     async def game_lines(self, tid: str) -> list[dict[str, Any]]:
@@ -337,5 +346,6 @@ class Tournaments:
         names = {e.player_id: e.nickname for e in await self.store.entries(t.id)}
         return game_lines(t, await self.store.games(t.id), names)
 
-    async def of_player(self, player_id: int) -> list[dict[str, Any]]:
-        return await self.store.of_player(player_id, 20) if self.store.available else []
+    async def of_player(self, nickname: str) -> list[dict[str, Any]]:
+        """The tournaments on a player's profile, with their place in each finished one."""
+        return await self.store.of_player(nickname, 20) if self.store.available else []

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -100,6 +101,7 @@ class RoomEnd:
     status: str
     result: tuple[float, ...] | None
     version: int
+    ended_at: float | None = None
 
 
 def _tournament(row: Any) -> Tournament:
@@ -377,7 +379,7 @@ class TournamentStore(SqlExtension):
 
         await self._write(write)
 
-    async def of_player(self, player_id: int, limit: int) -> list[dict[str, Any]]:
+    async def of_player(self, nickname: str, limit: int) -> list[dict[str, Any]]:
         """A player's tournaments, newest first, with their place once finished (profiles)."""
 
         def read(conn: Connection) -> list[dict[str, Any]]:
@@ -389,9 +391,10 @@ class TournamentStore(SqlExtension):
                     tournaments.c.system,
                     tournaments.c.status,
                     tournament_players.c.place,
+                    tournament_players.c.withdrawn,
                 )
                 .join(tournament_players, tournament_players.c.tournament_id == tournaments.c.id)
-                .where(tournament_players.c.player_id == player_id)
+                .where(tournament_players.c.nickname == nickname)
                 .order_by(tournaments.c.starts_at.desc())
                 .limit(limit)
             )
@@ -469,12 +472,15 @@ class TournamentStore(SqlExtension):
         """The stored status, result and version of rooms (the truth a director reads)."""
 
         def read(conn: Connection) -> dict[str, RoomEnd]:
-            q = sa.select(rooms.c.id, rooms.c.status, rooms.c.result, rooms.c.version).where(
-                rooms.c.id.in_(list(room_ids))
-            )
+            q = sa.select(
+                rooms.c.id, rooms.c.status, rooms.c.result, rooms.c.version, rooms.c.ended_at
+            ).where(rooms.c.id.in_(list(room_ids)))
             return {
                 r.id: RoomEnd(
-                    r.status, tuple(json.loads(r.result)) if r.result else None, int(r.version)
+                    r.status,
+                    tuple(json.loads(r.result)) if r.result else None,
+                    int(r.version),
+                    datetime.fromisoformat(r.ended_at).timestamp() if r.ended_at else None,
                 )
                 for r in conn.execute(q)
             }

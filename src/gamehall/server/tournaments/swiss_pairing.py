@@ -1,6 +1,7 @@
 """Swiss pairing: two seats by the FIDE Dutch system (`caissify-pairings`, checked by its
-authors against bbpPairings), tables of three or four grouped by standing (Board Game Arena's
-way); a bye never goes twice to one player while somebody else can take it.
+authors against bbpPairings; a field past `DUTCH_MAX` by a matching on score groups), tables
+of three or four grouped by standing (Board Game Arena's way); a bye never goes twice to one
+player while somebody else can take it.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from caissify_pairings import generate_pairings
+
+from gamehall.server.tournaments.matching import min_cost_pairs
 
 WHITE, BLACK = "white", "black"
 """What the Dutch system calls the two seats: the first seat is white."""
@@ -39,6 +42,52 @@ class SwissRound:
     tables: list[tuple[int, ...]]
     """The players of each table in seat order (the first seat first)."""
     byes: list[int]
+
+
+DUTCH_MAX = 64
+"""The most players `caissify-pairings`' Dutch engine pairs here: its time grows steeply with
+the field in later rounds (on this project's machine a round 4: 60 players 0.6 s, 120 players
+8 s, 500 players 38 minutes; benchmarks/README.md). A larger field is paired by
+`pair_by_matching`."""
+REPEAT = 10_000_000
+"""What a rematch costs in `pair_by_matching`: chosen only where no other pairing exists."""
+
+
+def pair_swiss(players: Sequence[SwissPlayer], round_no: int, rounds: int) -> SwissRound:
+    """Two-player games: the FIDE Dutch system up to `DUTCH_MAX` players, past it a
+    minimum-cost matching by score groups."""
+    if len(players) <= DUTCH_MAX:
+        return pair_dutch(players, round_no, rounds)
+    return pair_by_matching(players)
+
+
+def pair_by_matching(players: Sequence[SwissPlayer]) -> SwissRound:
+    """A large Swiss round: the bye to `bye_order`'s first (with an odd count), then a
+    minimum-cost matching in standing order (`matching.min_cost_pairs`), cost = the score gap
+    (in half points) squared × 1000 + the gap in standing, a rematch `REPEAT` more; the first
+    seat to whoever had it less often."""
+    rest = list(players)
+    byes: list[int] = []
+    if len(rest) % 2:
+        out = bye_order(rest)[0]
+        byes.append(out.id)
+        rest.remove(out)
+    order = sorted(range(len(rest)), key=lambda i: (-rest[i].score, -rest[i].rating, rest[i].start))
+    place = {i: n for n, i in enumerate(order)}
+
+    def cost(i: int, j: int) -> int:
+        a, b = rest[i], rest[j]
+        gap = int(abs(a.score - b.score) * 2)
+        return gap * gap * 1000 + abs(place[i] - place[j]) + (REPEAT if b.id in a.opponents else 0)
+
+    def whites(p: SwissPlayer) -> int:
+        return sum(1 for c in p.colours if c == WHITE) - sum(1 for c in p.colours if c == BLACK)
+
+    tables: list[tuple[int, ...]] = []
+    for i, j in min_cost_pairs(order, cost):
+        a, b = rest[i], rest[j]
+        tables.append((a.id, b.id) if whites(a) <= whites(b) else (b.id, a.id))
+    return SwissRound(tables, byes)
 
 
 def pair_dutch(players: Sequence[SwissPlayer], round_no: int, rounds: int) -> SwissRound:

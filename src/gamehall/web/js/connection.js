@@ -8,6 +8,7 @@
 
 import { identity } from "./api.js";
 import { t } from "./i18n.js";
+import { KeepAlive, heard, retryLater } from "./keepalive.js";
 
 export class RoomConnection {
   /**
@@ -22,7 +23,7 @@ export class RoomConnection {
     this.delay = 500;
     this.closed = false;
     this.timer = null;
-    this.pinger = null;
+    this.keepAlive = new KeepAlive(this);
     this.lastHeard = 0;
     this.nextId = 1;
     this.identifying = null;
@@ -51,13 +52,8 @@ export class RoomConnection {
       this.startPinging();
     };
     ws.onmessage = (ev) => {
-      this.lastHeard = Date.now();
-      let msg;
-      try {
-        msg = JSON.parse(ev.data);
-      } catch (_) {
-        return;
-      }
+      const msg = heard(this, ev);
+      if (msg === null) return;
       if (this.identifying !== null) {
         if (!msg || msg.id !== this.identifying) return;  // sent before it read `identify`
         this.identifying = null;
@@ -84,27 +80,21 @@ export class RoomConnection {
         return;
       }
       this.handlers.onStatus("closed", t("page.connection.lost", { seconds: this.delay / 1000 }));
-      this.timer = setTimeout(() => this.connect(), this.delay);
-      this.delay = Math.min(this.delay * 2, 8000);
+      retryLater(this);
     };
     ws.onerror = () => { /* onclose follows and schedules the retry */ };
   }
 
   startPinging() {
-    this.stopPinging();
-    this.pinger = setInterval(() => {
-      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
-      if (Date.now() - this.lastHeard > 45000) {
-        this.ws.close();  // nothing heard for a long time: assume the link is dead
-        return;
-      }
-      this.send({ type: "ping" });
-    }, 20000);
+    this.keepAlive.start();
   }
 
   stopPinging() {
-    if (this.pinger) clearInterval(this.pinger);
-    this.pinger = null;
+    this.keepAlive.stop();
+  }
+
+  ping() {
+    this.send({ type: "ping" });
   }
 
   get isOpen() {

@@ -50,8 +50,12 @@ export function showLobby(root, ctx, game = null) {
   fill(root, h("div", { class: "lobby" }, nickBox, poolsBox, createBox, listBox, seeksBox));
   drawNick(lobby);
   drawCreate(lobby);
-  games().then((specs) => { lobby.specs = specs; lobby.rows.clear(); drawRooms(lobby); })
-    .catch(() => {});
+  games().then((specs) => {
+    lobby.specs = specs;  // the games' titles and options' words: drawn again with them
+    lobby.rows.clear();
+    drawRooms(lobby);
+    pairingChanged(lobby.pairing, lobby.pairing);
+  }).catch(() => {});
   const feed = new LobbyFeed({
     onChange: (sections) => {
       lobby.rooms = sections.rooms;

@@ -5,6 +5,7 @@
 // names it (`identify`, never in the URL) only to be sent its own pairings (`paired`).
 
 import { identity } from "./api.js";
+import { KeepAlive, heard, retryLater } from "./keepalive.js";
 
 const SECTIONS = ["rooms", "pools", "seeks"];
 
@@ -21,7 +22,7 @@ export class LobbyFeed {
     this.delay = 500;
     this.closed = false;
     this.timer = null;
-    this.pinger = null;
+    this.keepAlive = new KeepAlive(this);
     this.lastHeard = 0;
     this.connect();
   }
@@ -42,13 +43,8 @@ export class LobbyFeed {
       this.startPinging();
     };
     ws.onmessage = (ev) => {
-      this.lastHeard = Date.now();
-      let msg;
-      try {
-        msg = JSON.parse(ev.data);
-      } catch (_) {
-        return;
-      }
+      const msg = heard(this, ev);
+      if (!msg) return;
       if (msg.type === "lobby") this.snapshot(msg);
       else if (msg.type === "lobby_change") this.change(msg);
       else if (msg.type === "paired") this.handlers.onPaired?.(msg);
@@ -59,8 +55,7 @@ export class LobbyFeed {
       this.ws = null;
       if (this.closed) return;
       this.handlers.onStatus("closed");
-      this.timer = setTimeout(() => this.connect(), this.delay);
-      this.delay = Math.min(this.delay * 2, 8000);
+      retryLater(this);
     };
     ws.onerror = () => { /* onclose follows and schedules the retry */ };
   }
@@ -101,20 +96,15 @@ export class LobbyFeed {
   }
 
   startPinging() {
-    this.stopPinging();
-    this.pinger = setInterval(() => {
-      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
-      if (Date.now() - this.lastHeard > 45000) {
-        this.ws.close();
-        return;
-      }
-      this.ws.send(JSON.stringify({ type: "ping" }));
-    }, 20000);
+    this.keepAlive.start();
   }
 
   stopPinging() {
-    if (this.pinger) clearInterval(this.pinger);
-    this.pinger = null;
+    this.keepAlive.stop();
+  }
+
+  ping() {
+    this.ws.send(JSON.stringify({ type: "ping" }));
   }
 
   close() {

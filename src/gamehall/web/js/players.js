@@ -50,6 +50,12 @@ export function showProfile(root, nickname, ctx) {
       mine ? null : challengeCard(data, ctx, () => alive),
       mine && !data.bot ? accountCard(data, ctx) : null,
       mine && !data.bot ? programCards(data, ctx) : null,
+      data.tournaments && data.tournaments.length ? h("section", { class: "card" },
+        h("h2", {}, t("page.header.tournaments")),
+        h("ul", { class: "game-list", "data-testid": "profile-tournaments" }, data.tournaments.map((x) =>
+          h("li", {}, h("a", { href: `#/tournament/${x.id}` }, x.name),
+            h("span", { class: "muted small" }, " · ", titles[x.game] || x.game, " · ",
+              x.place ? t("page.tournament.place", { place: x.place }) : t(`page.tournament.status.${x.status}`)))))) : null,
       h("section", { class: "card" },
         h("div", { class: "row spread" }, h("h2", {}, t("page.profile.latest")),
           h("a", { href: `#/archive?player=${encodeURIComponent(data.nickname)}` }, t("page.archive.all_games"))),

@@ -20,7 +20,8 @@ from gamehall.server.api.guards import origin_allowed
 from gamehall.server.api.parts import DoorPart, HallPart, HeldPart, LobbyPart
 from gamehall.server.api.websocket import SIGNED_OUT, admit
 from gamehall.server.botapi.service import player_channel
-from gamehall.server.hall.hall import Hall
+from gamehall.server.hall.hall import Hall, Player
+from gamehall.server.lobby.feed import LobbyFeed
 from gamehall.server.pubsub.in_process import Subscription
 from gamehall.server.table import protocol as proto
 
@@ -45,7 +46,7 @@ async def ws_lobby(
         return
     try:
         first, sub = feed.open_socket()
-        socket = LobbySocket(ws, hall, door, held, address, sub)
+        socket = LobbySocket(ws, hall, feed, door, held, address, sub)
         try:
             await socket.run(first)
         finally:
@@ -56,13 +57,22 @@ async def ws_lobby(
 
 class LobbySocket:
     """One lobby socket: a writer of the feed's changes (and the player's pairings, once
-    identified), a reader that answers ``ping`` and ``identify`` and refuses the rest."""
+    identified), a reader that answers ``ping`` and ``identify`` and refuses the rest. An
+    identified socket counts its player present in the lobby (`LobbyFeed.arrived`, `left`)."""
 
     def __init__(
-        self, ws: WebSocket, hall: Hall, door: Door, held: Held, address: str, sub: Subscription
+        self,
+        ws: WebSocket,
+        hall: Hall,
+        feed: LobbyFeed,
+        door: Door,
+        held: Held,
+        address: str,
+        sub: Subscription,
     ) -> None:
-        self.ws, self.hall, self.door, self.address, self.sub = ws, hall, door, address, sub
-        self.held = held
+        self.ws, self.hall, self.feed, self.door = ws, hall, feed, door
+        self.address, self.sub, self.held = address, sub, held
+        self.player: Player | None = None
         self.player_sub: Subscription | None = None
         self.relay: asyncio.Task[None] | None = None
         self.holding = contextlib.ExitStack()
@@ -113,7 +123,9 @@ class LobbySocket:
             return proto.error(
                 proto.NOT_IDENTIFIED, messages.msg("error.token.unknown_watching"), ref
             )
+        self.feed.arrived(player)  # first: the same player again never counts as gone
         await self._forget_player()
+        self.player = player
         self.holding.enter_context(self.held.holding(token, player.id, self._signed_out))
         channel = player_channel(player.id)
         self.player_sub = self.hall.pubsub.subscribe(channel)
@@ -137,6 +149,9 @@ class LobbySocket:
             self.player_sub.close()
             self.hall.pubsub.unwatch(self.player_sub.channel)
             self.player_sub = None
+        if self.player is not None:
+            player, self.player = self.player, None
+            await self.feed.left(player)
 
     async def _relay(self, player_sub: Subscription) -> None:
         """The player's pairings, into this socket's queue (after the changes before them)."""

@@ -50,7 +50,11 @@ async def pools(pools: PoolsPart) -> dict[str, Any]:
 
 
 @router.post("/api/pools/{pool}/join", status_code=202,
-             summary="Join a pool: paired in its next wave (the entry's id to follow it)")
+             summary="Join a pool: paired in its next wave (the entry's id to follow it)",
+             description="Poll the entry (`GET /api/pools/entries/{id}`) or hold a lobby "
+                         "socket (identified) or a room's WebSocket while waiting: an entry "
+                         "whose player did none of these for `--pairing-away-seconds` (60 s) "
+                         "is cancelled before a wave pairs it.")
 async def join(pool: str, pools: PoolsPart, who: Annotated[Caller, Depends(browser())],
                body: Annotated[JoinIn | None, Body()] = None) -> dict[str, Any]:
     entry = await pools.join(who.player, who.address, pool,

@@ -1,5 +1,5 @@
-"""Players in public: a profile (ratings per game, latest games), a game's leaderboard and the
-archive of finished games. Read only, for anyone."""
+"""Players in public: a profile (ratings per game, latest games, tournaments and places), a
+game's leaderboard and the archive of finished games. Read only, for anyone."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from gamehall.core import GamehallError
 from gamehall.core.messages import msg
 from gamehall.core.registry import game_class
 from gamehall.server.api.access import anyone
-from gamehall.server.api.parts import BotApiPart, HallPart, ReviewsPart
+from gamehall.server.api.parts import BotApiPart, HallPart, ReviewsPart, TournamentsPart
 from gamehall.server.api.routes.reviews import with_accuracy
 from gamehall.server.storage import UnknownPlayer
 from gamehall.server.table.errors import RoomError
@@ -23,6 +23,7 @@ router = APIRouter()
 @router.get("/api/players/{nickname}", dependencies=[Depends(anyone())],
             summary="A player's (or a bot level's) ratings per game and latest games")
 async def profile(nickname: str, hall: HallPart, botapi: BotApiPart, reviews: ReviewsPart,
+                  tournaments: TournamentsPart,
                   recent: Annotated[int, Query(ge=0, le=100)] = 20) -> dict[str, Any]:
     found = await hall.storage.profile(nickname[:40], recent) if len(nickname) <= 40 else None
     if found is None:
@@ -30,6 +31,7 @@ async def profile(nickname: str, hall: HallPart, botapi: BotApiPart, reviews: Re
     games = await botapi.bot_store.games_of_name(found["nickname"])
     found["bot_account"], found["bot_games"] = games is not None, games or []
     await with_accuracy(reviews, found["recent"])
+    found["tournaments"] = await tournaments.of_player(found["nickname"])
     return found
 
 

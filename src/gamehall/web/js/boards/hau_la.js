@@ -2,8 +2,11 @@
 // along their centre lines, their holes, the coloured tags; orbit with the mouse (or a finger),
 // zoom with the wheel (or a pinch). A placement is chosen step by step, as the engine asks:
 // piece (buttons), holes (click them in the 3D view; the free ones that may be chosen glow),
-// side or rotation (buttons, each previewed as a ghost), tag hole (click a ghost tag); a chosen
-// side, rotation or tag is previewed and confirmed, with a warning when the preview touches.
+// side or rotation (buttons: a choice is a step at once, previewed as a ghost while the mouse
+// is over it, a ⚠ on those that would touch), tag hole (click a ghost tag). Each step is one of
+// the turn the page composes (compose.js: Back and Escape take it back), so a turn asks for one
+// confirmation at most: the chosen tag, previewed with a warning when the placement touches,
+// where the turn is sent as soon as it is complete; else the turn's own Send.
 // Heights and the ranking are listed beside the view. A state's hint (a review's better move,
 // the Hint button's move) is lit in the view and the panel (hau_la_hint.js).
 
@@ -12,10 +15,12 @@ import { OrbitControls } from "../../vendor/OrbitControls.js";
 import { h, fill } from "../dom.js";
 import { seatPlayer } from "../links.js";
 import { touches } from "./hau_la_touch.js";
+import { layoutLabels, nearestOn } from "./hau_la_labels.js";
 import { HINT_COLOUR, stepHint, hintGhost, hintPlace, markHint, hintLine, lightHintPanel }
   from "./hau_la_hint.js";
 import { say, t } from "../i18n.js";
 import { seatWord } from "../words.js";
+import { sendsAtOnce } from "../compose.js";
 
 const TAG_COLOURS = { red: 0xd33a2c, blue: 0x2f62d0, yellow: 0xf2c200, orange: 0xf07a12 };
 const KIND_COLOURS = { BJ: 0xe9d7ad, SJ: 0xcdb8e8, BE: 0xa9dcc8, SE: 0xf3bea4 };
@@ -152,7 +157,9 @@ class Scene3D {
     this.overlay = new THREE.Group();
     this.scene.add(this.overlay);
     this.labelBox = h("div", { class: "labels" });
-    container.append(this.labelBox);
+    this.leaders = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    this.leaders.setAttribute("class", "leaders");
+    container.append(this.leaders, this.labelBox);
     this.pointerDown = null;
     const el = this.renderer.domElement;
     el.addEventListener("pointerdown", (ev) => { this.pointerDown = [ev.clientX, ev.clientY]; });
@@ -304,8 +311,9 @@ class Scene3D {
       marker.position.copy(vec(spot.position));
       this.overlay.add(marker);
       this.pickables.push({ key: spot.key, position: spot.position });  // picked on the screen
-      if (spot.label) {
-        const el = h("span", { class: "label", "data-label": spot.key }, spot.label);
+      if (spot.label) {  // a chip of a finger's size that chooses the target (hau_la_labels.js)
+        const el = h("span", { class: chosen ? "label chosen" : "label", role: "button",
+          "data-label": spot.key, onclick: () => this.onPick(spot.key) }, spot.label);
         this.labelBox.append(el);
         this.labels.push({ el, position: spot.position });
       }
@@ -381,13 +389,36 @@ class Scene3D {
 
   render() {
     this.renderer.render(this.scene, this.camera);
+    this.placeLabels();
+  }
+
+  /** Lay the labels out beside their spots, none over another nor over a spot, each inside
+   * the view (hau_la_labels.js), with a line from a spot to its label. */
+  placeLabels() {
+    if (!this.leaders) return;  // rendered while being built
     const rect = this.renderer.domElement.getBoundingClientRect();
-    for (const label of this.labels) {
-      const at = this.screen(label.position);
-      label.el.style.left = `${at.x - rect.left}px`;
-      label.el.style.top = `${at.y - rect.top}px`;
-      label.el.hidden = !at.visible;
-    }
+    for (const { el } of this.labels) el.hidden = false;  // measured shown, then laid out
+    const items = this.labels.map(({ el, position }) => {
+      const at = this.screen(position);
+      const x = at.x - rect.left;
+      const y = at.y - rect.top;
+      return { x, y, w: el.offsetWidth, h: el.offsetHeight,
+        visible: at.visible && x >= 0 && y >= 0 && x <= rect.width && y <= rect.height };
+    });
+    const covered = [...this.container.querySelectorAll(".overlay")].map((el) => ({
+      x: el.offsetLeft, y: el.offsetTop, w: el.offsetWidth, h: el.offsetHeight }));
+    const boxes = layoutLabels(items, { w: rect.width, h: rect.height }, covered);
+    const lines = [];
+    this.labels.forEach(({ el }, i) => {
+      const box = boxes[i];
+      el.hidden = !box;
+      if (!box) return;
+      el.style.left = `${box.x}px`;
+      el.style.top = `${box.y}px`;
+      const end = nearestOn(box, items[i].x, items[i].y);
+      lines.push(`<line x1="${items[i].x}" y1="${items[i].y}" x2="${end.x}" y2="${end.y}"/>`);
+    });
+    this.leaders.innerHTML = lines.join("");
   }
 
   destroy() {
@@ -420,7 +451,8 @@ export function createBoard(ui) {
   const board = {
     ui,
     scene: null,            // the 3D view (null: this browser has no WebGL)
-    chosen: null,           // a previewed choice (side/rotation or tag, an entry) awaiting confirmation
+    chosen: null,           // a previewed choice: a tag awaiting confirmation, or the side or
+                            // rotation under the mouse
     o: classify([]),        // the current step's legal entries, by what the player does with them
     warning: null,          // what the preview touches ([]: nothing; null: no preview)
     hint: null,             // the state's hinted step (hau_la_hint.js), or null
@@ -505,22 +537,49 @@ function boardTools(board) {
   };
 }
 
-/** Preview `entry` (a side, rotation or tag) until it is confirmed. */
+/** Preview `entry` (a tag) until it is confirmed. */
 function choose(board, entry) {
   board.chosen = entry;
   board.ui.redraw();
 }
 
-/** A click in the 3D view: a hole is played at once, a ghost tag previewed. */
+/** A step chosen: played at once (a step of the turn being composed, which Back takes back). */
+function play(board, entry) {
+  board.chosen = null;
+  board.ui.submit(entry);
+}
+
+/** A tag chosen: it completes the placement, so where a complete turn is sent at once it is
+ * previewed and confirmed (the turn's one confirmation); else played, and the turn's Send
+ * confirms. */
+function chooseTag(board, entry) {
+  if (sendsAtOnce()) choose(board, entry);
+  else play(board, entry);
+}
+
+/** A click in the 3D view: a hole is played at once, a ghost tag chosen. */
 function pick(board, key) {
   const hole = board.o.holes.find((e) => e.move === key);
   const tag = board.o.tags.find((e) => e.move === key);
-  if (hole) {
-    board.chosen = null;
-    board.ui.submit(hole);
-  } else if (tag) {
-    choose(board, tag);
-  }
+  if (hole) play(board, hole);
+  else if (tag) chooseTag(board, tag);
+}
+
+/** Show the side or rotation `entry` under the mouse as a ghost (null: none), in the 3D view
+ * only: the panel stays as it is under the pointer. */
+function hover(board, entry) {
+  if (!board.scene || board.chosen === entry) return;
+  board.chosen = entry;
+  draw(board);
+}
+
+/** What a side's or rotation's ghost would touch ([]: nothing; null: no ghost to judge). */
+function choiceWarning(board, entry) {
+  const view = board.ui.state.view;
+  const ghost = ghostFor(view.pending, entry);
+  if (!ghost) return null;
+  if (ghost.touches !== undefined) return ghost.touches ? [t("page.hau_la.touch.building")] : [];
+  return touches(view, { points: ghost.points });
 }
 
 /** The ghost to show for the step (and the chosen tag's place at the tag step). */
@@ -595,10 +654,10 @@ function spots({ o, chosen }, view, ghost) {
     for (const x of ghost.tags || []) {
       const entry = o.tags.find((e) => e.move === x.choice);
       if (entry) {
-        // only the chosen tag is labelled: a label beside every ghost tag overlapped the others
+        // every ghost tag labelled: the labels are laid out apart (hau_la_labels.js)
         const faint = !chosen || entry.move !== chosen.move;
         out.push({ key: entry.move, position: x.position, colour: TAG_COLOURS[view.to_move],
-          label: faint ? null : t("page.hau_la.label.tag", { cell: entry.cell, face: entry.face }),
+          label: t("page.hau_la.label.tag", { cell: entry.cell, face: entry.face }),
           radius: 0.3, faint });
       }
     }
@@ -668,13 +727,17 @@ function stepControls(board, pending) {
   if (o.choices.length) {
     box.append(h("p", { class: "instructions" }, pending.step === "rotation"
       ? t("page.hau_la.hint_rotation") : t("page.hau_la.hint_sides")),
-    previewButtons(board, o.choices));
+    choiceButtons(board, o.choices));
+    if (o.choices.some((e) => choiceWarning(board, e)?.length)) {
+      box.append(h("p", { class: "small touch-warning", "data-testid": "touch-mark" },
+        t("page.hau_la.touch_mark")));
+    }
   }
   if (o.tags.length) {
-    box.append(h("p", { class: "instructions" }, t("page.hau_la.hint_tag")),
-      previewButtons(board, o.tags));
+    box.append(h("p", { class: "instructions" }, t(sendsAtOnce() ? "page.hau_la.hint_tag"
+      : "page.hau_la.hint_tag_send")), choiceButtons(board, o.tags));
   }
-  if (warning) box.append(warningLine(warning));
+  if (warning && o.tags.length) box.append(warningLine(warning));
   if (chosen) {
     const entry = chosen;
     box.append(h("button", { type: "button", class: "primary", "data-action": "confirm",
@@ -685,13 +748,25 @@ function stepControls(board, pending) {
   return box;
 }
 
-/** A button per choice that is previewed before it is confirmed (a side, rotation or tag). */
-function previewButtons(board, entries) {
+/** A button per choice: a tag's is chosen (`chooseTag`), a side's or rotation's played at
+ * once, marked ⚠ where its ghost would touch and previewed while the mouse is over it. */
+function choiceButtons(board, entries) {
   const { chosen } = board;
-  return h("div", { class: "choices" }, entries.map((e) => h("button", {
-    type: "button", "data-choice": e.move, class: chosen && e.move === chosen.move ? "chosen" : "",
-    title: e.move, onclick: () => choose(board, e),
-  }, choiceLabel(e))));
+  return h("div", { class: "choices" }, entries.map((e) => {
+    if (e.kind === "tag") {
+      return h("button", { type: "button", "data-choice": e.move, title: e.move,
+        class: chosen && e.move === chosen.move ? "chosen" : "",
+        onclick: () => chooseTag(board, e) }, choiceLabel(e));
+    }
+    const warning = choiceWarning(board, e);
+    const touching = !!(warning && warning.length);
+    return h("button", { type: "button", "data-choice": e.move, title: e.move,
+      class: touching ? "touching" : "", "data-touches": touching ? "yes" : "no",
+      onclick: () => play(board, e),
+      onpointerenter: (ev) => { if (ev.pointerType === "mouse") hover(board, e); },
+      onpointerleave: (ev) => { if (ev.pointerType === "mouse") hover(board, null); },
+    }, choiceLabel(e), touching ? " ⚠" : "");
+  }));
 }
 
 /** What the preview touches, said before it is confirmed ([]: nothing). */

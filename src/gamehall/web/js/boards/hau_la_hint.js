@@ -50,7 +50,8 @@ export function markHint(spots, hint, position) {
     Object.assign(spot, { colour: HINT_COLOUR, faint: false, hinted: true });
   } else {
     const tag = hint.kind === "tag";
-    spots.push({ key: hint.move, position, label: tag ? `${hint.cell} ${hint.face}` : hint.cell,
+    spots.push({ key: hint.move, position, label: tag
+      ? t("page.hau_la.label.tag", { cell: hint.cell, face: hint.face }) : hint.cell,
       colour: HINT_COLOUR, radius: tag ? 0.3 : undefined, hinted: true });
   }
   return spots;

@@ -13,7 +13,6 @@ import { t } from "../i18n.js";
 import { seatWord } from "../words.js";
 
 const PAD = 14;
-const BANNER = 24;  // the strip above a turned map that names its ends
 export const SIDE_COLOURS = { north: "#c0392b", south: "#138a7d" };
 
 /** Bounds of the board's polygons. */
@@ -34,7 +33,7 @@ export function geometry(board, landscape) {
   const w = b.maxX - b.minX;
   const hgt = b.maxY - b.minY;
   const T = landscape
-    ? ([x, y]) => [PAD + (y - b.minY), BANNER + PAD + (b.maxX - x)]
+    ? ([x, y]) => [PAD + (y - b.minY), PAD + (b.maxX - x)]
     : ([x, y]) => [PAD + (x - b.minX), PAD + (y - b.minY)];
   const fields = new Map();
   for (const f of board.fields) {
@@ -48,7 +47,7 @@ export function geometry(board, landscape) {
     return { fields: [a, c], number: line.number, edge: shared.length === 2 ? shared : null };
   });
   return {
-    width: (landscape ? hgt : w) + 2 * PAD, height: (landscape ? w + BANNER : hgt) + 2 * PAD,
+    width: (landscape ? hgt : w) + 2 * PAD, height: (landscape ? w : hgt) + 2 * PAD,
     fields, lines,
   };
 }
@@ -130,9 +129,10 @@ function skeleton(board, landscape) {
   return { board, landscape, geo, svg, lines, pearls, trails, ships };
 }
 
-/** On a turned map, each side's name over the end where its start fields lie, with an arrow
- * to it ("← north" at the left, "south →" at the right): which end is whose, from the board's
- * start fields, not from the side's name. */
+/** On a turned map, each side's name in the top corner of the end where its start fields lie,
+ * with an arrow to it ("← north" at the left, "south →" at the right): which end is whose, from
+ * the board's start fields, not from the side's name. Drawn over the sea with a light halo, so
+ * the map keeps its height (the panel under it stays in view). */
 function endLabels(geo, start) {
   const middle = geo.width / 2;
   return s("g", { class: "end-labels" }, Object.entries(start).map(([side, ids]) => {
@@ -140,7 +140,7 @@ function endLabels(geo, start) {
     if (!xs.length) return null;
     const left = xs.reduce((a, x) => a + x, 0) / xs.length < middle;
     return s("text", { class: "end-label", "data-side-label": side, fill: SIDE_COLOURS[side],
-      x: fmt(left ? PAD : geo.width - PAD), y: fmt(PAD + BANNER / 2),
+      x: fmt(left ? PAD + 4 : geo.width - PAD - 4), y: fmt(PAD + 16),
       "text-anchor": left ? "start" : "end" },
     t(left ? "page.hotu.end_left" : "page.hotu.end_right", { side: seatWord(side) }));
   }));
