@@ -250,6 +250,8 @@ class Director:
                     challenged=True,
                 )
             room.start()
+            if t.system == ARENA and room.clock is not None and not room.clock.control.per_turn:
+                room.clock.berserk_ok = True  # a seat may go berserk (the room action)
             moves = room.resolve_chance(SYSTEM_RANDOM)
             room.settle_clock(now)
             try:
