@@ -370,3 +370,37 @@ def test_berserk_is_refused_outside_an_arena(hall: TimedServer) -> None:
     assert (r.status_code, r.json()["code"]) == (409, "no_berserk")
     clock = hall.act(bea, room, "sync").json()["state"]["clock"]
     assert "berserk" not in clock and clock["remaining_ms"] == [300_000, 300_000]
+
+
+def test_a_hau_la_arena_seats_tables_of_three_by_rank_with_points_by_place(
+    hall: TimedServer,
+) -> None:
+    boss = account(hall, "boss")
+    tid = create(
+        hall,
+        boss,
+        name="Hau La arena",
+        game="hau_la",
+        clock="10+5",
+        system="arena",
+        seats=3,
+        minutes=30,
+        starts_at=STARTS_AT,
+    )
+    tokens = players(hall, tid, "r", 6)
+    hall.at(START)
+    waves = [play(hall, tokens, round_games(hall, tid, w)) for w in (1, 2)]
+    # wave 1: everyone level, by joining order; wave 2 by rank (r1, r2, r4, r5 ahead after
+    # wave 1), the one who sat first least often sits first
+    assert waves == [
+        [("r1", "r2", "r3"), ("r4", "r5", "r6")],
+        [("r2", "r1", "r4"), ("r5", "r3", "r6")],
+    ]
+    hall.at(START + 30 * 60)
+    t = finished(hall, tid)
+    # by hand: the last of each table resigned, the other two level at the top: points by
+    # place ¾ (one beaten, one level: (1 + ½) / 2), doubled as an arena's win = 3/2 a game.
+    # r1, r2, r5 won twice: 3; r3, r4 once: 3/2; r6 never: 0 (wave 3 was still on at the end)
+    points = {s["player"]: s["points"] for s in t["standings"]}
+    assert points == pytest.approx({"r1": 3, "r2": 3, "r5": 3, "r3": 1.5, "r4": 1.5, "r6": 0})
+    assert [s["player"] for s in t["standings"]][-1] == "r6"
