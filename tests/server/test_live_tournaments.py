@@ -306,3 +306,101 @@ def test_a_live_round_robin_of_tables_of_three_meets_everyone_round_by_round(
     assert [g[2:] for g in got] == [pytest.approx(w[2:], abs=1e-3) for w in want]
     met = {frozenset(p) for r in rounds for g in r for p in itertools.combinations(g, 2)}
     assert len(met) == 6  # every pair of the four met
+
+
+def test_an_arena_berserk_halves_one_clock_and_wins_a_bonus_point(hall: TimedServer) -> None:
+    boss = account(hall, "boss")
+    tid = create(
+        hall,
+        boss,
+        name="Berserk",
+        game="testline",
+        clock="5+3",
+        system="arena",
+        minutes=30,
+        starts_at=STARTS_AT,
+    )
+    tokens = players(hall, tid, "k", 2)
+    hall.at(START)
+    (game,) = round_games(hall, tid, 1)
+    room = game["room"]
+    first, second = (tokens[p] for p in game["players"])
+
+    r = hall.act(first, room, "berserk")
+    assert r.status_code == 200, r.text
+    # both players see it in the state: the berserk seat's time halved, the other's untouched
+    for token in (first, second):
+        clock = hall.act(token, room, "sync").json()["state"]["clock"]
+        assert clock["berserk"] == [0]
+        assert clock["remaining_ms"] == [150_000, 300_000]
+    again = hall.act(first, room, "berserk")
+    assert (again.status_code, again.json()["code"]) == (409, "berserk_already")
+
+    # X wins column a on the seventh move: a1 b2 c3 c1 a3 b1 a2
+    line = ["a1", "b2", "c3", "c1", "a3", "b1", "a2"]
+    for i, move in enumerate(line):
+        r = hall.act(first if i % 2 == 0 else second, room, "move", move=move, version=i)
+        assert r.status_code == 200, r.text
+        if i == 1:  # the second player has moved: too late for them
+            late = hall.act(second, room, "berserk")
+            assert (late.status_code, late.json()["code"]) == (409, "berserk_too_late")
+            # no time passed; the berserk seat got no increment, the other its 3 s
+            clock = r.json()["state"]["clock"]
+            assert clock["remaining_ms"] == [150_000, 303_000]
+    assert r.json()["state"]["status"] == "finished"
+
+    hall.at(START + 30 * 60)
+    t = finished(hall, tid)
+    # by hand: the berserk winner 2 + 1 bonus (a win after 7 moves) = 3, the other 0 (the
+    # rematch they were paired into at once was still on at the end: it does not count);
+    # performance 1500 ± 500
+    assert table(t, "performance") == [
+        (1, game["players"][0], 3, 2000),
+        (2, game["players"][1], 0, 1000),
+    ]
+
+
+def test_berserk_is_refused_outside_an_arena(hall: TimedServer) -> None:
+    ann, bea = hall.session("ann"), hall.session("bea")
+    room = hall.create_room(ann, "testline", clock="5+3")
+    for token in (ann, bea):
+        assert hall.act(token, room, "join").status_code == 200
+    assert hall.act(ann, room, "start").status_code == 200
+    r = hall.act(ann, room, "berserk")
+    assert (r.status_code, r.json()["code"]) == (409, "no_berserk")
+    clock = hall.act(bea, room, "sync").json()["state"]["clock"]
+    assert "berserk" not in clock and clock["remaining_ms"] == [300_000, 300_000]
+
+
+def test_a_hau_la_arena_seats_tables_of_three_by_rank_with_points_by_place(
+    hall: TimedServer,
+) -> None:
+    boss = account(hall, "boss")
+    tid = create(
+        hall,
+        boss,
+        name="Hau La arena",
+        game="hau_la",
+        clock="10+5",
+        system="arena",
+        seats=3,
+        minutes=30,
+        starts_at=STARTS_AT,
+    )
+    tokens = players(hall, tid, "r", 6)
+    hall.at(START)
+    waves = [play(hall, tokens, round_games(hall, tid, w)) for w in (1, 2)]
+    # wave 1: everyone level, by joining order; wave 2 by rank (r1, r2, r4, r5 ahead after
+    # wave 1), the one who sat first least often sits first
+    assert waves == [
+        [("r1", "r2", "r3"), ("r4", "r5", "r6")],
+        [("r2", "r1", "r4"), ("r5", "r3", "r6")],
+    ]
+    hall.at(START + 30 * 60)
+    t = finished(hall, tid)
+    # by hand: the last of each table resigned, the other two level at the top: points by
+    # place ¾ (one beaten, one level: (1 + ½) / 2), doubled as an arena's win = 3/2 a game.
+    # r1, r2, r5 won twice: 3; r3, r4 once: 3/2; r6 never: 0 (wave 3 was still on at the end)
+    points = {s["player"]: s["points"] for s in t["standings"]}
+    assert points == pytest.approx({"r1": 3, "r2": 3, "r5": 3, "r3": 1.5, "r4": 1.5, "r6": 0})
+    assert [s["player"] for s in t["standings"]][-1] == "r6"

@@ -49,6 +49,19 @@ def test_arena_streaks_berserk_and_quick_draws() -> None:
     assert arena_score([ArenaGame(WIN), ArenaGame(WIN)]).on_fire
 
 
+def test_arena_tables_of_three_and_four_score_twice_the_place_points() -> None:
+    games = [
+        ArenaGame(WIN, share=F(3, 4)),  # level at the top of three: 3/2
+        ArenaGame(WIN, share=F(1)),  # alone at the top: 2
+        ArenaGame(WIN, share=F(2, 3), berserk=True),  # on fire, level at the top of four:
+        # 2 × 2/3 × 2 + 1 = 11/3
+        ArenaGame(LOSS, share=F(1, 3)),  # still on fire: 2 × 1/3 × 2 = 4/3, then fire out
+    ]
+    score = arena_score(games)
+    assert score.sheet == (F(3, 2), 2, F(11, 3), F(4, 3))
+    assert score.points == F(17, 2) and not score.on_fire
+
+
 def test_points_by_place_count_a_game_as_one_whatever_the_table() -> None:
     assert [place_points([1, -1], s) for s in (0, 1)] == [1, 0]
     assert [place_points([0, 0], s) for s in (0, 1)] == [F(1, 2), F(1, 2)]

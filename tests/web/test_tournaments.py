@@ -17,7 +17,7 @@ from tests.web.helpers import enter, state, wait_my_turn, wait_version_above
 PASSWORD = "correct horse"
 
 
-def _account(pages: Pages, nickname: str) -> None:
+def _account(pages: Pages, nickname: str) -> str:
     base = pages.hall.url.rstrip("/")
     token = httpx.post(f"{base}/api/session", json={"nickname": nickname}).json()["token"]
     r = httpx.post(
@@ -26,6 +26,7 @@ def _account(pages: Pages, nickname: str) -> None:
         headers={"Authorization": f"Bearer {token}"},
     )
     assert r.status_code == 200, r.text
+    return str(token)
 
 
 def _sign_in(page: Page, nickname: str) -> None:
@@ -113,3 +114,51 @@ def test_join_a_tournament_from_its_page_and_play_its_game(pages: Pages) -> None
     if result[0] != result[1]:
         expect(wide.get_by_test_id("winner")).to_be_visible()
     assert {rows.nth(i).get_attribute("data-player") for i in range(2)} == set(names)
+
+
+def test_go_berserk_from_an_arena_games_page(pages: Pages) -> None:
+    """The room page of an arena's game offers Berserk before one's first move: pressed, the
+    player's clock is halved and both pages mark it; the button is gone."""
+    base = pages.hall.url.rstrip("/")
+    boss = _account(pages, "director2")
+    r = httpx.post(
+        f"{base}/api/tournaments",
+        json={
+            "name": "Berserk cup",
+            "game": "testline",
+            "clock": "5+3",
+            "system": "arena",
+            "minutes": 30,
+            "seats": 2,
+        },
+        headers={"Authorization": f"Bearer {boss}"},
+    )
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+    players = [pages.new(1280, 800), pages.new(390, 844)]
+    for p in players:
+        enter(p, "arena")
+        p.goto(pages.hall.url + f"#/tournament/{tid}")
+        p.get_by_test_id("join").click()
+        expect(p.get_by_test_id("withdraw")).to_be_visible()
+    r = httpx.post(
+        f"{base}/api/tournaments/{tid}/start", headers={"Authorization": f"Bearer {boss}"}
+    )
+    assert r.status_code == 200, r.text
+    for p in players:
+        link = p.locator("[data-testid=games-in-play] a")
+        expect(link).to_have_count(1, timeout=30000)
+        link.click()
+        p.wait_for_url("**/#/room/*")
+        expect(p.locator(".seat.mine")).to_have_count(1)
+    me = players[0]
+    seat = state(me)["seat"]
+    button = me.locator("[data-action=berserk]")
+    expect(button).to_have_text("Berserk")
+    button.click()
+    expect(button).to_have_count(0)
+    for p in players:
+        expect(p.locator(f"[data-clock-seat='{seat}']")).to_have_attribute("data-berserk", "yes")
+        expect(p.locator(f"[data-clock-seat='{1 - seat}']")).to_have_attribute("data-berserk", "no")
+    clock = state(players[1])["clock"]
+    assert clock["berserk"] == [seat] and clock["remaining_ms"][1 - seat] == 300_000

@@ -277,7 +277,7 @@ session only."""
 
 ACTIONS: dict[str, str] = {
     **dict.fromkeys(("ping", "help", "who", "options", "clocks", "sync", "identify"), WATCH),
-    **dict.fromkeys(("move", "resign", "claim", "chat"), PLAY),
+    **dict.fromkeys(("move", "resign", "berserk", "claim", "chat"), PLAY),
     **dict.fromkeys(("join", "leave", "spectate", "start", "bot", "option", "clock", "rated",
                      "rematch", "hint"), MANAGE),
 }

@@ -36,6 +36,7 @@ from gamehall.server.storage import ChatLine, Fenced, Storage, room_row
 from gamehall.server.table import protocol as proto
 from gamehall.server.table.changes import (
     MANAGING,
+    Berserk,
     Claim,
     Join,
     Leave,
@@ -349,6 +350,10 @@ class WritePath:
         seat = room.resign(player.id)
         return msg("info.resigned", player=player.nickname, seat=seat_arg(room.game, seat)), []
 
+    def _berserk(self, room: Room, player: Player, change: Berserk) -> Applied:
+        seat = room.go_berserk(player.id)
+        return msg("info.berserk", player=player.nickname, seat=seat_arg(room.game, seat)), []
+
     def _set_rated(self, room: Room, player: Player, change: SetRated) -> Applied:
         room.set_rated(change.value)
         return msg("info.rated_set", player=player.nickname, rated=_yes(change.value)), []
@@ -357,6 +362,7 @@ class WritePath:
         PlayMove: _play, PlayTurn: _turn, Join: _join, Leave: _leave, Spectate: _leave,
         SeatBot: _seat_bot, SetClock: _set_clock, Claim: _claim, Rematch: _rematch,
         SetOption: _set_option, Start: _start, Resign: _resign, SetRated: _set_rated,
+        Berserk: _berserk,
     }
     """Each change's handler: it applies the change to the draft and says what to tell."""
 

@@ -91,6 +91,11 @@ class Resign:
 
 
 @dataclass(frozen=True)
+class Berserk:
+    """Halve one's clock for a bonus point (an arena's game, before one's first move)."""
+
+
+@dataclass(frozen=True)
 class Claim:
     """Claim against the absent player to move."""
 
@@ -101,7 +106,7 @@ class Rematch:
 
 
 Change = (PlayMove | PlayTurn | Join | Leave | Spectate | SeatBot | SetClock | SetOption
-          | SetRated | Start | Resign | Claim | Rematch)
+          | SetRated | Start | Resign | Berserk | Claim | Rematch)
 
 MANAGING: tuple[type, ...] = (SetOption, SeatBot, Start, SetRated, SetClock)
 """Changes that set up the table: only for the people at it (`WritePath._check_may_manage`)."""
@@ -118,6 +123,7 @@ _READ: dict[str, Callable[[dict[str, Any]], Change]] = {
     "rated": lambda a: SetRated(a["value"]),
     "start": lambda a: Start(),
     "resign": lambda a: Resign(),
+    "berserk": lambda a: Berserk(),
     "claim": lambda a: Claim(),
     "rematch": lambda a: Rematch(),
 }

@@ -117,6 +117,10 @@ class Clock:
     """When `running`'s clock started (hall time, seconds)."""
     flagged: list[int] = field(default_factory=list)
     """Seats whose time ran out, in order."""
+    berserk_ok: bool = False
+    """Whether a seat may go berserk (an arena's game: the tournament director says so)."""
+    berserk: list[int] = field(default_factory=list)
+    """Seats that went berserk: half their time taken, no increment (lichess's arena)."""
 
     @classmethod
     def new(cls, control: TimeControl, seats: int) -> Clock:
@@ -124,7 +128,7 @@ class Clock:
 
     def copy(self) -> Clock:
         return Clock(self.control, list(self.remaining_ms), self.turn, self.running, self.since,
-                     list(self.flagged))
+                     list(self.flagged), self.berserk_ok, list(self.berserk))
 
     # --- reading ------------------------------------------------------------------------------
     def remaining(self, now: float) -> list[int]:
@@ -146,8 +150,11 @@ class Clock:
 
     def public(self, now: float) -> dict[str, Any]:
         """The ``clock`` object of the state message."""
-        return {"control": self.control.text, "remaining_ms": self.remaining(now),
-                "running": self.running, "low_ms": self.control.low_ms()}
+        out = {"control": self.control.text, "remaining_ms": self.remaining(now),
+               "running": self.running, "low_ms": self.control.low_ms()}
+        if self.berserk_ok:
+            out["berserk"] = list(self.berserk)
+        return out
 
     # --- changing -----------------------------------------------------------------------------
     def advance(self, now: float, to_move: int | None, timed: bool) -> None:
@@ -165,6 +172,12 @@ class Clock:
             self.turn = to_move
         elif self.running is None and timed and to_move is not None:
             self.running, self.since = to_move, now
+
+    def go_berserk(self, seat: int) -> None:
+        """`seat` goes berserk (check `berserk_ok` first): half its starting time is taken
+        from what it has left, and it gets no increment from now on (lichess's arena)."""
+        self.remaining_ms[seat] = max(0, self.remaining_ms[seat] - self.control.base_ms // 2)
+        self.berserk.append(seat)
 
     def stop(self, now: float) -> None:
         """The game is over: charge the running seat (no increment) and stop."""
@@ -197,7 +210,7 @@ class Clock:
         left = self.remaining(now)[seat]
         if credit:
             left = self.control.base_ms if self.control.per_turn else \
-                left + self.control.increment_ms
+                left + (0 if seat in self.berserk else self.control.increment_ms)
         self.remaining_ms[seat] = left
         self.running, self.since = None, None
 
@@ -205,13 +218,16 @@ class Clock:
     def to_json(self) -> dict[str, Any]:
         """What the room row stores (with the control text in its own column)."""
         return {"remaining_ms": list(self.remaining_ms), "turn": self.turn,
-                "running": self.running, "since": self.since, "flagged": list(self.flagged)}
+                "running": self.running, "since": self.since, "flagged": list(self.flagged),
+                **({"berserk_ok": True, "berserk": list(self.berserk)} if self.berserk_ok
+                   else {})}
 
     @classmethod
     def from_json(cls, control: TimeControl, data: dict[str, Any]) -> Clock:
         return cls(control, [int(x) for x in data["remaining_ms"]], data.get("turn"),
                    data.get("running"), data.get("since"),
-                   [int(x) for x in data.get("flagged", [])])
+                   [int(x) for x in data.get("flagged", [])], bool(data.get("berserk_ok")),
+                   [int(x) for x in data.get("berserk", [])])
 
 
 def untimed_public(control: TimeControl | None, seats: int) -> dict[str, Any] | None:

@@ -84,6 +84,7 @@ REQUESTS: dict[str, _Fields] = {
     "bot": {"level": ((str,), False), "seat": _SEAT},
     "option": {"key": ((str,), True), "value": ((str, int, bool), True)},
     "resign": {},
+    "berserk": {},
     "clock": {"control": ((str,), False)},
     "claim": {},
     "rematch": {},

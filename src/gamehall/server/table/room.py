@@ -313,6 +313,21 @@ class Room(RoomFacts):
         self._end([*self._dropped(), seat], "resign", endings.resigned(self, seat))
         return seat
 
+    def go_berserk(self, player_id: int) -> int:
+        """`player_id` goes berserk in an arena's game, before their first move: half their
+        starting time is taken and their increment dropped, for a bonus point on a win."""
+        seat = self._seat_in_play(player_id, msg("error.seat.not_in_game"))
+        clock = self.clock
+        if clock is None or not clock.berserk_ok:
+            raise RoomError("no_berserk", msg("error.berserk.not_arena"))
+        if seat in clock.berserk:
+            raise RoomError("berserk_already", msg("error.berserk.already"))
+        if any(m.seat == seat for m in self.moves):
+            raise RoomError("berserk_too_late", msg("error.berserk.moved"))
+        clock.go_berserk(seat)
+        self.rev += 1
+        return seat
+
     def _seat_in_play(self, player_id: int, not_seated: Said) -> int:
         """The seat `player_id` plays in this running game; RoomError if none (or dropped)."""
         self._require(PLAYING)

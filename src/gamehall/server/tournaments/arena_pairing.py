@@ -8,10 +8,11 @@ With an odd number waiting, one waits for the next pairing (the matching's choic
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from gamehall.server.tournaments.matching import min_cost_pairs
+from gamehall.server.tournaments.swiss_pairing import table_sizes
 
 REPEAT_COST = 1_000_000
 """Added to the cost of a pair that just played each other: paired again only when no perfect
@@ -37,6 +38,28 @@ def pair_cost(a: Waiting, b: Waiting, max_rank: int) -> int:
     if a.last_opponent == b.id or b.last_opponent == a.id:
         cost += REPEAT_COST
     return cost
+
+
+def table_arena(
+    waiting: Sequence[Waiting], seats: int, firsts: Mapping[int, int]
+) -> list[tuple[int, ...]]:
+    """Tables of 3–4 (Hau La) of the waiting, grouped by rank (then rating): as many tables
+    of `seats` as can be and the rest one seat smaller (`swiss_pairing.table_sizes`); the
+    lowest ranked wait for the next pairing where no split exists. At each table the player
+    who sat first least often sits first."""
+    order = sorted(waiting, key=lambda w: (w.rank, -w.rating, w.id))
+    sizes = table_sizes(len(order), seats)
+    while sizes is None:
+        order = order[:-1]
+        sizes = table_sizes(len(order), seats)
+    tables: list[tuple[int, ...]] = []
+    at = 0
+    for size in sizes:
+        ids = [w.id for w in order[at : at + size]]
+        at += size
+        first = min(ids, key=lambda p: firsts.get(p, 0))
+        tables.append((first, *(p for p in ids if p != first)))
+    return tables
 
 
 def pair_arena(waiting: Sequence[Waiting]) -> list[tuple[int, int]]:

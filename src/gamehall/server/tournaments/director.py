@@ -33,7 +33,7 @@ from gamehall.server.table.room import FINISHED as ROOM_FINISHED
 from gamehall.server.table.room import PLAYING as ROOM_PLAYING
 from gamehall.server.table.room import Room
 from gamehall.server.tournaments import round_robin
-from gamehall.server.tournaments.arena_pairing import Waiting, pair_arena
+from gamehall.server.tournaments.arena_pairing import Waiting, pair_arena, table_arena
 from gamehall.server.tournaments.scoreboard import scored
 from gamehall.server.tournaments.scoring import place_points
 from gamehall.server.tournaments.standings import ARENA, SWISS
@@ -92,7 +92,7 @@ def arena_queue(
         if not g.bye:
             for p in g.players:
                 last_end[p] = g.ended_at or now
-    if len(waiting) < 2:
+    if len(waiting) < (2 if t.seats == 2 else 3):
         return waiting, now
     if len(waiting) == len(active):
         return waiting, now
@@ -194,7 +194,7 @@ class Director:
         """Start `t` (finish it at once with fewer players than one table)."""
         entries = [e for e in await self.store.entries(t.id) if not e.withdrawn]
         now = self.hall.clock()
-        if len(entries) < max(2, 3 if t.seats > 2 and t.system == SWISS else t.seats):
+        if len(entries) < max(2, 3 if t.seats > 2 and t.system in (SWISS, ARENA) else t.seats):
             await self.store.set_status(t.id, CREATED, FINISHED, started_at=now, ended_at=now)
             return
         if await self.store.set_status(t.id, CREATED, RUNNING, started_at=now):
@@ -250,6 +250,8 @@ class Director:
                     challenged=True,
                 )
             room.start()
+            if t.system == ARENA and room.clock is not None and not room.clock.control.per_turn:
+                room.clock.berserk_ok = True  # a seat may go berserk (the room action)
             moves = room.resolve_chance(SYSTEM_RANDOM)
             room.settle_clock(now)
             try:
@@ -332,7 +334,7 @@ class Director:
             return
         active = [e for e in entries if not e.withdrawn]
         waiting, pair_at = arena_queue(t, entries, games, now)
-        if len(waiting) < 2 or now < pair_at:
+        if len(waiting) < (2 if t.seats == 2 else 3) or now < pair_at:
             return  # more may finish soon: pair once someone has waited long enough
         last_opp: dict[int, int] = {}
         firsts: Counter[int] = Counter()
@@ -340,7 +342,7 @@ class Director:
             if not g.bye:
                 firsts[g.players[0]] += 1
                 for p in g.players:
-                    last_opp[p] = next(q for q in g.players if q != p)
+                    last_opp[p] = next(q for q in g.players if q != p)  # (two at a table)
         ranks = {s.player.id: s.rank for s in scored(t, entries, games)}
         alone = len(active) == 2
         pool = [
@@ -352,6 +354,11 @@ class Director:
             )
             for e in waiting
         ]
+        if t.seats > 2:  # tables of 3–4 (Hau La): by rank, points by place
+            tables = table_arena(pool, t.seats, firsts)
+            if tables:
+                await self._pair(t, t.round + 1, tables, [])
+            return
         pairs = [p for p in pair_arena(pool) if alone or last_opp.get(p[0]) != p[1]]
         if not pairs:
             return

@@ -17,6 +17,10 @@ def scored(t: Tournament, entries: list[Entry], games: list[TGame]) -> list[Stan
         (g for g in games if g.status == DONE and not g.bye and g.result),
         key=lambda g: (g.ended_at or 0.0, g.round, g.table_no),
     )
-    played = [Played(g.players, g.result or (), g.moves) for g in done if set(g.players) <= known]
+    played = [
+        Played(g.players, g.result or (), g.moves, g.berserk)
+        for g in done
+        if set(g.players) <= known
+    ]
     byes = [g.players[0] for g in games if g.bye and g.players[0] in known]
     return standings(t.system, entrants, played, byes)

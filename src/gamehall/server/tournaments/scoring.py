@@ -61,14 +61,17 @@ class ArenaGame:
     outcome: str
     moves: int = QUICK_MOVES
     berserk: bool = False
+    share: Fraction | None = None
+    """At a table of 3–4 (Hau La): the player's points by place (`place_points`), which the
+    arena doubles in place of 2/1/0 (a win is at the top of the table)."""
 
 
 @dataclass(frozen=True)
 class ArenaScore:
-    points: int
+    points: Fraction
     on_fire: bool
     """Whether the player's next game counts double."""
-    sheet: tuple[int, ...]
+    sheet: tuple[Fraction, ...]
     """Each game's points, in order (lichess's score sheet)."""
 
 
@@ -77,18 +80,19 @@ def arena_score(games: Sequence[ArenaGame]) -> ArenaScore:
     won) a win is 4 and a draw 2; a berserk win after `BERSERK_MIN_MOVES` moves adds 1 (not
     doubled); a draw in fewer than `QUICK_MOVES` moves is 0 and, like any non-win, puts the
     fire out."""
-    sheet: list[int] = []
+    sheet: list[Fraction] = []
     streak = 0
     for g in games:
         fire = streak >= FIRE_AFTER
-        if g.outcome == WIN:
-            points = 2 * (2 if fire else 1) + (
-                1 if g.berserk and g.moves >= BERSERK_MIN_MOVES else 0
-            )
-            streak += 1
-        elif g.outcome == DRAW and g.moves >= QUICK_MOVES:
-            points, streak = 2 if fire else 1, 0
+        won = g.outcome == WIN
+        if g.outcome == DRAW and g.moves < QUICK_MOVES:
+            points, streak = Fraction(0), 0
         else:
-            points, streak = 0, 0
+            base = Fraction(2 if won else 1 if g.outcome == DRAW else 0)
+            if g.share is not None:
+                base = 2 * g.share
+            bonus = 1 if won and g.berserk and g.moves >= BERSERK_MIN_MOVES else 0
+            points = base * (2 if fire else 1) + bonus
+            streak = streak + 1 if won else 0
         sheet.append(points)
-    return ArenaScore(sum(sheet), streak >= FIRE_AFTER, tuple(sheet))
+    return ArenaScore(sum(sheet, Fraction(0)), streak >= FIRE_AFTER, tuple(sheet))

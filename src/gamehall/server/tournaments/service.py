@@ -167,8 +167,6 @@ class Tournaments:
             raise RoomError("bad_tournament", msg("error.tournament.rounds", most=MAX_ROUNDS))
         if system == ARENA and not (isinstance(minutes, int) and 1 <= minutes <= MAX_MINUTES):
             raise RoomError("bad_tournament", msg("error.tournament.minutes", most=MAX_MINUTES))
-        if system == ARENA and seats != 2:
-            raise RoomError("bad_tournament", msg("error.tournament.arena_seats"))
         now = self.hall.clock()
         starts_at = parse_time(body["starts_at"]) if body.get("starts_at") else now + 600
         if not now - 60 <= starts_at <= now + MAX_AHEAD_SECONDS:

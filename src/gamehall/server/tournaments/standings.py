@@ -88,7 +88,10 @@ def _points(
         sheets: dict[int, list[ArenaGame]] = defaultdict(list)
         for g in games:
             for seat, pid in enumerate(g.seats):
-                sheets[pid].append(ArenaGame(outcome(g.result, seat), g.moves, seat in g.berserk))
+                share = place_points(g.result, seat) if len(g.seats) > 2 else None
+                sheets[pid].append(
+                    ArenaGame(outcome(g.result, seat), g.moves, seat in g.berserk, share)
+                )
         for pid, sheet in sheets.items():
             score = arena_score(sheet)
             points[pid], fire[pid] = Fraction(score.points), score.on_fire

@@ -92,6 +92,8 @@ class TGame:
     moves: int
     started_at: float | None
     ended_at: float | None
+    berserk: frozenset[int] = frozenset()
+    """The seats that went berserk (an arena's), read from the room's stored clock."""
 
 
 @dataclass(frozen=True)
@@ -141,6 +143,13 @@ def _entry(row: Any) -> Entry:
     )
 
 
+def _berserk(clock_state: str | None) -> frozenset[int]:
+    """The seats of a room's stored clock that went berserk (the room is the truth of it)."""
+    if not clock_state:
+        return frozenset()
+    return frozenset(int(s) for s in json.loads(clock_state).get("berserk", []))
+
+
 def _game(row: Any) -> TGame:
     return TGame(
         row.room_id,
@@ -153,6 +162,7 @@ def _game(row: Any) -> TGame:
         row.moves,
         row.started_at,
         row.ended_at,
+        _berserk(row.clock_state),
     )
 
 
@@ -447,7 +457,8 @@ class TournamentStore(SqlExtension):
     async def games(self, tid: str) -> list[TGame]:
         def read(conn: Connection) -> list[TGame]:
             q = (
-                sa.select(tournament_games)
+                sa.select(tournament_games, rooms.c.clock_state)
+                .outerjoin(rooms, rooms.c.id == tournament_games.c.room_id)
                 .where(tournament_games.c.tournament_id == tid)
                 .order_by(tournament_games.c.round, tournament_games.c.table_no)
             )

@@ -70,7 +70,12 @@ export class Clocks {
       if (el.textContent !== text) el.textContent = text;
       el.classList.toggle("running", c.running === seat);
       el.classList.toggle("low", ms < c.low_ms);
-      el.title = t("page.lobby.clock_line", { control: c.control });
+      // An arena's game says who went berserk (half the time, no increment).
+      const berserk = Array.isArray(c.berserk) && c.berserk.includes(seat);
+      el.classList.toggle("berserk", berserk);
+      el.dataset.berserk = berserk ? "yes" : "no";
+      el.title = t("page.lobby.clock_line", { control: c.control })
+        + (berserk ? ` (${t("page.room.berserk_on")})` : "");
     }
   }
 

@@ -476,6 +476,14 @@ function drawAdmin(room) {
       onclick: () => send(room, { type: "bot", seat: away.seat, level: botLevel.value }) },
     t("page.room.take_over", { player: playerWords(away.player) })));
   }
+  // An arena's game (its clock lists who went berserk): before one's first move, one may.
+  const berserk = state.clock && Array.isArray(state.clock.berserk) ? state.clock.berserk : null;
+  if (st === "playing" && seated && berserk && !berserk.includes(state.seat)
+      && !state.moves.some((m) => m.seat === state.seat)) {
+    buttons.push(h("button", { type: "button", "data-action": "berserk",
+      title: t("page.room.berserk_title"),
+      onclick: () => send(room, { type: "berserk" }) }, t("page.room.berserk")));
+  }
   if (st === "playing" && seated) {
     buttons.push(h("button", { type: "button", class: "danger", "data-action": "resign",
       onclick: () => {

@@ -82,7 +82,8 @@ async def replay(room_id: str, step: int, hall: HallPart,
 
 @router.post("/api/rooms/{room_id}/{kind}",
              summary="Any room action: join, leave, spectate, start, bot, option, clock, "
-                     "resign, claim, rematch, move, chat, who, help, hint (body: the "
+                     "resign, berserk (an arena's game), claim, rematch, move, chat, who, "
+                     "help, hint (body: the "
                      "WebSocket message's fields); what each needs of the token: "
                      "x-gamehall-actions", openapi_extra={ACTIONS_KEY: ACTIONS})
 async def act(room_id: str, kind: str, hall: HallPart,
