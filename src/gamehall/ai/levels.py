@@ -5,7 +5,8 @@ a seed are the same on any machine, whatever its speed or load. `hard` is the la
 that answers within 2 s of one core of the development machine (``python -m benchmarks.levels``,
 figures in benchmarks/README.md; Halali!'s were set before its evaluator made a simulation ~20×
 cheaper, and kept so that ``uct:hard`` stays 600 rollouts there); `medium` is a fifth of it and
-`easy` a twenty-fifth, except Hau La (4 / 40 / 300: `easy` is plain UCT over a turn's steps,
+`easy` a twenty-fifth, except Hotu Matua (40 / 120 / 10,000: `LEVEL_SIMULATIONS`) and Hau La
+(4 / 40 / 300: `easy` is plain UCT over a turn's steps,
 `medium` and `hard` search whole turns, `LEVEL_TURNS`). A game not listed (a plug-in) gets
 `DEFAULT_SIMULATIONS`. Each level also has a safety ceiling in seconds (`CEILINGS`) that only the
 hall applies (a slow or loaded server must still answer); self-play and terminal play search the
@@ -38,9 +39,13 @@ LEVEL_SIMULATIONS: dict[str, dict[str, int]] = {
     "haugaz": {"easy": 32, "medium": 160, "hard": 800},
     "halali": {"easy": 24, "medium": 120, "hard": 600},
     "hau_la": {"easy": 4, "medium": 40, "hard": 300},
-    "hotu_matua": {"easy": 400, "medium": 2000, "hard": 10000},
+    "hotu_matua": {"easy": 40, "medium": 120, "hard": 10000},
 }
-"""Simulations a move per game (registry name) and level."""
+"""Simulations a move per game (registry name) and level. Hotu Matua's `easy` and `medium` are
+below the fifth/twenty-fifth rule: since its evaluator reads a taken pearl's field as sea
+(c12a092) 400, 2000 and 10,000 played alike (ladder 29-0-26, 30-0-27, H0), while 120 beat 40
+6-0-0 and 10,000 beat 120 14-0-4 (selfplay SPRTs, benchmarks/README.md, "Hotu Matua's levels
+re-sized")."""
 LEVEL_RAVE: dict[str, float] = {"hula": 1000.0}
 """RAVE's k for every level of these games (accepted by the sequential test: benchmarks/README.md,
 "RAVE in the placement games"); ``+rave[K]`` on a level overrides it, a plain ``mcts:N`` stays
