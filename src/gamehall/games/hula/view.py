@@ -144,8 +144,8 @@ def _legend(state: HulaState, seat: int | None) -> list[str]:
         out.append(f"[bold green]{escape(outcome_text(state))}[/]")
     else:
         mover = state.current_player()
-        out.append(f"{msg('game.hula.to_move', seat=SEATS[mover], colour=STONE_NAMES[state.turn])} "
-                   f"({GLYPHS[state.turn]})")
+        to_move = msg("game.hula.to_move", seat=SEATS[mover], colour=STONE_NAMES[state.turn])
+        out.append(f"{to_move} ({GLYPHS[state.turn]})")
         if state.swap_open:
             out.append("the answer [bold]swap[/] is allowed: take over the first stone and colour")
     return out
