@@ -67,11 +67,27 @@ _ROWS = """() => {
 }"""
 
 
+# Every drawn part of the header that reaches past the window's left or right edge
+_HEADER_OUT = """() => [...document.querySelectorAll("header.top *")]
+  .filter((el) => el.checkVisibility())
+  .map((el) => [el, el.getBoundingClientRect()])
+  .filter(([el, r]) => r.width && (r.right > window.innerWidth + 0.5 || r.left < -0.5))
+  .map(([el, r]) => `${el.tagName.toLowerCase()} ${el.textContent.trim().slice(0, 20)} `
+    + `${Math.round(r.left)}..${Math.round(r.right)}`)"""
+
+LOBBY_BUTTON = {"en-US": "Enter the hall", "de-DE": "Die Halle betreten"}
+
+
+@pytest.mark.parametrize("locale", list(LOBBY_BUTTON))
 @pytest.mark.parametrize("width", [320, 390])
-def test_the_header_takes_two_lines_on_a_phone(pages: Pages, width: int) -> None:
-    page = pages.new(width=width, height=844)
-    enter(page)
+def test_the_header_takes_two_lines_on_a_phone(pages: Pages, width: int, locale: str) -> None:
+    """The longest nickname allowed (20 characters) still leaves every link of the header and
+    its 'change' on the screen, in both languages: the nickname is what gives way."""
+    page = pages.new(width=width, height=844, locale=locale)
+    nickname = enter(page, "a" * 16, button=LOBBY_BUTTON[locale])
+    assert len(nickname) >= 17
     assert page.evaluate(_ROWS) == 2
+    assert page.evaluate(_HEADER_OUT) == []
     assert outside(page)["wide"] == 0
 
 
@@ -146,3 +162,27 @@ def test_hotu_matuas_line_values_are_written_as_numbers(pages: Pages) -> None:
         g.querySelector('text') && g.querySelector('text').getBoundingClientRect().width > 0])""")
     assert len(shown) > 10
     assert all(number == text and drawn for number, text, drawn in shown), shown
+
+
+def test_the_phone_menu_opens_the_halls_pages(pages: Pages) -> None:
+    """On a phone the header's links fold under the menu button: it opens them as a panel on the
+    screen, a tap on one goes there and folds the panel again; on a laptop they stand in line."""
+    phone = pages.new(width=320, height=700)
+    enter(phone)
+    links = phone.locator("header.top a.nav")
+    expect(links.first).to_be_hidden()
+    toggle = phone.get_by_role("button", name="Pages of the hall")
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    expect(links).to_have_count(3)
+    for i in range(3):
+        expect(links.nth(i)).to_be_visible()
+    assert phone.evaluate(_HEADER_OUT) == []
+    phone.get_by_role("link", name="Tournaments").click()
+    phone.wait_for_url("**/#/tournaments")
+    expect(links.first).to_be_hidden()
+    laptop = pages.new(width=1280, height=800)
+    enter(laptop)
+    expect(laptop.locator("header.top button.menu-toggle")).to_be_hidden()
+    expect(laptop.locator("header.top a.nav").first).to_be_visible()

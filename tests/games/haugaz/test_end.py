@@ -103,7 +103,7 @@ def _finished(black: list[int], white: list[int], objective: str, black_seat: in
 
 
 @pytest.mark.parametrize(("black", "white", "objective", "decided"), [
-    ([5, 4, 3, 1], [5, 4, 2, 2], "tallest", "the 2 tallest stacks alike (5 4), then 3 to 2"),
+    ([5, 4, 3, 1], [5, 4, 2, 2], "tallest", "the tallest stacks alike (5 4), then 3 to 2"),
     ([5, 1, 1], [6, 1], "tallest", "tallest stack 6 to 5"),
     ([5, 3], [5, 2], "tallest", "the tallest stacks alike (5), then 3 to 2"),
     ([5, 4, 3], [5, 4], "tallest",

@@ -28,11 +28,30 @@ export function toast(text, kind = "info") {
   setTimeout(() => el.remove(), kind === "error" ? 8000 : 4000);
 }
 
-const nav = () => [
-  h("a", { class: "nav", href: "#/leaderboard" }, t("page.header.leaderboards")), " ",
-  h("a", { class: "nav", href: "#/archive" }, t("page.header.games")), " ",
-  h("a", { class: "nav", href: "#/tournaments" }, t("page.header.tournaments")), " ",
-];
+/** The header's links to the hall's other pages. On a laptop they stand in the header's line;
+ * on a phone the line has no room for them beside a 20-character nickname, so they fold under
+ * a menu button and open as a panel below the header (style.css). */
+function nav() {
+  const header = who.closest("header");
+  header.classList.remove("menu-open");
+  const links = h("span", { class: "nav-links", id: "nav-links" },
+    h("a", { class: "nav", href: "#/leaderboard" }, t("page.header.leaderboards")), " ",
+    h("a", { class: "nav", href: "#/archive" }, t("page.header.games")), " ",
+    h("a", { class: "nav", href: "#/tournaments" }, t("page.header.tournaments")));
+  const toggle = h("button", {
+    class: "menu-toggle", type: "button", "aria-controls": "nav-links", "aria-expanded": "false",
+    title: t("page.header.menu"), "aria-label": t("page.header.menu"),
+    onclick: () => {
+      const open = header.classList.toggle("menu-open");
+      toggle.setAttribute("aria-expanded", String(open));
+    },
+  }, "☰");
+  links.addEventListener("click", () => {
+    header.classList.remove("menu-open");
+    toggle.setAttribute("aria-expanded", "false");
+  });
+  return [toggle, links, " "];
+}
 
 export function renderWho(nickname) {
   if (!nickname) {
