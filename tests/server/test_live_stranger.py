@@ -76,6 +76,38 @@ def test_a_fraction_of_a_rating_or_a_second_is_a_clear_400(hall: Server, body: d
     assert r.json()["code"] == "bad_message"
 
 
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/api/rooms", {"game": "hula", "rated": "yes"}),
+        ("/api/seeks", {"game": "hula", "rated": "yes"}),
+        ("/api/seeks", {"game": "hula", "rated": 1}),
+        ("/api/challenge/nobody", {"game": "hula", "rated": "no"}),
+        (
+            "/api/tournaments",
+            {
+                "name": "T",
+                "game": "hula",
+                "clock": "5+3",
+                "system": "arena",
+                "minutes": 30,
+                "bots": "true",
+            },
+        ),
+    ],
+)
+def test_a_yes_or_no_that_is_no_json_boolean_is_a_clear_400(
+    hall: Server, path: str, body: dict
+) -> None:
+    """`rated` and `bots` are JSON's true or false: "yes", "true" or 1 is refused with a 400
+    naming the field, not read as true (a program that sends "no" meant casual)."""
+    r = httpx.post(f"{hall.http}{path}", headers=auth(guest(hall)), json=body)
+    assert r.status_code == 400, r.text
+    assert r.json()["code"] == "bad_message", r.text
+    field = "bots" if "bots" in body else "rated"
+    assert field in r.json()["message"], r.text
+
+
 @pytest.mark.parametrize("body", [b"{", b"\xff\xfe", b'{"password": "x"', b"nope"])
 def test_a_body_that_is_no_json_is_bad_json(hall: Server, body: bytes) -> None:
     """protocol.md: "a body that is no JSON at all (not UTF-8, …) is 400 ``bad_json``", not a

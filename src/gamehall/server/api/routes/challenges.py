@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool
 
 from gamehall.core.messages import msg
 from gamehall.server.api.access import Caller, session_or
@@ -22,7 +22,7 @@ class ChallengeIn(BaseModel):
     game: str = Field(max_length=64, examples=["hula"])
     options: dict[str, str | int | bool] = Field(default_factory=dict, examples=[{"size": 6}])
     clock: str | None = Field(default=None, max_length=16, examples=["5+3"])
-    rated: bool | None = None
+    rated: StrictBool | None = None
     seat: int | None = Field(default=None, ge=0, le=16,
                              description="the challenger's seat; absent: drawn at random")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Query
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool
 
 from gamehall.server.api.access import Caller, anyone, browser, person, session_or
 from gamehall.server.api.parts import PoolsPart, SeeksPart
@@ -32,7 +32,7 @@ class SeekIn(BaseModel):
     clock: str | None = Field(default=None, max_length=16, examples=["10+5"])
     seats: int | None = Field(default=None, ge=2, le=4,
                               description="players at the table (Hau La: 2, 3 or 4)")
-    rated: bool | None = None
+    rated: StrictBool | None = None
     rating_range: list[int] | None = Field(default=None, min_length=2, max_length=2,
                                              examples=[[1300, 1700]])
     repeat: int | None = Field(default=None, ge=0, le=20,

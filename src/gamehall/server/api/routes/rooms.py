@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Query
 from fastapi.responses import Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool
 
 from gamehall.server.api.access import (
     ACTIONS,
@@ -39,8 +39,8 @@ class RoomIn(BaseModel):
     clock: str | None = Field(default=None, max_length=16, examples=["5+3", "0.5+0", "2d"],
                               description="time control: minutes+seconds per move, days per "
                                           "move, or null for an untimed game")
-    rated: bool | None = Field(default=None, description="rated or casual; absent: rated when "
-                               "every person seated at the start has an account")
+    rated: StrictBool | None = Field(default=None, description="rated or casual; absent: rated "
+                                     "when every person seated at the start has an account")
 
 
 @router.get("/api/rooms", dependencies=[Depends(anyone())],

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 import orjson
 from fastapi import APIRouter, Body, Depends, Query
 from fastapi.responses import Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool
 
 from gamehall.server.api.access import Caller, Visitor, anyone, identified, session_or
 from gamehall.server.api.parts import TournamentsPart
@@ -38,8 +38,8 @@ class TournamentIn(BaseModel):
         examples=["2026-12-24T18:00:00Z"],
         description="absent: in ten minutes",
     )
-    rated: bool = True
-    bots: bool = False
+    rated: StrictBool = True
+    bots: StrictBool = False
     password: str | None = Field(
         default=None, max_length=100, description="only those who know it may join"
     )
