@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -407,3 +408,32 @@ def test_a_hau_la_arena_seats_tables_of_three_by_rank_with_points_by_place(
     points = {s["player"]: s["points"] for s in t["standings"]}
     assert points == pytest.approx({"r1": 3, "r2": 3, "r5": 3, "r3": 1.5, "r4": 1.5, "r6": 0})
     assert [s["player"] for s in t["standings"]][-1] == "r6"
+
+
+def test_raced_berserks_halve_a_clock_once(hall: TimedServer) -> None:
+    """Eight berserks of one seat sent at once (a double tap, a script retrying): one is
+    applied, the others are told `berserk_already`, and the clock is halved once, not twice."""
+    boss = account(hall, "boss")
+    tid = create(
+        hall,
+        boss,
+        name="Berserk race",
+        game="testline",
+        clock="5+3",
+        system="arena",
+        minutes=30,
+        starts_at=STARTS_AT,
+    )
+    tokens = players(hall, tid, "z", 2)
+    hall.at(START)
+    (game,) = round_games(hall, tid, 1)
+    room = game["room"]
+    first = tokens[game["players"][0]]
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(lambda _: hall.act(first, room, "berserk"), range(8)))
+    codes = sorted(
+        "ok" if a.status_code == 200 else f"{a.status_code} {a.json()['code']}" for a in answers
+    )
+    assert codes == ["409 berserk_already"] * 7 + ["ok"]
+    clock = hall.act(first, room, "sync").json()["state"]["clock"]
+    assert (clock["berserk"], clock["remaining_ms"]) == ([0], [150_000, 300_000])
