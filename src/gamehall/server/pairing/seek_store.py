@@ -37,13 +37,9 @@ class Taker:
 
 
 @dataclass(frozen=True)
-class Seek:
-    """One open challenge, as its row says."""
+class Terms:
+    """What a seek offers: a checked game, its options and clock, its seats, rated or not."""
 
-    id: str
-    player_id: int
-    nickname: str
-    rating: float
     game: str
     options: dict[str, Any]
     clock: str | None
@@ -51,29 +47,43 @@ class Seek:
     rated: bool | None
     range: tuple[float, float] | None
     repeat: int
+
+
+@dataclass(frozen=True)
+class Seek:
+    """One open challenge, as its row says: who offers what (`terms`), and how far it got."""
+
+    id: str
+    player_id: int
+    nickname: str
+    rating: float
+    terms: Terms
     takers: tuple[Taker, ...]
     status: str
     room: str | None
     created_at: float
 
     def accepts(self, rating: float) -> bool:
-        return self.range is None or self.range[0] <= rating <= self.range[1]
+        span = self.terms.range
+        return span is None or span[0] <= rating <= span[1]
 
     def to_json(self) -> dict[str, Any]:
         """A seek as ``GET /api/seeks`` lists it (protocol.md, "Pairing")."""
+        t = self.terms
         return {"id": self.id, "player": self.nickname, "rating": round(self.rating),
-                "game": self.game, "options": self.options, "clock": self.clock,
-                "seats": self.seats, "rated": self.rated,
-                "rating_range": [round(r) for r in self.range] if self.range else None,
-                "repeat": self.repeat, "takers": [t.nickname for t in self.takers],
+                "game": t.game, "options": t.options, "clock": t.clock,
+                "seats": t.seats, "rated": t.rated,
+                "rating_range": [round(r) for r in t.range] if t.range else None,
+                "repeat": t.repeat, "takers": [k.nickname for k in self.takers],
                 "status": self.status, "room": self.room}
 
 
 def _seek(row: Any) -> Seek:
     span = (float(row.range_lo), float(row.range_hi)) if row.range_lo is not None else None
-    return Seek(row.id, int(row.player_id), row.nickname, float(row.rating), row.game,
-                json.loads(row.options), row.clock, int(row.seats), row.rated, span,
-                int(row.repeat), tuple(Taker(int(p), str(n)) for p, n in json.loads(row.takers)),
+    terms = Terms(row.game, json.loads(row.options), row.clock, int(row.seats), row.rated, span,
+                  int(row.repeat))
+    return Seek(row.id, int(row.player_id), row.nickname, float(row.rating), terms,
+                tuple(Taker(int(p), str(n)) for p, n in json.loads(row.takers)),
                 row.status, row.room, float(row.created_at))
 
 
@@ -87,19 +97,6 @@ class SeekLimits:
 class Posted:
     seek: Seek | None
     refused: str | None = None
-
-
-@dataclass(frozen=True)
-class Terms:
-    """What a seek offers: a checked game, its options and clock, its seats, rated or not."""
-
-    game: str
-    options: dict[str, Any]
-    clock: str | None
-    seats: int
-    rated: bool | None
-    range: tuple[float, float] | None
-    repeat: int
 
 
 class SeekStore(SqlExtension):
@@ -158,7 +155,7 @@ class SeekStore(SqlExtension):
                    now: float) -> bool:
         """Write the seek's new takers (and, its table full, its room: `playing` while it will
         be re-issued, else `accepted`), if nobody changed it since `seek` was read."""
-        status = OPEN if room is None else (PLAYING if seek.repeat > 0 else ACCEPTED)
+        status = OPEN if room is None else (PLAYING if seek.terms.repeat > 0 else ACCEPTED)
 
         def write(conn: Connection) -> bool:
             res = conn.execute(seeks.update().where(seeks.c.id == seek.id)
@@ -177,7 +174,7 @@ class SeekStore(SqlExtension):
                                .where(seeks.c.status == seek.status)
                                .where(seeks.c.room == seek.room)
                                .values(status=OPEN, room=None, takers="[]",
-                                       repeat=seek.repeat - int(played),
+                                       repeat=seek.terms.repeat - int(played),
                                        updated_at=now))
             return bool(res.rowcount == 1)
         return await self._write(write)

@@ -118,30 +118,30 @@ class Seeks:
         Returns the seek as it now is and the room (None while seats are left)."""
         found = await self._find(seek_id)
         counted = False
-        for _ in range(found.seats):  # each retry: another player took a seat meanwhile
+        for _ in range(found.terms.seats):  # each retry: another player took a seat meanwhile
             self._check_open(found, player)
             if not counted:
                 await self.rates.count(player.id, address)
                 counted = True
-            rating = await self.store.rating(player.id, found.game)
+            rating = await self.store.rating(player.id, found.terms.game)
             if not found.accepts(rating):
-                assert found.range is not None
+                assert found.terms.range is not None
                 raise RoomError("out_of_range", msg("error.pairing.out_of_range",
                                                     rating=round(rating),
-                                                    lo=round(found.range[0]),
-                                                    hi=round(found.range[1])))
+                                                    lo=round(found.terms.range[0]),
+                                                    hi=round(found.terms.range[1])))
             takers = (*found.takers, Taker(player.id, player.nickname))
-            full = len(takers) + 1 >= found.seats
+            full = len(takers) + 1 >= found.terms.seats
             room = self._room(found, takers) if full else None
             if await self.store.take(found, takers, room.id if room else None,
                                      self.hall.clock()):
                 break
-            if found.seats <= 2:  # the one seat went to someone else
+            if found.terms.seats <= 2:  # the one seat went to someone else
                 raise RoomError("seek_taken", msg("error.pairing.seek_taken"))
             found = await self._find(seek_id)  # a seat of a bigger table: try the next one
         else:
             raise RoomError("seek_taken", msg("error.pairing.seek_taken"))
-        status = OPEN if room is None else (PLAYING if found.repeat > 0 else ACCEPTED)
+        status = OPEN if room is None else (PLAYING if found.terms.repeat > 0 else ACCEPTED)
         taken = replace(found, takers=takers, status=status, room=room.id if room else None)
         if room is None:
             await self._tell(taken)
@@ -165,8 +165,8 @@ class Seeks:
             raise RoomError("own_seek", msg("error.pairing.own_seek"))
 
     def _room(self, seek: Seek, takers: tuple[Taker, ...]) -> Room:
-        return self.hall.build_room(seek.nickname, seek.game, seek.options, seek.rated,
-                                    seek.clock)
+        t = seek.terms
+        return self.hall.build_room(seek.nickname, t.game, t.options, t.rated, t.clock)
 
     async def _open(self, seek: Seek, takers: tuple[Taker, ...], room: Room) -> Room:
         """Seat everyone (at random), start, store the room; the live room. A bot account
@@ -212,8 +212,8 @@ class Seeks:
             return
         for seek in await self.store.playing_in(room.id):
             if await self.store.reopen(seek, self.hall.clock(), played=True):
-                await self._tell(replace(seek, status=OPEN, room=None, takers=(),
-                                         repeat=seek.repeat - 1))
+                terms = replace(seek.terms, repeat=seek.terms.repeat - 1)
+                await self._tell(replace(seek, status=OPEN, room=None, takers=(), terms=terms))
 
     async def _tell(self, seek: Seek) -> None:
         await tell_lobby(self.hall.pubsub, {"type": "seek", "seek": seek.to_json()})
