@@ -12,7 +12,7 @@ import contextlib
 from typing import TYPE_CHECKING
 
 from gamehall.server.botapi.service import player_channel
-from gamehall.server.pairing.store import PoolStore
+from gamehall.server.pairing.store import WAITING, Entry, PoolStore
 
 if TYPE_CHECKING:
     from gamehall.server.hall.hall import Hall
@@ -47,3 +47,11 @@ class Presence:
             return
         self._marked = now
         await self.store.seen_players(sorted(connected_here(self.hall)), now)
+
+    async def polled(self, entry: Entry) -> None:
+        """Its player polled `entry`: a waiting entry is seen now, written at most every
+        `every` seconds (a script polling ten times a second costs a write every few seconds,
+        not ten a second; the away time is far longer)."""
+        now = self.hall.clock()
+        if entry.status == WAITING and now - entry.seen_at >= self.every:
+            await self.store.seen(entry.id, now)

@@ -154,8 +154,7 @@ class Pools:
             raise RoomError("unknown_entry", msg("error.pairing.unknown_entry"))
         if found.player_id != player.id:
             raise RoomError("not_your_entry", msg("error.pairing.not_yours"))
-        if found.status == WAITING:  # its player is still there (presence.py)
-            await self.store.seen(found.id, self.hall.clock())
+        await self.presence.polled(found)  # its player is still there
         return found
 
     async def leave(self, player: Player, entry_id: str) -> Entry:
