@@ -131,20 +131,21 @@ def test_a_swiss_of_seven_pairs_by_the_dutch_system_with_one_bye_each(hall: Time
     assert [(x["id"], x["place"]) for x in profile["tournaments"]] == [(tid, 7)]
 
 
+def started_arena(
+    server: TimedServer, name: str, prefix: str, n: int, **terms: Any
+) -> tuple[str, dict[str, str]]:
+    """A 30-minute arena (testline 5+3 unless `terms` say otherwise) with `n` players named
+    `prefix`1…, begun: its id and the players' tokens."""
+    boss = account(server, "boss")
+    body = {"game": "testline", "clock": "5+3", **terms}
+    tid = create(server, boss, name=name, system="arena", minutes=30, starts_at=STARTS_AT, **body)
+    tokens = players(server, tid, prefix, n)
+    server.at(START)
+    return tid, tokens
+
+
 def test_an_arena_of_eight_scores_streaks_and_quick_draws(hall: TimedServer) -> None:
-    boss = account(hall, "boss")
-    tid = create(
-        hall,
-        boss,
-        name="Arena 8",
-        game="testline",
-        clock="5+3",
-        system="arena",
-        minutes=30,
-        starts_at=STARTS_AT,
-    )
-    tokens = players(hall, tid, "a", 8)
-    hall.at(START)
+    tid, tokens = started_arena(hall, "Arena 8", "a", 8)
     quick_draw = frozenset({frozenset({"a7", "a8"})})
     waves = [play(hall, tokens, round_games(hall, tid, w), quick_draw) for w in (1, 2, 3)]
     # everyone waits once a wave is over, so each wave pairs at once: by rank (the leaders
@@ -313,19 +314,7 @@ def test_a_live_round_robin_of_tables_of_three_meets_everyone_round_by_round(
 
 
 def test_an_arena_berserk_halves_one_clock_and_wins_a_bonus_point(hall: TimedServer) -> None:
-    boss = account(hall, "boss")
-    tid = create(
-        hall,
-        boss,
-        name="Berserk",
-        game="testline",
-        clock="5+3",
-        system="arena",
-        minutes=30,
-        starts_at=STARTS_AT,
-    )
-    tokens = players(hall, tid, "k", 2)
-    hall.at(START)
+    tid, tokens = started_arena(hall, "Berserk", "k", 2)
     (game,) = round_games(hall, tid, 1)
     room = game["room"]
     first, second = (tokens[p] for p in game["players"])
@@ -379,20 +368,7 @@ def test_berserk_is_refused_outside_an_arena(hall: TimedServer) -> None:
 def test_a_hau_la_arena_seats_tables_of_three_by_rank_with_points_by_place(
     hall: TimedServer,
 ) -> None:
-    boss = account(hall, "boss")
-    tid = create(
-        hall,
-        boss,
-        name="Hau La arena",
-        game="hau_la",
-        clock="10+5",
-        system="arena",
-        seats=3,
-        minutes=30,
-        starts_at=STARTS_AT,
-    )
-    tokens = players(hall, tid, "r", 6)
-    hall.at(START)
+    tid, tokens = started_arena(hall, "Hau La arena", "r", 6, game="hau_la", clock="10+5", seats=3)
     waves = [play(hall, tokens, round_games(hall, tid, w)) for w in (1, 2)]
     # wave 1: everyone level, by joining order; wave 2 by rank (r1, r2, r4, r5 ahead after
     # wave 1), the one who sat first least often sits first
@@ -413,19 +389,7 @@ def test_a_hau_la_arena_seats_tables_of_three_by_rank_with_points_by_place(
 def test_raced_berserks_halve_a_clock_once(hall: TimedServer) -> None:
     """Eight berserks of one seat sent at once (a double tap, a script retrying): one is
     applied, the others are told `berserk_already`, and the clock is halved once, not twice."""
-    boss = account(hall, "boss")
-    tid = create(
-        hall,
-        boss,
-        name="Berserk race",
-        game="testline",
-        clock="5+3",
-        system="arena",
-        minutes=30,
-        starts_at=STARTS_AT,
-    )
-    tokens = players(hall, tid, "z", 2)
-    hall.at(START)
+    tid, tokens = started_arena(hall, "Berserk race", "z", 2)
     (game,) = round_games(hall, tid, 1)
     room = game["room"]
     first = tokens[game["players"][0]]
