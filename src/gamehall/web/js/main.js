@@ -73,12 +73,18 @@ export function renderWho(nickname) {
     }, t("page.header.change")));
 }
 
+let routing = 0;  // which call of route() is the latest: only it draws the page
+
 async function route() {
+  const mine = ++routing;
   if (current) current.destroy();
   current = null;
   document.title = "gamehall";
-  const hash = location.hash || "#/";
   const me = await session();
+  // a newer address came while the session was read: that call draws its page (two drawn
+  // would leave the first one's sockets and timers running, and show the wrong page)
+  if (mine !== routing) return;
+  const hash = location.hash || "#/";
   const nickname = me ? me.nickname : null;
   renderWho(nickname);
   followAccount(me);
