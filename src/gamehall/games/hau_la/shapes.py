@@ -80,7 +80,7 @@ def joint_shapes_groups(m: Model, specs: list[PieceSpec], a: Arr, da: Arr, b: Ar
     """`joint_shapes` for consecutive groups of candidates, group g of kind `specs[g]` with
     `sizes[g]` rows, fitted and sampled in one batch (the same numbers as one group alone)."""
     lengths = np.repeat(np.array([spec.length for spec in specs]), sizes)
-    fit = fit_joints(m, a, da, b, db, lengths)
+    fit = fit_joints(m, a, da, b, db, lengths, screen=True)  # only ok rows are sampled
     bounds = np.cumsum(sizes)
     starts = bounds - np.array(sizes)
     idx = np.flatnonzero(fit.ok)
