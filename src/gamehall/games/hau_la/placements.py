@@ -305,7 +305,8 @@ def _joint_blocks(m: Model, c: _JointCands, inside: Bools, touch: Bools,
 
 def _finish(b: Building, tags: Tags, blocks: list[_Block]) -> list[Part]:
     """Rows with their tag choice, tags checked in one batch (rows whose tag cannot sit are
-    dropped); without a tag, rows as they are (tag -1, height NaN)."""
+    dropped); without a tag, rows as they are (tag -1, height NaN). All blocks are finished
+    together, in their order (a row's tags follow it: face u then d per hole)."""
     if not blocks:
         return []
     if blocks[0].centres is None:
@@ -314,21 +315,15 @@ def _finish(b: Building, tags: Tags, blocks: list[_Block]) -> list[Part]:
     per_row = [len(x.centres) // max(len(x.base), 1) if x.centres is not None else 0
                for x in blocks]
     centres = np.concatenate([x.centres for x in blocks if x.centres is not None])
-    lifted = np.concatenate([np.repeat(x.lifted, n, axis=0) for x, n in zip(blocks, per_row,
-                                                                             strict=True)])
+    base = np.concatenate([x.base for x in blocks])
+    n = np.repeat(np.array(per_row, dtype=np.int64), [len(x.base) for x in blocks])
+    owner = np.repeat(np.arange(len(base)), n)
+    tag = np.arange(len(owner)) - np.repeat(np.cumsum(n) - n, n)
+    lifted = np.concatenate([x.lifted for x in blocks])[owner]
     possible, ttouch = _tag_checks(b, tags, centres, lifted)
-    out = []
-    start = 0
-    for x, n in zip(blocks, per_row, strict=True):
-        size = len(x.base) * n
-        part = slice(start, start + size)
-        start += size
-        owner = np.repeat(np.arange(len(x.base)), n)
-        tag = np.arange(size) % max(n, 1)
-        ok = possible[part]
-        out.append((np.concatenate([x.base[owner], tag[:, None]], 1)[ok],
-                    (x.touch[owner] | ttouch[part])[ok], centres[part, 2][ok]))
-    return out
+    touch = np.concatenate([x.touch for x in blocks])[owner] | ttouch
+    return [(np.concatenate([base[owner], tag[:, None]], 1)[possible], touch[possible],
+             centres[possible, 2])]
 
 
 def _tag_checks(b: Building, tags: Tags, centres: Arr, lifted: Bools) -> tuple[Bools, Bools]:
