@@ -420,15 +420,38 @@ def sample_ends(p: Arr, d: Arr, ref: Arr, cos_sin: Arr, length: float, n_seg: in
                 fracs: tuple[float, ...]) -> Sampled:
     """Straight strips from `p` along `d` (M, 3); hole axes turned from `ref` by an angle given
     as its (cos, sin) per strip (M, 2), from a table, so no trigonometry runs in a batch."""
-    t = np.linspace(0.0, 1.0, n_seg + 1) * length
-    pts = p[:, None, :] + t[None, :, None] * d[:, None, :]
-    f = np.array(fracs) * length
-    holes = p[:, None, :] + f[None, :, None] * d[:, None, :]
+    return sample_end_groups(p, d, ref, cos_sin, [length], [n_seg], [fracs])[1][0]
+
+
+def sample_end_groups(p: Arr, d: Arr, ref: Arr, cos_sin: Arr, lengths: list[float],
+                      n_segs: list[int],
+                      fracs: list[tuple[float, ...]]) -> tuple[Arr, list[Sampled]]:
+    """`sample_ends` of the same M strips for several kinds (group g: `lengths[g]`, `n_segs[g]`,
+    holes at `fracs[g]`) in one batch. Also returns every group's points padded to the longest
+    kind's count (G, M, W, 3) by repeating its last point, so checks that ask whether any point
+    does something can run once over all groups. Each number is formed as in a batch of its
+    own (p + t·d, the axes as `sample_ends` turns them)."""
+    width = max(n_segs) + 1
+    k_max = max(len(f) for f in fracs)
+    t = np.stack([_pad(np.linspace(0.0, 1.0, n + 1) * length, width)
+                  for n, length in zip(n_segs, lengths, strict=True)])
+    f = np.stack([_pad(np.array(fr) * length, k_max)
+                  for fr, length in zip(fracs, lengths, strict=True)])
+    pts = p[None, :, None, :] + t[:, None, :, None] * d[None, :, None, :]
+    holes = p[None, :, None, :] + f[:, None, :, None] * d[None, :, None, :]
     c, s = cos_sin[:, 0], cos_sin[:, 1]
-    axis = ref * c[:, None] + cross(d, ref) * s[:, None]
-    k = len(fracs)
-    tan = np.repeat(d[:, None, :], k, axis=1)
-    return Sampled(pts, holes, tan, canonical_axis(np.repeat(axis[:, None, :], k, axis=1)))
+    axis = canonical_axis(ref * c[:, None] + cross(d, ref) * s[:, None])
+    out = []
+    for g, (n, fr) in enumerate(zip(n_segs, fracs, strict=True)):
+        k = len(fr)
+        out.append(Sampled(pts[g, :, : n + 1], holes[g, :, :k], np.repeat(d[:, None, :], k, axis=1),
+                           np.repeat(axis[:, None, :], k, axis=1)))
+    return pts, out
+
+
+def _pad(row: Arr, width: int) -> Arr:
+    """`row` made `width` long by repeating its last value."""
+    return np.concatenate([row, np.full(width - len(row), row[-1])])
 
 
 @cache

@@ -20,7 +20,7 @@ from gamehall.games.hau_la.shapes import (
     SHAPES,
     JointShapes,
     ShapeCache,
-    end_shapes,
+    end_shapes_groups,
     joint_shapes_cached,
     joint_shapes_groups,
     rotation_table,
@@ -162,9 +162,11 @@ def _shapes(b: Building, tags: Tags, ask: Ask, cache: ShapeCache | None) -> list
     m = b.model
     out: list[_Cands | None] = [None] * len(ask.kinds)
     joint_at = [i for i, k in enumerate(ask.kinds) if m.kinds[k].is_joint]
-    for i, k in enumerate(ask.kinds):
-        if i not in joint_at:
-            out[i] = _end_cands(b, tags, ask, k)
+    end_at = [i for i in range(len(ask.kinds)) if i not in joint_at]
+    if end_at:
+        for i, c in zip(end_at, _end_cands(b, tags, ask, [ask.kinds[i] for i in end_at]),
+                        strict=True):
+            out[i] = c
     inputs = [(i, _joint_inputs(b, ask, ask.kinds[i])) for i in joint_at]
     found = [(i, x) for i, x in inputs if x is not None]
     if not found:
@@ -185,26 +187,28 @@ def _shapes(b: Building, tags: Tags, ask: Ask, cache: ShapeCache | None) -> list
     return out
 
 
-def _end_cands(b: Building, tags: Tags, ask: Ask, kind: int) -> _EndCands | None:
+def _end_cands(b: Building, tags: Tags, ask: Ask, kinds: list[int]) -> list[_EndCands | None]:
+    """The candidates of each end kind in `kinds`, all shaped in one batch."""
     m = b.model
-    spec = m.kinds[kind]
     hs, ss = _with_sides(b, np.array(ask.firsts, dtype=np.int64))
     if len(hs) == 0:
-        return None
+        return [None] * len(kinds)
     board = hs < b.n_board
     p = b.pos[hs]
     d = np.where((ss == 0)[:, None], b.axis[hs], -b.axis[hs])
+    tan = b.tan[hs]
     no_turn = _NO_TURN[np.zeros(len(hs), dtype=np.int64)]
-    ok, shape = end_shapes(m, spec, p, d, b.tan[hs], no_turn, board)
-    keep = np.flatnonzero(ok)
-    if len(keep) == 0:
-        return None
-    hs, ss, p, d = hs[keep], ss[keep], p[keep], d[keep]
     lifted = tags.holes[None, :] == hs[:, None]
     no_host = np.full(len(hs), -1, dtype=np.int64)
     joints = Joints(np.stack([p, np.zeros_like(p)], 1), np.stack([b.host[hs], no_host], 1))
-    return _EndCands(kind, shape.points[keep], joints, lifted, hs, ss, d, b.tan[hs],
-                     shape.hole_pos[keep])
+    out: list[_EndCands | None] = []
+    for kind, (ok, shape) in zip(kinds, end_shapes_groups(m, [m.kinds[k] for k in kinds], p, d,
+                                                          tan, no_turn, board), strict=True):
+        keep = np.flatnonzero(ok)
+        out.append(None if len(keep) == 0 else _EndCands(
+            kind, shape.points[keep], Joints(joints.point[keep], joints.host[keep]),
+            lifted[keep], hs[keep], ss[keep], d[keep], tan[keep], shape.hole_pos[keep]))
+    return out
 
 
 def _joint_inputs(b: Building, ask: Ask, kind: int) -> tuple[Ints, ...] | None:

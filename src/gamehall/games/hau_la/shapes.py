@@ -31,7 +31,7 @@ from gamehall.games.hau_la.curves import (
     Sampled,
     fit_joints,
     fold_back,
-    sample_ends,
+    sample_end_groups,
     sample_joint_groups,
 )
 from gamehall.games.hau_la.data import Model, PieceSpec
@@ -113,9 +113,20 @@ def joint_shapes_groups(m: Model, specs: list[PieceSpec], a: Arr, da: Arr, b: Ar
 def end_shapes(m: Model, spec: PieceSpec, p: Arr, d: Arr, ref: Arr, cos_sin: Arr,
                p_board: Bools) -> tuple[Bools, Sampled]:
     """Straight end pieces; returns (possible, shapes) for all inputs."""
-    shape = sample_ends(p, d, ref, cos_sin, spec.length, n_segments(m, spec), spec.holes)
-    ok = ~below_board(m, shape.points, p[:, None, :], p_board[:, None])
-    return ok, shape
+    return end_shapes_groups(m, [spec], p, d, ref, cos_sin, p_board)[0]
+
+
+def end_shapes_groups(m: Model, specs: list[PieceSpec], p: Arr, d: Arr, ref: Arr, cos_sin: Arr,
+                      p_board: Bools) -> list[tuple[Bools, Sampled]]:
+    """`end_shapes` of the same strips for each kind in `specs`, in one batch (the same numbers
+    as one kind alone; a padded point repeats the last one, so it changes no below-board test)."""
+    padded, shapes = sample_end_groups(p, d, ref, cos_sin, [s.length for s in specs],
+                                       [n_segments(m, s) for s in specs],
+                                       [s.holes for s in specs])
+    g, n = len(specs), len(p)
+    low = below_board(m, padded.reshape(g * n, -1, 3), np.tile(p, (g, 1))[:, None, :],
+                      np.tile(p_board, g)[:, None])
+    return [(~low[i * n: (i + 1) * n], shape) for i, shape in enumerate(shapes)]
 
 
 def below_board(m: Model, points: Arr, plugs: Arr, on_board: Bools) -> Bools:
