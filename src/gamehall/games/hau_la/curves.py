@@ -29,6 +29,7 @@ from gamehall.games.hau_la.geometry import (
     dot,
     horizontal_normal,
     norm,
+    stack3,
     unit,
 )
 
@@ -58,7 +59,7 @@ def _d2(u: Arr) -> tuple[Arr, Arr, Arr]:
 
 
 def _rowsum(x: Arr, w: Arr) -> Arr:
-    return (x * w).sum(axis=-1)
+    return np.add.reduce(x * w, axis=-1)  # what .sum(axis=-1) calls, without its Python layer
 
 
 @dataclass(frozen=True)
@@ -171,7 +172,7 @@ def solve_scale(sc: Scalars, t: RatioTables, rid: Index, length: Arr) -> tuple[A
         s[live] = np.maximum(x - step, 0.0)
         done = np.abs(f) <= 1e-10 * lv
         ok[live[done]] = True
-        keep = np.flatnonzero(~done)
+        keep = (~done).nonzero()[0]
         if len(keep) == 0:
             break
         if len(keep) < len(live):
@@ -236,7 +237,9 @@ def fit_joints(m: Model, a: Arr, da: Arr, b: Arr, db: Arr, length: float | Arr,
     sc = Scalars.of(a, da, b, db)
     span = np.sqrt(sc.dd)
     n = len(span)
-    lengths = np.broadcast_to(np.asarray(length, dtype=float), (n,))
+    lengths = np.asarray(length, dtype=float)
+    if lengths.shape != (n,):
+        lengths = np.full(n, float(length))
     d_hat = unit(b - a)
     collinear = (_cross_norm(d_hat, da) < 1e-9) & (_cross_norm(d_hat, db) < 1e-9)
     in_span = (span >= m.min_span * lengths - 1e-12) & (span <= m.max_span * lengths + 1e-12)
@@ -310,7 +313,7 @@ def _eval(a: Arr, da: Arr, b: Arr, db: Arr, sa: Arr, sb: Arr, u: Arr,
     else:
         w, p, q = _d1(u) if order == 1 else _d2(u)
         h = (-w, p, w, q)
-    return np.stack(_hermite_parts(a, da, b, db, sa, sb, h), axis=-1)
+    return stack3(*_hermite_parts(a, da, b, db, sa, sb, h))
 
 
 def _hermite_parts(a: Arr, da: Arr, b: Arr, db: Arr, sa: Arr, sb: Arr,
@@ -362,27 +365,27 @@ def sample_joint_groups(a: Arr, da: Arr, b: Arr, db: Arr, fit: JointFit, sizes: 
     m = len(sa)
     vx, vy, vz = _hermite_parts(a, da, b, db, sa, sb, _PANEL_D1)
     speed = np.sqrt(vx * vx + vy * vy + vz * vz).reshape(m, _PANELS, len(_PW))
-    panel = (speed * W_PANEL).sum(axis=-1)
-    cum = np.concatenate([np.zeros((m, 1)), np.cumsum(panel, axis=1)], axis=1)
+    panel = np.add.reduce(speed * W_PANEL, axis=-1)
+    cum = np.empty((m, _PANELS + 1))
+    cum[:, 0] = 0.0
+    np.cumsum(panel, axis=1, out=cum[:, 1:])
     total = cum[:, -1:]
-    width = max(n + 1 + len(f) for n, f in zip(n_segs, fracs, strict=True))
     k_max = max(len(f) for f in fracs)
-    pattern = np.zeros((len(sizes), width))
-    for g, (n, f) in enumerate(zip(n_segs, fracs, strict=True)):
-        pattern[g, : n + 1 + len(f)] = np.concatenate([np.linspace(0.0, 1.0, n + 1), f])
-    group = np.repeat(np.arange(len(sizes)), sizes)
+    pattern = _pattern(tuple(n_segs), tuple(tuple(f.tolist()) for f in fracs))
+    width = pattern.shape[1]
+    group = np.arange(len(sizes)).repeat(sizes)
     targets = pattern[group] * total
-    idx = (cum[:, None, 1:-1] <= targets[:, :, None]).sum(axis=-1)
-    lo = np.take_along_axis(cum, idx, axis=1)
-    pw = np.take_along_axis(panel, idx, axis=1)
-    u = np.clip((idx + (targets - lo) / np.maximum(pw, TINY)) / _PANELS, 0.0, 1.0)
+    idx = np.add.reduce(cum[:, None, 1:-1] <= targets[:, :, None], axis=-1)
     rows = np.arange(m)
+    lo = cum[rows[:, None], idx]
+    pw = panel[rows[:, None], idx]
+    u = np.clip((idx + (targets - lo) / np.maximum(pw, TINY)) / _PANELS, 0.0, 1.0)
     ns = np.array(n_segs)[group]
     u[:, 0] = 0.0
     u[rows, ns] = 1.0
     pts = _eval(a, da, b, db, sa, sb, u, 0)
     hcol = np.minimum(ns[:, None] + 1 + np.arange(k_max)[None, :], width - 1)
-    uh = np.take_along_axis(u, hcol, axis=1)
+    uh = u[rows[:, None], hcol]
     d1 = _eval(a, da, b, db, sa, sb, uh, 1)
     d2 = _eval(a, da, b, db, sa, sb, uh, 2)
     tan = unit(d1)
@@ -408,6 +411,18 @@ def sample_joint_groups(a: Arr, da: Arr, b: Arr, db: Arr, fit: JointFit, sizes: 
         start += size
         out.append(Sampled(pts[r, : n + 1], pts[r, n + 1: n + 1 + k], tan[r, :k], axis[r, :k]))
     return out
+
+
+@cache
+def _pattern(n_segs: tuple[int, ...], fracs: tuple[tuple[float, ...], ...]) -> Arr:
+    """Per group, the arc-length fractions sampled: n+1 even ones, then the holes' (padded
+    with zeros to the widest group; made once per set of kinds)."""
+    width = max(n + 1 + len(f) for n, f in zip(n_segs, fracs, strict=True))
+    pattern = np.zeros((len(n_segs), width))
+    for g, (n, f) in enumerate(zip(n_segs, fracs, strict=True)):
+        pattern[g, : n + 1 + len(f)] = np.concatenate([np.linspace(0.0, 1.0, n + 1), f])
+    pattern.setflags(write=False)
+    return pattern
 
 
 def _normal_raw(d1: Arr, d2: Arr) -> Arr:
@@ -467,7 +482,7 @@ def fold_back(points: Arr, seg_len: float, r: float) -> Bools:
     """True where a centre line comes back within 2r of itself (samples > 4r apart along it)."""
     gap = max(1, math.ceil(4.0 * r / seg_len))
     i, j = _far_pairs(points.shape[1], gap)
-    x, y, z = (np.take(points[..., c], i, axis=1) - np.take(points[..., c], j, axis=1)
+    x, y, z = (points[..., c].take(i, axis=1) - points[..., c].take(j, axis=1)
                for c in range(3))  # axis by axis, as in `_hermite_parts`
     d = np.sqrt(x * x + y * y + z * z)
     return np.asarray((d < 2.0 * r).any(axis=1), dtype=bool)

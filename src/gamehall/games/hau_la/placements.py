@@ -9,6 +9,7 @@ the height (centre z) its tag would have, so a bot can judge a placement without
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -200,11 +201,11 @@ def _end_cands(b: Building, tags: Tags, ask: Ask, kinds: list[int]) -> list[_End
     no_turn = _NO_TURN[np.zeros(len(hs), dtype=np.int64)]
     lifted = tags.holes[None, :] == hs[:, None]
     no_host = np.full(len(hs), -1, dtype=np.int64)
-    joints = Joints(np.stack([p, np.zeros_like(p)], 1), np.stack([b.host[hs], no_host], 1))
+    joints = Joints(_cols(p, np.zeros_like(p)), _cols(b.host[hs], no_host))
     out: list[_EndCands | None] = []
     for kind, (ok, shape) in zip(kinds, end_shapes_groups(m, [m.kinds[k] for k in kinds], p, d,
                                                           tan, no_turn, board), strict=True):
-        keep = np.flatnonzero(ok)
+        keep = ok.nonzero()[0]
         out.append(None if len(keep) == 0 else _EndCands(
             kind, shape.points[keep], Joints(joints.point[keep], joints.host[keep]),
             lifted[keep], hs[keep], ss[keep], d[keep], tan[keep], shape.hole_pos[keep]))
@@ -232,12 +233,12 @@ _NO_TURN = np.array([[1.0, 0.0]])
 
 def _joint_cands(b: Building, tags: Tags, kind: int, x: tuple[Ints, ...], a: Arr, bb: Arr,
                  js: JointShapes) -> _JointCands | None:
-    idx = np.flatnonzero(js.ok)
+    idx = js.ok.nonzero()[0]
     if len(idx) == 0:
         return None
     lo, hi, flags, sl, sh = (v[idx] for v in x)
     lifted = (tags.holes[None, :] == lo[:, None]) | (tags.holes[None, :] == hi[:, None])
-    joints = Joints(np.stack([a[idx], bb[idx]], 1), np.stack([b.host[lo], b.host[hi]], 1))
+    joints = Joints(_cols(a[idx], bb[idx]), _cols(b.host[lo], b.host[hi]))
     return _JointCands(kind, js.shape.points, joints, lifted, lo, hi, flags, sl, sh,
                        js.shape.hole_pos, js.shape.hole_axis)
 
@@ -262,12 +263,16 @@ def _piece_checks(b: Building, tags: Tags, cands: list[_Cands]) -> list[tuple[Bo
         near = np.logical_or.reduceat(near, first, axis=0)
         lifted = np.concatenate([c.lifted for c in cands])
         touch |= (near & ~lifted).any(axis=1)
-    bounds = np.cumsum(counts)[:-1]
-    return list(zip(np.split(inside, bounds), np.split(touch, bounds), strict=True))
+    out = []
+    start = 0
+    for n in counts:
+        out.append((inside[start: start + n], touch[start: start + n]))
+        start += n
+    return out
 
 
 def _end_blocks(m: Model, c: _EndCands, inside: Bools, touch: Bools, tag: bool) -> list[_Block]:
-    keep = np.flatnonzero(~inside)
+    keep = (~inside).nonzero()[0]
     if len(keep) == 0:
         return []
     hs, ss, d, touch, lifted = c.holes[keep], c.sides[keep], c.direction[keep], touch[keep], \
@@ -277,8 +282,8 @@ def _end_blocks(m: Model, c: _EndCands, inside: Bools, touch: Bools, tag: bool) 
     n_rot = len(cs)
     ci = np.repeat(np.arange(n_c), n_rot)
     ri = np.arange(n_c * n_rot) % n_rot
-    base = np.stack([np.full(n_c * n_rot, c.kind), hs[ci], np.full(n_c * n_rot, -1), ri,
-                     ss[ci]], 1)
+    base = _cols(np.full(n_c * n_rot, c.kind), hs[ci], np.full(n_c * n_rot, -1), ri,
+                 ss[ci])
     if not tag:
         return [_Block(base, touch[ci], None, lifted[ci])]
     k = c.hole_pos.shape[1]
@@ -298,9 +303,9 @@ def _joint_blocks(m: Model, c: _JointCands, inside: Bools, touch: Bools,
     for order, (first, second, s1, s2, part) in enumerate(
             ((c.lo, c.hi, c.side_lo, c.side_hi, slice(0, k)),
              (c.hi, c.lo, c.side_hi, c.side_lo, slice(k, 2 * k)))):
-        sel = np.flatnonzero(~inside & ((c.flags & (1 << order)) != 0))
-        base = np.stack([np.full(len(sel), c.kind), first[sel], second[sel],
-                         np.full(len(sel), -1), 2 * s1[sel] + s2[sel]], 1)
+        sel = (~inside & ((c.flags & (1 << order)) != 0)).nonzero()[0]
+        base = _cols(np.full(len(sel), c.kind), first[sel], second[sel],
+                     np.full(len(sel), -1), 2 * s1[sel] + s2[sel])
         centres = (_tag_rows(m, c.hole_pos[sel, part], c.hole_axis[sel, part]).reshape(-1, 3)
                    if tag else None)
         out.append(_Block(base, touch[sel], centres, c.lifted[sel]))
@@ -359,7 +364,7 @@ def _pairs(b: Building, ask: Ask, spec: PieceSpec) -> tuple[Ints, Ints, Ints]:
     """Unordered hole pairs (lo < hi) within reach, with flags 1: lo first allowed, 2: hi first."""
     f = np.array(ask.firsts, dtype=np.int64)
     s = np.array(ask.seconds, dtype=np.int64)
-    a = np.repeat(f, len(s))
+    a = f.repeat(len(s))
     c = s[np.arange(len(f) * len(s)) % len(s)] if len(s) else s
     keep = a != c
     if ask.bonus:
@@ -371,10 +376,27 @@ def _pairs(b: Building, ask: Ask, spec: PieceSpec) -> tuple[Ints, Ints, Ints]:
     keep = (span >= b.model.min_span * length - 1e-9) & (span <= b.model.max_span * length + 1e-9)
     lo, hi, flag = lo[keep], hi[keep], np.where(a[keep] == lo[keep], 1, 2)
     key = lo * b.n_holes + hi
-    uniq, inv = np.unique(key, return_inverse=True)
+    # np.unique(key) and each pair's flags or-ed together, in a few C calls
+    ordered = np.sort(key)
+    first = np.empty(len(ordered), dtype=bool)
+    first[:1] = True
+    first[1:] = ordered[1:] != ordered[:-1]
+    uniq = ordered[first]
+    inv = uniq.searchsorted(key)
     flags = np.zeros(len(uniq), dtype=np.int64)
-    np.bitwise_or.at(flags, inv, flag)
+    for bit in (1, 2):
+        flags[inv[flag == bit]] |= bit
     return uniq // b.n_holes, uniq % b.n_holes, flags
+
+
+def _cols(*arrays: NDArray[Any]) -> NDArray[Any]:
+    """`np.stack(arrays, axis=1)` for arrays of one shape and kind, in a few C calls (the arrays
+    here are small, so `np.stack`'s Python layer would cost more than the copies)."""
+    first = arrays[0]
+    out = np.empty((len(first), len(arrays), *first.shape[1:]), dtype=first.dtype)
+    for i, a in enumerate(arrays):
+        out[:, i] = a
+    return out
 
 
 def plug_direction_many(axis: Arr, sides: Ints) -> Arr:

@@ -83,7 +83,7 @@ def joint_shapes_groups(m: Model, specs: list[PieceSpec], a: Arr, da: Arr, b: Ar
     fit = fit_joints(m, a, da, b, db, lengths, screen=True)  # only ok rows are sampled
     bounds = np.cumsum(sizes)
     starts = bounds - np.array(sizes)
-    idx = np.flatnonzero(fit.ok)
+    idx = fit.ok.nonzero()[0]
     kept = [int(n) for n in np.diff(np.searchsorted(idx, np.concatenate([starts[:1], bounds])))]
     fracs = [np.concatenate([np.array(spec.holes), 1.0 - np.array(spec.holes)])
              for spec in specs]
@@ -101,8 +101,8 @@ def joint_shapes_groups(m: Model, specs: list[PieceSpec], a: Arr, da: Arr, b: Ar
             continue
         sel = idx[at: at + kept[g]]
         at += kept[g]
-        plugs = np.stack([a[sel], b[sel]], axis=1)
-        on_board = np.stack([a_board[sel], b_board[sel]], axis=1)
+        plugs = np.concatenate([a[sel, None], b[sel, None]], axis=1)
+        on_board = np.concatenate([a_board[sel, None], b_board[sel, None]], axis=1)
         good = ~below_board(m, shape.points, plugs, on_board)
         good &= ~fold_back(shape.points, m.seg_len, m.r)
         ok[sel[good] - starts[g]] = True
