@@ -316,6 +316,18 @@ def _eval(a: Arr, da: Arr, b: Arr, db: Arr, sa: Arr, sb: Arr, u: Arr,
     return stack3(*_hermite_parts(a, da, b, db, sa, sb, h))
 
 
+def _derivatives(a: Arr, da: Arr, b: Arr, db: Arr, sa: Arr, sb: Arr, u: Arr) -> tuple[Arr, Arr]:
+    """`_eval` of orders 1 and 2 at the same parameters u (M, K), in one batch (the same
+    numbers: each column is worked out on its own)."""
+    w1, p1, q1 = _d1(u)
+    w2, p2, q2 = _d2(u)
+    h = tuple(np.concatenate([x, y], axis=1)
+              for x, y in ((-w1, -w2), (p1, p2), (w1, w2), (q1, q2)))
+    both = stack3(*_hermite_parts(a, da, b, db, sa, sb, h))
+    k = u.shape[1]
+    return both[:, :k], both[:, k:]
+
+
 def _hermite_parts(a: Arr, da: Arr, b: Arr, db: Arr, sa: Arr, sb: Arr,
                    h: tuple[Arr, ...]) -> list[Arr]:
     """The x, y and z parts of h0·A + h1·(sa·dA) + h2·B - h3·(sb·dB) for weights h of shape
@@ -386,8 +398,7 @@ def sample_joint_groups(a: Arr, da: Arr, b: Arr, db: Arr, fit: JointFit, sizes: 
     pts = _eval(a, da, b, db, sa, sb, u, 0)
     hcol = np.minimum(ns[:, None] + 1 + np.arange(k_max)[None, :], width - 1)
     uh = u[rows[:, None], hcol]
-    d1 = _eval(a, da, b, db, sa, sb, uh, 1)
-    d2 = _eval(a, da, b, db, sa, sb, uh, 2)
+    d1, d2 = _derivatives(a, da, b, db, sa, sb, uh)
     tan = unit(d1)
     nraw = _normal_raw(d1, d2)
     kap = norm(nraw) / np.maximum(dot(d1, d1), TINY)
@@ -446,12 +457,7 @@ def sample_end_groups(p: Arr, d: Arr, ref: Arr, cos_sin: Arr, lengths: list[floa
     kind's count (G, M, W, 3) by repeating its last point, so checks that ask whether any point
     does something can run once over all groups. Each number is formed as in a batch of its
     own (p + t·d, the axes as `sample_ends` turns them)."""
-    width = max(n_segs) + 1
-    k_max = max(len(f) for f in fracs)
-    t = np.stack([_pad(np.linspace(0.0, 1.0, n + 1) * length, width)
-                  for n, length in zip(n_segs, lengths, strict=True)])
-    f = np.stack([_pad(np.array(fr) * length, k_max)
-                  for fr, length in zip(fracs, lengths, strict=True)])
+    t, f = _end_tables(tuple(lengths), tuple(n_segs), tuple(fracs))
     pts = p[None, :, None, :] + t[:, None, :, None] * d[None, :, None, :]
     holes = p[None, :, None, :] + f[:, None, :, None] * d[None, :, None, :]
     c, s = cos_sin[:, 0], cos_sin[:, 1]
@@ -462,6 +468,21 @@ def sample_end_groups(p: Arr, d: Arr, ref: Arr, cos_sin: Arr, lengths: list[floa
         out.append(Sampled(pts[g, :, : n + 1], holes[g, :, :k], np.repeat(d[:, None, :], k, axis=1),
                            np.repeat(axis[:, None, :], k, axis=1)))
     return pts, out
+
+
+@cache
+def _end_tables(lengths: tuple[float, ...], n_segs: tuple[int, ...],
+                fracs: tuple[tuple[float, ...], ...]) -> tuple[Arr, Arr]:
+    """Distances along the strip of each group's points and holes, padded (made once)."""
+    width = max(n_segs) + 1
+    k_max = max(len(f) for f in fracs)
+    t = np.stack([_pad(np.linspace(0.0, 1.0, n + 1) * length, width)
+                  for n, length in zip(n_segs, lengths, strict=True)])
+    f = np.stack([_pad(np.array(fr) * length, k_max)
+                  for fr, length in zip(fracs, lengths, strict=True)])
+    t.setflags(write=False)
+    f.setflags(write=False)
+    return t, f
 
 
 def _pad(row: Arr, width: int) -> Arr:

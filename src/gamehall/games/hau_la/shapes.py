@@ -124,8 +124,8 @@ def end_shapes_groups(m: Model, specs: list[PieceSpec], p: Arr, d: Arr, ref: Arr
                                        [n_segments(m, s) for s in specs],
                                        [s.holes for s in specs])
     g, n = len(specs), len(p)
-    low = below_board(m, padded.reshape(g * n, -1, 3), np.tile(p, (g, 1))[:, None, :],
-                      np.tile(p_board, g)[:, None])
+    plugs, on_board = (p, p_board) if g == 1 else (np.tile(p, (g, 1)), np.tile(p_board, g))
+    low = below_board(m, padded.reshape(g * n, -1, 3), plugs[:, None, :], on_board[:, None])
     return [(~low[i * n: (i + 1) * n], shape) for i, shape in enumerate(shapes)]
 
 

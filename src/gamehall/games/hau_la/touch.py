@@ -140,15 +140,16 @@ def piece_contacts(grid: SegmentGrid, q0: Arr, q1: Arr, owner: Ints, joints: Joi
     c = owner[qi]
     host = grid.piece[ei]
     excused = np.zeros(len(qi), dtype=bool)
-    for k in range(joints.host.shape[1]):
-        jh = joints.host[c, k]
-        at = ((jh == host) & (jh >= 0)).nonzero()[0]  # pairs with the piece joint k plugs into
-        if len(at):
-            jp = joints.point[c[at], k]
-            q, e = qi[at], ei[at]
-            near_joint = point_segment_distance(jp, _rows(q0, q), _rows(q1, q)) < r_ex
-            near_joint &= point_segment_distance(jp, _rows(grid.p0, e), _rows(grid.p1, e)) < r_ex
-            excused[at[near_joint]] = True
+    hosts = joints.host[c]
+    # (pair, joint k) where the pair's building piece is the one joint k plugs into: all joints
+    # in one batch
+    at, k = ((hosts == host[:, None]) & (hosts >= 0)).nonzero()
+    if len(at):
+        jp = joints.point[c[at], k]
+        q, e = qi[at], ei[at]
+        near_joint = point_segment_distance(jp, _rows(q0, q), _rows(q1, q)) < r_ex
+        near_joint &= point_segment_distance(jp, _rows(grid.p0, e), _rows(grid.p1, e)) < r_ex
+        excused[at[near_joint]] = True
     keep = ~excused
     touch = np.bincount(c[keep], minlength=n_cand) > 0
     inside = np.bincount(c[keep & (d < r)], minlength=n_cand) > 0
