@@ -361,12 +361,12 @@ _PANEL_D1 = (-_PW1, _PP1, _PW1, _PQ1)
 def sample_joints(a: Arr, da: Arr, b: Arr, db: Arr, fit: JointFit, n_seg: int,
                   fracs: Arr) -> Sampled:
     """Points every 1/n_seg of the arc length, and the holes at `fracs` (M, k) with their axes."""
-    groups = sample_joint_groups(a, da, b, db, fit, [len(a)], [n_seg], [fracs[0]])
+    groups = sample_joint_groups(a, da, b, db, fit, [len(a)], [n_seg], [tuple(fracs[0].tolist())])
     return groups[0]
 
 
 def sample_joint_groups(a: Arr, da: Arr, b: Arr, db: Arr, fit: JointFit, sizes: list[int],
-                        n_segs: list[int], fracs: list[Arr]) -> list[Sampled]:
+                        n_segs: list[int], fracs: list[tuple[float, ...]]) -> list[Sampled]:
     """`sample_joints` for consecutive groups of candidates (kinds) in one batch: group g has
     `sizes[g]` rows, `n_segs[g]` segments and its holes at `fracs[g]` (k_g,) of the arc length.
 
@@ -383,7 +383,7 @@ def sample_joint_groups(a: Arr, da: Arr, b: Arr, db: Arr, fit: JointFit, sizes: 
     np.cumsum(panel, axis=1, out=cum[:, 1:])
     total = cum[:, -1:]
     k_max = max(len(f) for f in fracs)
-    pattern = _pattern(tuple(n_segs), tuple(tuple(f.tolist()) for f in fracs))
+    pattern = _pattern(tuple(n_segs), tuple(fracs))
     width = pattern.shape[1]
     group = np.arange(len(sizes)).repeat(sizes)
     targets = pattern[group] * total

@@ -85,8 +85,7 @@ def joint_shapes_groups(m: Model, specs: list[PieceSpec], a: Arr, da: Arr, b: Ar
     starts = bounds - np.array(sizes)
     idx = fit.ok.nonzero()[0]
     kept = [int(n) for n in np.diff(np.searchsorted(idx, np.concatenate([starts[:1], bounds])))]
-    fracs = [np.concatenate([np.array(spec.holes), 1.0 - np.array(spec.holes)])
-             for spec in specs]
+    fracs = [_joint_fracs(spec) for spec in specs]
     sampled = sample_joint_groups(a[idx], da[idx], b[idx], db[idx], fit.take(idx), kept,
                                   [n_segments(m, spec) for spec in specs], fracs) if len(idx) \
         else [None] * len(specs)
@@ -108,6 +107,12 @@ def joint_shapes_groups(m: Model, specs: list[PieceSpec], a: Arr, da: Arr, b: Ar
         ok[sel[good] - starts[g]] = True
         out.append(JointShapes(ok, _take(shape, good)))
     return out
+
+
+@cache
+def _joint_fracs(spec: PieceSpec) -> tuple[float, ...]:
+    """Where a joint's holes are along it, as fractions of its length: from A, then from B."""
+    return tuple(np.concatenate([np.array(spec.holes), 1.0 - np.array(spec.holes)]).tolist())
 
 
 def end_shapes(m: Model, spec: PieceSpec, p: Arr, d: Arr, ref: Arr, cos_sin: Arr,
