@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gamehall.games.hau_la.building import Building
-from gamehall.games.hau_la.data import Model, PieceSpec
+from gamehall.games.hau_la.data import Model
 from gamehall.games.hau_la.geometry import Arr, canonical_axis, cross, norm
 from gamehall.games.hau_la.shapes import (
     SHAPES,
@@ -168,23 +168,26 @@ def _shapes(b: Building, tags: Tags, ask: Ask, cache: ShapeCache | None) -> list
         for i, c in zip(end_at, _end_cands(b, tags, ask, [ask.kinds[i] for i in end_at]),
                         strict=True):
             out[i] = c
-    inputs = [(i, _joint_inputs(b, ask, ask.kinds[i])) for i in joint_at]
-    found = [(i, x) for i, x in inputs if x is not None]
+    if not joint_at:
+        return out
+    x, counts = _joint_inputs(b, ask, [ask.kinds[i] for i in joint_at])
+    found = [(i, n) for i, n in zip(joint_at, counts, strict=True) if n > 0]
     if not found:
         return out
-    lo, hi, flags, sl, sh = (np.concatenate([x[j] for _, x in found]) for j in range(5))
+    lo, hi, flags, sl, sh = x
     a, bb = b.pos[lo], b.pos[hi]
     da, db = plug_direction_many(b.axis[lo], sl), plug_direction_many(b.axis[hi], sh)
-    sizes = [len(x[0]) for _, x in found]
+    sizes = [n for _, n in found]
     specs = [m.kinds[ask.kinds[i]] for i, _ in found]
     board = (lo < b.n_board, hi < b.n_board)
     shapes = (joint_shapes_groups(m, specs, a, da, bb, db, *board, sizes) if cache is None
               else joint_shapes_cached(cache, m, specs, a, da, bb, db, *board, sizes))
     start = 0
-    for (i, x), js in zip(found, shapes, strict=True):
-        part = slice(start, start + len(x[0]))
+    for (i, n), js in zip(found, shapes, strict=True):
+        part = slice(start, start + n)
         start = part.stop
-        out[i] = _joint_cands(b, tags, ask.kinds[i], x, a[part], bb[part], js)
+        out[i] = _joint_cands(b, tags, ask.kinds[i], tuple(v[part] for v in x), a[part],
+                              bb[part], js)
     return out
 
 
@@ -212,18 +215,25 @@ def _end_cands(b: Building, tags: Tags, ask: Ask, kinds: list[int]) -> list[_End
     return out
 
 
-def _joint_inputs(b: Building, ask: Ask, kind: int) -> tuple[Ints, ...] | None:
-    """(lo, hi, flags, side_lo, side_hi) of every joint candidate of `kind`."""
-    lo, hi, flags = _pairs(b, ask, b.model.kinds[kind])
-    pi = np.repeat(np.arange(len(lo)), 4)
+def _joint_inputs(b: Building, ask: Ask, kinds: list[int]) -> tuple[tuple[Ints, ...], list[int]]:
+    """(lo, hi, flags, side_lo, side_hi) of every joint candidate, kind after kind in `kinds`,
+    and how many each kind has. The hole pairs and their plug sides are the same for every
+    kind; only whether a pair is within a kind's reach differs."""
+    lo, hi, flags, span = _pairs(b, ask)
+    pi = np.arange(len(lo)).repeat(4)
     combo = _COMBOS[np.arange(4 * len(lo)) % 4]
     sl, sh = combo[:, 0], combo[:, 1]
-    lo, hi, flags = lo[pi], hi[pi], flags[pi]
+    lo, hi, flags, span = lo[pi], hi[pi], flags[pi], span[pi]
     keep = ((sl == 0) | (lo >= b.n_board)) & ((sh == 0) | (hi >= b.n_board))
-    if not keep.any():
-        return None
-    lo, hi, flags, sl, sh = lo[keep], hi[keep], flags[keep], sl[keep], sh[keep]
-    return lo, hi, flags, sl, sh
+    lo, hi, flags, sl, sh, span = (v[keep] for v in (lo, hi, flags, sl, sh, span))
+    m = b.model
+    rows = []
+    for kind in kinds:
+        length = m.kinds[kind].length
+        reach = (span >= m.min_span * length - 1e-9) & (span <= m.max_span * length + 1e-9)
+        rows.append(reach.nonzero()[0])
+    idx = np.concatenate(rows)
+    return (lo[idx], hi[idx], flags[idx], sl[idx], sh[idx]), [len(r) for r in rows]
 
 
 _COMBOS = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], dtype=np.int64)
@@ -360,8 +370,9 @@ def _with_sides(b: Building, holes: Ints) -> tuple[Ints, Ints]:
     return hs[keep], ss[keep]
 
 
-def _pairs(b: Building, ask: Ask, spec: PieceSpec) -> tuple[Ints, Ints, Ints]:
-    """Unordered hole pairs (lo < hi) within reach, with flags 1: lo first allowed, 2: hi first."""
+def _pairs(b: Building, ask: Ask) -> tuple[Ints, Ints, Ints, Arr]:
+    """Unordered hole pairs (lo < hi), with flags 1: lo first allowed, 2: hi first, and their
+    span (the distance between the two holes)."""
     f = np.array(ask.firsts, dtype=np.int64)
     s = np.array(ask.seconds, dtype=np.int64)
     a = f.repeat(len(s))
@@ -371,10 +382,7 @@ def _pairs(b: Building, ask: Ask, spec: PieceSpec) -> tuple[Ints, Ints, Ints]:
         keep &= (a < b.n_board) != (c < b.n_board)
     a, c = a[keep], c[keep]
     lo, hi = np.minimum(a, c), np.maximum(a, c)
-    span = norm(b.pos[hi] - b.pos[lo])
-    length = spec.length
-    keep = (span >= b.model.min_span * length - 1e-9) & (span <= b.model.max_span * length + 1e-9)
-    lo, hi, flag = lo[keep], hi[keep], np.where(a[keep] == lo[keep], 1, 2)
+    flag = np.where(a == lo, 1, 2)
     key = lo * b.n_holes + hi
     # np.unique(key) and each pair's flags or-ed together, in a few C calls
     ordered = np.sort(key)
@@ -386,7 +394,8 @@ def _pairs(b: Building, ask: Ask, spec: PieceSpec) -> tuple[Ints, Ints, Ints]:
     flags = np.zeros(len(uniq), dtype=np.int64)
     for bit in (1, 2):
         flags[inv[flag == bit]] |= bit
-    return uniq // b.n_holes, uniq % b.n_holes, flags
+    lo, hi = uniq // b.n_holes, uniq % b.n_holes
+    return lo, hi, flags, norm(b.pos[hi] - b.pos[lo])
 
 
 def _cols(*arrays: NDArray[Any]) -> NDArray[Any]:
