@@ -111,7 +111,6 @@ class Building:
             self.plug[list(p.plan.holes)] = first + i
         self.names = names + tuple(
             f"{p.number}{LETTERS[k]}" for p in new for k in range(len(p.hole_pos)))
-        self._by_name = {n: i for i, n in enumerate(self.names)}
         self._shapes: dict[Plan, Sampled] = {}
 
     @cached_property
@@ -136,14 +135,19 @@ class Building:
 
     def hole_id(self, name: str) -> int:
         try:
-            return self._by_name[name.strip().lower()]
+            return self._hole_ids[name.strip().lower()]
         except KeyError:
             raise PlanError(f"there is no hole {name}") from None
 
     def is_board(self, hole: int) -> bool:
         return hole < self.n_board
 
-    @property
+    @cached_property
+    def _hole_ids(self) -> dict[str, int]:
+        """Hole ids by name (made when first asked: play itself never names holes)."""
+        return {n: i for i, n in enumerate(self.names)}
+
+    @cached_property
     def signature(self) -> tuple[tuple[object, ...], ...]:
         return tuple((p.plan, p.placer, p.bonus) for p in self.pieces)
 

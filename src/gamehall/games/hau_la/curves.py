@@ -245,7 +245,7 @@ def fit_joints(m: Model, a: Arr, da: Arr, b: Arr, db: Arr, length: float | Arr,
     in_span = (span >= m.min_span * lengths - 1e-12) & (span <= m.max_span * lengths + 1e-12)
     t = ratio_tables(m.ratios)
     n_r = len(m.ratios)
-    rid = np.arange(n * n_r) % n_r
+    rid = np.arange(n_r)[None, :].repeat(n, axis=0).ravel()  # 0, 1, .., 0, 1, ..
     ci = np.repeat(np.arange(n), n_r)
     per_ratio = sc.take(ci)
     s, conv = solve_scale(per_ratio, t, rid, lengths[ci])

@@ -221,7 +221,7 @@ def _joint_inputs(b: Building, ask: Ask, kinds: list[int]) -> tuple[tuple[Ints, 
     kind; only whether a pair is within a kind's reach differs."""
     lo, hi, flags, span = _pairs(b, ask)
     pi = np.arange(len(lo)).repeat(4)
-    combo = _COMBOS[np.arange(4 * len(lo)) % 4]
+    combo = _COMBOS[None].repeat(len(lo), axis=0).reshape(-1, 2)
     sl, sh = combo[:, 0], combo[:, 1]
     lo, hi, flags, span = lo[pi], hi[pi], flags[pi], span[pi]
     keep = ((sl == 0) | (lo >= b.n_board)) & ((sh == 0) | (hi >= b.n_board))
@@ -291,7 +291,7 @@ def _end_blocks(m: Model, c: _EndCands, inside: Bools, touch: Bools, tag: bool) 
     cs = rotation_table(m)
     n_rot = len(cs)
     ci = np.repeat(np.arange(n_c), n_rot)
-    ri = np.arange(n_c * n_rot) % n_rot
+    ri = np.arange(n_rot)[None, :].repeat(n_c, axis=0).ravel()
     base = _cols(np.full(n_c * n_rot, c.kind), hs[ci], np.full(n_c * n_rot, -1), ri,
                  ss[ci])
     if not tag:
@@ -376,7 +376,7 @@ def _pairs(b: Building, ask: Ask) -> tuple[Ints, Ints, Ints, Arr]:
     f = np.array(ask.firsts, dtype=np.int64)
     s = np.array(ask.seconds, dtype=np.int64)
     a = f.repeat(len(s))
-    c = s[np.arange(len(f) * len(s)) % len(s)] if len(s) else s
+    c = s[None, :].repeat(len(f), axis=0).ravel()
     keep = a != c
     if ask.bonus:
         keep &= (a < b.n_board) != (c < b.n_board)
