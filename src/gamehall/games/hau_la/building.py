@@ -60,6 +60,18 @@ class Piece:
         return rounded(self.points)
 
 
+class Signature(tuple[tuple[object, ...], ...]):
+    """What makes a building: each piece's plan, placer and bonus flag. Its hash is kept once
+    worked out (buildings key the engine's caches, and a long tuple of plans is slow to hash
+    again at every placement)."""
+
+    def __hash__(self) -> int:
+        found: int | None = self.__dict__.get("hash")
+        if found is None:
+            found = self.__dict__["hash"] = super().__hash__()
+        return found
+
+
 def rounded(a: Arr) -> Any:
     """Coordinates rounded to 4 decimals (and -0.0 made 0.0) as nested lists."""
     return (np.round(a, 4) + 0.0).tolist()
@@ -148,8 +160,8 @@ class Building:
         return {n: i for i, n in enumerate(self.names)}
 
     @cached_property
-    def signature(self) -> tuple[tuple[object, ...], ...]:
-        return tuple((p.plan, p.placer, p.bonus) for p in self.pieces)
+    def signature(self) -> Signature:
+        return Signature((p.plan, p.placer, p.bonus) for p in self.pieces)
 
     # --- placing -----------------------------------------------------------------------------
     def shape(self, plan: Plan) -> Sampled:
