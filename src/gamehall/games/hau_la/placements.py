@@ -311,18 +311,23 @@ def _end_blocks(m: Model, c: _EndCands, inside: Bools, touch: Bools, tag: bool) 
 
 def _joint_blocks(m: Model, c: _JointCands, inside: Bools, touch: Bools,
                   tag: bool) -> list[_Block]:
+    """The rows of each fitting candidate placed from its lower hole first (where allowed), then
+    those placed from its higher hole first, in one block."""
     k = c.hole_pos.shape[1] // 2
-    out = []
-    for order, (first, second, s1, s2, part) in enumerate(
-            ((c.lo, c.hi, c.side_lo, c.side_hi, slice(0, k)),
-             (c.hi, c.lo, c.side_hi, c.side_lo, slice(k, 2 * k)))):
-        sel = (~inside & ((c.flags & (1 << order)) != 0)).nonzero()[0]
-        base = _cols(np.full(len(sel), c.kind), first[sel], second[sel],
-                     np.full(len(sel), -1), 2 * s1[sel] + s2[sel])
-        centres = (_tag_rows(m, c.hole_pos[sel, part], c.hole_axis[sel, part]).reshape(-1, 3)
-                   if tag else None)
-        out.append(_Block(base, touch[sel], centres, c.lifted[sel]))
-    return out
+    free = ~inside
+    sel = [(free & ((c.flags & bit) != 0)).nonzero()[0] for bit in (1, 2)]
+    idx = np.concatenate(sel)
+    rev = np.arange(len(idx)) >= len(sel[0])  # placed from the higher hole first
+    lo, hi, s_lo, s_hi = c.lo[idx], c.hi[idx], c.side_lo[idx], c.side_hi[idx]
+    base = _cols(np.full(len(idx), c.kind), np.where(rev, hi, lo), np.where(rev, lo, hi),
+                 np.full(len(idx), -1), np.where(rev, 2 * s_hi + s_lo, 2 * s_lo + s_hi))
+    centres = None
+    if tag:
+        # the holes named from the first plug: A's, or B's (listed after A's) when reversed
+        holes = np.arange(k)[None, :] + k * rev[:, None]
+        rows = idx[:, None]
+        centres = _tag_rows(m, c.hole_pos[rows, holes], c.hole_axis[rows, holes]).reshape(-1, 3)
+    return [_Block(base, touch[idx], centres, c.lifted[idx])]
 
 
 def _finish(b: Building, tags: Tags, blocks: list[_Block]) -> list[Part]:
