@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -10,6 +12,7 @@ from gamehall.games.hau_la.curves import fit_joints
 from gamehall.games.hau_la.data import model
 from gamehall.games.hau_la.geometry import norm
 from gamehall.games.hau_la.placements import FIRST, SIDES, Ask, Tags, enumerate_placements
+from gamehall.games.hau_la.shapes import end_shapes, end_shapes_groups, rotation_table
 
 UP = (0.0, 0.0, 1.0)
 NORTH = (0.0, 1.0, 0.0)
@@ -162,3 +165,24 @@ def test_fold_back_through_itself() -> None:
     wide = hairpin(0.6)  # legs 1.2 apart
     found = fold_back(np.stack([straight, tight, wide]), M.seg_len, M.r)
     assert list(found) == [False, True, False]
+
+
+def test_end_pieces_of_all_kinds_in_one_batch_are_each_kind_alone() -> None:
+    """`end_shapes_groups` (one batch for every end kind in hand, padded to the longest) gives
+    each kind the bytes a batch of its own gives, below-board verdicts included."""
+    b = Building.start(M)
+    holes = np.repeat(np.arange(b.n_holes), 2)
+    sides = np.arange(len(holes)) % 2
+    d = np.where((sides == 0)[:, None], b.axis[holes], -b.axis[holes])
+    turn = rotation_table(M)[np.arange(len(holes)) % len(M.rotations_deg)]
+    board = holes < b.n_board
+    specs = [k for k in M.kinds if not k.is_joint]
+    together = end_shapes_groups(M, specs, b.pos[holes], d, b.tan[holes], turn, board)
+    oks = []
+    for spec, (ok, shape) in zip(specs, together, strict=True):
+        alone_ok, alone = end_shapes(M, spec, b.pos[holes], d, b.tan[holes], turn, board)
+        assert ok.tobytes() == alone_ok.tobytes()
+        for x, y in zip(dataclasses.astuple(shape), dataclasses.astuple(alone), strict=True):
+            assert x.shape == y.shape and x.tobytes() == np.ascontiguousarray(y).tobytes()
+        oks.append(ok)
+    assert all(0 < ok.sum() < len(ok) for ok in oks)  # some end pieces would dip below the board

@@ -60,6 +60,18 @@ class Piece:
         return rounded(self.points)
 
 
+class Signature(tuple[tuple[object, ...], ...]):
+    """What makes a building: each piece's plan, placer and bonus flag. Its hash is kept once
+    worked out (buildings key the engine's caches, and a long tuple of plans is slow to hash
+    again at every placement)."""
+
+    def __hash__(self) -> int:
+        found: int | None = self.__dict__.get("hash")
+        if found is None:
+            found = self.__dict__["hash"] = super().__hash__()
+        return found
+
+
 def rounded(a: Arr) -> Any:
     """Coordinates rounded to 4 decimals (and -0.0 made 0.0) as nested lists."""
     return (np.round(a, 4) + 0.0).tolist()
@@ -111,7 +123,6 @@ class Building:
             self.plug[list(p.plan.holes)] = first + i
         self.names = names + tuple(
             f"{p.number}{LETTERS[k]}" for p in new for k in range(len(p.hole_pos)))
-        self._by_name = {n: i for i, n in enumerate(self.names)}
         self._shapes: dict[Plan, Sampled] = {}
 
     @cached_property
@@ -136,16 +147,21 @@ class Building:
 
     def hole_id(self, name: str) -> int:
         try:
-            return self._by_name[name.strip().lower()]
+            return self._hole_ids[name.strip().lower()]
         except KeyError:
             raise PlanError(f"there is no hole {name}") from None
 
     def is_board(self, hole: int) -> bool:
         return hole < self.n_board
 
-    @property
-    def signature(self) -> tuple[tuple[object, ...], ...]:
-        return tuple((p.plan, p.placer, p.bonus) for p in self.pieces)
+    @cached_property
+    def _hole_ids(self) -> dict[str, int]:
+        """Hole ids by name (made when first asked: play itself never names holes)."""
+        return {n: i for i, n in enumerate(self.names)}
+
+    @cached_property
+    def signature(self) -> Signature:
+        return Signature((p.plan, p.placer, p.bonus) for p in self.pieces)
 
     # --- placing -----------------------------------------------------------------------------
     def shape(self, plan: Plan) -> Sampled:

@@ -29,6 +29,7 @@ from gamehall.games.hau_la.geometry import (
     dot,
     horizontal_normal,
     norm,
+    stack3,
     unit,
 )
 
@@ -58,7 +59,7 @@ def _d2(u: Arr) -> tuple[Arr, Arr, Arr]:
 
 
 def _rowsum(x: Arr, w: Arr) -> Arr:
-    return (x * w).sum(axis=-1)
+    return np.add.reduce(x * w, axis=-1)  # what .sum(axis=-1) calls, without its Python layer
 
 
 @dataclass(frozen=True)
@@ -171,7 +172,7 @@ def solve_scale(sc: Scalars, t: RatioTables, rid: Index, length: Arr) -> tuple[A
         s[live] = np.maximum(x - step, 0.0)
         done = np.abs(f) <= 1e-10 * lv
         ok[live[done]] = True
-        keep = np.flatnonzero(~done)
+        keep = (~done).nonzero()[0]
         if len(keep) == 0:
             break
         if len(keep) < len(live):
@@ -179,17 +180,25 @@ def solve_scale(sc: Scalars, t: RatioTables, rid: Index, length: Arr) -> tuple[A
     return s, ok
 
 
-def curvature(sc: Scalars, t: RatioTables, rid: Index, s: Arr) -> Arr:
-    """Curvature |P' x P''| / |P'|^3 at U_KAPPA, shape (M, len(U_KAPPA))."""
+def curvature(sc: Scalars, t: RatioTables, rid: Index, s: Arr, cols: slice = slice(None)) -> Arr:
+    """Curvature |P' x P''| / |P'|^3 at U_KAPPA[cols], shape (M, len(U_KAPPA[cols])).
+
+    Each sample is worked out on its own, so a sample's value is the same bits whichever
+    `cols` it is computed with."""
     sv = s[:, None]
-    x = (_KAP_W, sv * t.kap_p[rid], sv * t.kap_q[rid])
-    y = (_KAP_W2, sv * t.kap_p2[rid], sv * t.kap_q2[rid])
-    cols = (sc.dd[:, None], sc.da[:, None], sc.db[:, None], sc.ab[:, None])
-    xx = _gram_self(cols, x, _KAP_WW)
-    xy = _gram(cols, x, y, _KAP_WW2)
-    yy = _gram_self(cols, y, _KAP_W2W2)
+    x = (_KAP_W[cols], sv * t.kap_p[rid, cols], sv * t.kap_q[rid, cols])
+    y = (_KAP_W2[cols], sv * t.kap_p2[rid, cols], sv * t.kap_q2[rid, cols])
+    sc_cols = (sc.dd[:, None], sc.da[:, None], sc.db[:, None], sc.ab[:, None])
+    xx = _gram_self(sc_cols, x, _KAP_WW[cols])
+    xy = _gram(sc_cols, x, y, _KAP_WW2[cols])
+    yy = _gram_self(sc_cols, y, _KAP_W2W2[cols])
     c2 = np.maximum(xx * yy - xy * xy, 0.0)
     return np.sqrt(c2) / np.maximum(xx * np.sqrt(xx), TINY)
+
+
+SCREEN = slice(None, None, 8)
+"""The curvature samples looked at first when only fitting joints matter (`fit_joints`'s
+`screen`): every eighth, ends included (9 of 65)."""
 
 
 @dataclass(frozen=True)
@@ -209,30 +218,43 @@ class JointFit:
                         self.peak_u[idx], self.peak_kappa[idx])
 
 
-def fit_joints(m: Model, a: Arr, da: Arr, b: Arr, db: Arr, length: float | Arr) -> JointFit:
+def fit_joints(m: Model, a: Arr, da: Arr, b: Arr, db: Arr, length: float | Arr,
+               screen: bool = False) -> JointFit:
     """Fit every candidate joint (arrays (M, 3); `length` one for all or one per candidate);
     `ok` says which satisfy the fit limits.
 
     All tangent ratios are solved in one batch; the least-curved converged one is kept (the
     first on a tie, in the model's order). Fold-back and the board are checked later, on the
     sampled centre line.
+
+    With `screen`, only the rows where `ok` is True are meaningful (the others' scale, ratios
+    and peak are left unspecified), and the curvature is first looked at on a few samples
+    (`SCREEN`): a ratio whose peak there already breaks the bend limit cannot be the one an ok
+    candidate keeps (its full peak is at least as high, so above the kept one's), and is not
+    sampled in full. Most candidates fail so, at a seventh of the cost; every ok row gets the
+    numbers it would get without `screen` (the same samples, the same choice).
     """
     sc = Scalars.of(a, da, b, db)
     span = np.sqrt(sc.dd)
     n = len(span)
-    lengths = np.broadcast_to(np.asarray(length, dtype=float), (n,))
+    lengths = np.asarray(length, dtype=float)
+    if lengths.shape != (n,):
+        lengths = np.full(n, float(length))
     d_hat = unit(b - a)
     collinear = (_cross_norm(d_hat, da) < 1e-9) & (_cross_norm(d_hat, db) < 1e-9)
     in_span = (span >= m.min_span * lengths - 1e-12) & (span <= m.max_span * lengths + 1e-12)
     t = ratio_tables(m.ratios)
     n_r = len(m.ratios)
-    rid = np.arange(n * n_r) % n_r
+    rid = np.arange(n_r)[None, :].repeat(n, axis=0).ravel()  # 0, 1, .., 0, 1, ..
     ci = np.repeat(np.arange(n), n_r)
     per_ratio = sc.take(ci)
     s, conv = solve_scale(per_ratio, t, rid, lengths[ci])
-    kap = curvature(per_ratio, t, rid, s)
-    peak = kap.max(axis=1).reshape(n, n_r)
-    where = kap.argmax(axis=1).reshape(n, n_r)
+    if screen:
+        peak, where = _screened_peaks(m, per_ratio, t, rid, s, conv)
+    else:
+        kap = curvature(per_ratio, t, rid, s)
+        peak, where = kap.max(axis=1), kap.argmax(axis=1)
+    peak, where = peak.reshape(n, n_r), where.reshape(n, n_r)
     s, conv = s.reshape(n, n_r), conv.reshape(n, n_r)
     best_k = np.full(n, np.inf)
     choice = np.full(n, -1)
@@ -248,6 +270,24 @@ def fit_joints(m: Model, a: Arr, da: Arr, b: Arr, db: Arr, length: float | Arr) 
     return JointFit(ok, np.where(found, s[rows, pick], zero), np.where(found, t.ra[pick], zero),
                     np.where(found, t.rb[pick], zero),
                     np.where(found, U_KAPPA[where[rows, pick]], zero), best_k)
+
+
+def _screened_peaks(m: Model, sc: Scalars, t: RatioTables, rid: Index, s: Arr,
+                    conv: Bools) -> tuple[Arr, Index]:
+    """Peak curvature and its sample per row, +inf (sample 0) for rows that are not converged or
+    break the bend limit on the `SCREEN` samples alone: such a row cannot be an ok candidate's
+    choice. The other rows get the peak and sample of the full `curvature`."""
+    peak = np.full(len(s), np.inf)
+    where = np.zeros(len(s), dtype=np.int64)
+    live = np.flatnonzero(conv)
+    if len(live) == 0:
+        return peak, where
+    coarse = curvature(sc.take(live), t, rid[live], s[live], SCREEN).max(axis=1)
+    live = live[coarse * m.min_bend_radius <= 1.0 + 1e-12]
+    if len(live):
+        kap = curvature(sc.take(live), t, rid[live], s[live])
+        peak[live], where[live] = kap.max(axis=1), kap.argmax(axis=1)
+    return peak, where
 
 
 def _cross_norm(a: Arr, b: Arr) -> Arr:
@@ -273,7 +313,19 @@ def _eval(a: Arr, da: Arr, b: Arr, db: Arr, sa: Arr, sb: Arr, u: Arr,
     else:
         w, p, q = _d1(u) if order == 1 else _d2(u)
         h = (-w, p, w, q)
-    return np.stack(_hermite_parts(a, da, b, db, sa, sb, h), axis=-1)
+    return stack3(*_hermite_parts(a, da, b, db, sa, sb, h))
+
+
+def _derivatives(a: Arr, da: Arr, b: Arr, db: Arr, sa: Arr, sb: Arr, u: Arr) -> tuple[Arr, Arr]:
+    """`_eval` of orders 1 and 2 at the same parameters u (M, K), in one batch (the same
+    numbers: each column is worked out on its own)."""
+    w1, p1, q1 = _d1(u)
+    w2, p2, q2 = _d2(u)
+    h = tuple(np.concatenate([x, y], axis=1)
+              for x, y in ((-w1, -w2), (p1, p2), (w1, w2), (q1, q2)))
+    both = stack3(*_hermite_parts(a, da, b, db, sa, sb, h))
+    k = u.shape[1]
+    return both[:, :k], both[:, k:]
 
 
 def _hermite_parts(a: Arr, da: Arr, b: Arr, db: Arr, sa: Arr, sb: Arr,
@@ -309,12 +361,12 @@ _PANEL_D1 = (-_PW1, _PP1, _PW1, _PQ1)
 def sample_joints(a: Arr, da: Arr, b: Arr, db: Arr, fit: JointFit, n_seg: int,
                   fracs: Arr) -> Sampled:
     """Points every 1/n_seg of the arc length, and the holes at `fracs` (M, k) with their axes."""
-    groups = sample_joint_groups(a, da, b, db, fit, [len(a)], [n_seg], [fracs[0]])
+    groups = sample_joint_groups(a, da, b, db, fit, [len(a)], [n_seg], [tuple(fracs[0].tolist())])
     return groups[0]
 
 
 def sample_joint_groups(a: Arr, da: Arr, b: Arr, db: Arr, fit: JointFit, sizes: list[int],
-                        n_segs: list[int], fracs: list[Arr]) -> list[Sampled]:
+                        n_segs: list[int], fracs: list[tuple[float, ...]]) -> list[Sampled]:
     """`sample_joints` for consecutive groups of candidates (kinds) in one batch: group g has
     `sizes[g]` rows, `n_segs[g]` segments and its holes at `fracs[g]` (k_g,) of the arc length.
 
@@ -325,29 +377,28 @@ def sample_joint_groups(a: Arr, da: Arr, b: Arr, db: Arr, fit: JointFit, sizes: 
     m = len(sa)
     vx, vy, vz = _hermite_parts(a, da, b, db, sa, sb, _PANEL_D1)
     speed = np.sqrt(vx * vx + vy * vy + vz * vz).reshape(m, _PANELS, len(_PW))
-    panel = (speed * W_PANEL).sum(axis=-1)
-    cum = np.concatenate([np.zeros((m, 1)), np.cumsum(panel, axis=1)], axis=1)
+    panel = np.add.reduce(speed * W_PANEL, axis=-1)
+    cum = np.empty((m, _PANELS + 1))
+    cum[:, 0] = 0.0
+    np.cumsum(panel, axis=1, out=cum[:, 1:])
     total = cum[:, -1:]
-    width = max(n + 1 + len(f) for n, f in zip(n_segs, fracs, strict=True))
     k_max = max(len(f) for f in fracs)
-    pattern = np.zeros((len(sizes), width))
-    for g, (n, f) in enumerate(zip(n_segs, fracs, strict=True)):
-        pattern[g, : n + 1 + len(f)] = np.concatenate([np.linspace(0.0, 1.0, n + 1), f])
-    group = np.repeat(np.arange(len(sizes)), sizes)
+    pattern = _pattern(tuple(n_segs), tuple(fracs))
+    width = pattern.shape[1]
+    group = np.arange(len(sizes)).repeat(sizes)
     targets = pattern[group] * total
-    idx = (cum[:, None, 1:-1] <= targets[:, :, None]).sum(axis=-1)
-    lo = np.take_along_axis(cum, idx, axis=1)
-    pw = np.take_along_axis(panel, idx, axis=1)
-    u = np.clip((idx + (targets - lo) / np.maximum(pw, TINY)) / _PANELS, 0.0, 1.0)
+    idx = np.add.reduce(cum[:, None, 1:-1] <= targets[:, :, None], axis=-1)
     rows = np.arange(m)
+    lo = cum[rows[:, None], idx]
+    pw = panel[rows[:, None], idx]
+    u = np.clip((idx + (targets - lo) / np.maximum(pw, TINY)) / _PANELS, 0.0, 1.0)
     ns = np.array(n_segs)[group]
     u[:, 0] = 0.0
     u[rows, ns] = 1.0
     pts = _eval(a, da, b, db, sa, sb, u, 0)
     hcol = np.minimum(ns[:, None] + 1 + np.arange(k_max)[None, :], width - 1)
-    uh = np.take_along_axis(u, hcol, axis=1)
-    d1 = _eval(a, da, b, db, sa, sb, uh, 1)
-    d2 = _eval(a, da, b, db, sa, sb, uh, 2)
+    uh = u[rows[:, None], hcol]
+    d1, d2 = _derivatives(a, da, b, db, sa, sb, uh)
     tan = unit(d1)
     nraw = _normal_raw(d1, d2)
     kap = norm(nraw) / np.maximum(dot(d1, d1), TINY)
@@ -373,6 +424,18 @@ def sample_joint_groups(a: Arr, da: Arr, b: Arr, db: Arr, fit: JointFit, sizes: 
     return out
 
 
+@cache
+def _pattern(n_segs: tuple[int, ...], fracs: tuple[tuple[float, ...], ...]) -> Arr:
+    """Per group, the arc-length fractions sampled: n+1 even ones, then the holes' (padded
+    with zeros to the widest group; made once per set of kinds)."""
+    width = max(n + 1 + len(f) for n, f in zip(n_segs, fracs, strict=True))
+    pattern = np.zeros((len(n_segs), width))
+    for g, (n, f) in enumerate(zip(n_segs, fracs, strict=True)):
+        pattern[g, : n + 1 + len(f)] = np.concatenate([np.linspace(0.0, 1.0, n + 1), f])
+    pattern.setflags(write=False)
+    return pattern
+
+
 def _normal_raw(d1: Arr, d2: Arr) -> Arr:
     """P'' without its component along P' (points to the centre of curvature)."""
     t = unit(d1)
@@ -383,15 +446,48 @@ def sample_ends(p: Arr, d: Arr, ref: Arr, cos_sin: Arr, length: float, n_seg: in
                 fracs: tuple[float, ...]) -> Sampled:
     """Straight strips from `p` along `d` (M, 3); hole axes turned from `ref` by an angle given
     as its (cos, sin) per strip (M, 2), from a table, so no trigonometry runs in a batch."""
-    t = np.linspace(0.0, 1.0, n_seg + 1) * length
-    pts = p[:, None, :] + t[None, :, None] * d[:, None, :]
-    f = np.array(fracs) * length
-    holes = p[:, None, :] + f[None, :, None] * d[:, None, :]
+    return sample_end_groups(p, d, ref, cos_sin, [length], [n_seg], [fracs])[1][0]
+
+
+def sample_end_groups(p: Arr, d: Arr, ref: Arr, cos_sin: Arr, lengths: list[float],
+                      n_segs: list[int],
+                      fracs: list[tuple[float, ...]]) -> tuple[Arr, list[Sampled]]:
+    """`sample_ends` of the same M strips for several kinds (group g: `lengths[g]`, `n_segs[g]`,
+    holes at `fracs[g]`) in one batch. Also returns every group's points padded to the longest
+    kind's count (G, M, W, 3) by repeating its last point, so checks that ask whether any point
+    does something can run once over all groups. Each number is formed as in a batch of its
+    own (p + t·d, the axes as `sample_ends` turns them)."""
+    t, f = _end_tables(tuple(lengths), tuple(n_segs), tuple(fracs))
+    pts = p[None, :, None, :] + t[:, None, :, None] * d[None, :, None, :]
+    holes = p[None, :, None, :] + f[:, None, :, None] * d[None, :, None, :]
     c, s = cos_sin[:, 0], cos_sin[:, 1]
-    axis = ref * c[:, None] + cross(d, ref) * s[:, None]
-    k = len(fracs)
-    tan = np.repeat(d[:, None, :], k, axis=1)
-    return Sampled(pts, holes, tan, canonical_axis(np.repeat(axis[:, None, :], k, axis=1)))
+    axis = canonical_axis(ref * c[:, None] + cross(d, ref) * s[:, None])
+    out = []
+    for g, (n, fr) in enumerate(zip(n_segs, fracs, strict=True)):
+        k = len(fr)
+        out.append(Sampled(pts[g, :, : n + 1], holes[g, :, :k], np.repeat(d[:, None, :], k, axis=1),
+                           np.repeat(axis[:, None, :], k, axis=1)))
+    return pts, out
+
+
+@cache
+def _end_tables(lengths: tuple[float, ...], n_segs: tuple[int, ...],
+                fracs: tuple[tuple[float, ...], ...]) -> tuple[Arr, Arr]:
+    """Distances along the strip of each group's points and holes, padded (made once)."""
+    width = max(n_segs) + 1
+    k_max = max(len(f) for f in fracs)
+    t = np.stack([_pad(np.linspace(0.0, 1.0, n + 1) * length, width)
+                  for n, length in zip(n_segs, lengths, strict=True)])
+    f = np.stack([_pad(np.array(fr) * length, k_max)
+                  for fr, length in zip(fracs, lengths, strict=True)])
+    t.setflags(write=False)
+    f.setflags(write=False)
+    return t, f
+
+
+def _pad(row: Arr, width: int) -> Arr:
+    """`row` made `width` long by repeating its last value."""
+    return np.concatenate([row, np.full(width - len(row), row[-1])])
 
 
 @cache
@@ -407,7 +503,7 @@ def fold_back(points: Arr, seg_len: float, r: float) -> Bools:
     """True where a centre line comes back within 2r of itself (samples > 4r apart along it)."""
     gap = max(1, math.ceil(4.0 * r / seg_len))
     i, j = _far_pairs(points.shape[1], gap)
-    x, y, z = (np.take(points[..., c], i, axis=1) - np.take(points[..., c], j, axis=1)
+    x, y, z = (points[..., c].take(i, axis=1) - points[..., c].take(j, axis=1)
                for c in range(3))  # axis by axis, as in `_hermite_parts`
     d = np.sqrt(x * x + y * y + z * z)
     return np.asarray((d < 2.0 * r).any(axis=1), dtype=bool)

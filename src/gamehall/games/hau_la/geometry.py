@@ -26,10 +26,17 @@ def dot(a: Arr, b: Arr) -> Arr:
 
 
 def cross(a: Arr, b: Arr) -> Arr:
-    a, b = np.broadcast_arrays(a, b)
-    return np.stack([a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1],
-                     a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2],
-                     a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]], axis=-1)
+    return stack3(a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1],
+                  a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2],
+                  a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0])
+
+
+def stack3(x: Arr, y: Arr, z: Arr) -> Arr:
+    """`np.stack([x, y, z], axis=-1)` for three arrays of one shape, in a few C calls (the
+    arrays here are small, so `np.stack`'s Python layer would cost more than the copies)."""
+    out = np.empty((*x.shape, 3))
+    out[..., 0], out[..., 1], out[..., 2] = x, y, z
+    return out
 
 
 def norm(a: Arr) -> Arr:

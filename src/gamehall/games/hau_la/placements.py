@@ -9,18 +9,19 @@ the height (centre z) its tag would have, so a bot can judge a placement without
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from gamehall.games.hau_la.building import Building
-from gamehall.games.hau_la.data import Model, PieceSpec
+from gamehall.games.hau_la.data import Model
 from gamehall.games.hau_la.geometry import Arr, canonical_axis, cross, norm
 from gamehall.games.hau_la.shapes import (
     SHAPES,
     JointShapes,
     ShapeCache,
-    end_shapes,
+    end_shapes_groups,
     joint_shapes_cached,
     joint_shapes_groups,
     rotation_table,
@@ -67,8 +68,11 @@ class Tags:
         """From (hole, face) pairs."""
         if not spots:
             return cls(np.zeros(0, dtype=np.int64), np.zeros((0, 3)))
-        return cls(np.array([h for h, _ in spots], dtype=np.int64),
-                   np.stack([b.tag_centre(h, f) for h, f in spots]))
+        holes = np.array([h for h, _ in spots], dtype=np.int64)
+        up = np.array([f == 0 for _, f in spots])
+        # `Building.tag_centre` of every spot at once (the same operations on each number)
+        axis = np.where(up[:, None], b.axis[holes], -b.axis[holes])
+        return cls(holes, b.pos[holes] + axis * b.model.tag_offset)
 
 
 @dataclass(frozen=True)
@@ -162,63 +166,77 @@ def _shapes(b: Building, tags: Tags, ask: Ask, cache: ShapeCache | None) -> list
     m = b.model
     out: list[_Cands | None] = [None] * len(ask.kinds)
     joint_at = [i for i, k in enumerate(ask.kinds) if m.kinds[k].is_joint]
-    for i, k in enumerate(ask.kinds):
-        if i not in joint_at:
-            out[i] = _end_cands(b, tags, ask, k)
-    inputs = [(i, _joint_inputs(b, ask, ask.kinds[i])) for i in joint_at]
-    found = [(i, x) for i, x in inputs if x is not None]
+    end_at = [i for i in range(len(ask.kinds)) if i not in joint_at]
+    if end_at:
+        for i, c in zip(end_at, _end_cands(b, tags, ask, [ask.kinds[i] for i in end_at]),
+                        strict=True):
+            out[i] = c
+    if not joint_at:
+        return out
+    x, counts = _joint_inputs(b, ask, [ask.kinds[i] for i in joint_at])
+    found = [(i, n) for i, n in zip(joint_at, counts, strict=True) if n > 0]
     if not found:
         return out
-    lo, hi, flags, sl, sh = (np.concatenate([x[j] for _, x in found]) for j in range(5))
+    lo, hi, flags, sl, sh = x
     a, bb = b.pos[lo], b.pos[hi]
     da, db = plug_direction_many(b.axis[lo], sl), plug_direction_many(b.axis[hi], sh)
-    sizes = [len(x[0]) for _, x in found]
+    sizes = [n for _, n in found]
     specs = [m.kinds[ask.kinds[i]] for i, _ in found]
     board = (lo < b.n_board, hi < b.n_board)
     shapes = (joint_shapes_groups(m, specs, a, da, bb, db, *board, sizes) if cache is None
               else joint_shapes_cached(cache, m, specs, a, da, bb, db, *board, sizes))
     start = 0
-    for (i, x), js in zip(found, shapes, strict=True):
-        part = slice(start, start + len(x[0]))
+    for (i, n), js in zip(found, shapes, strict=True):
+        part = slice(start, start + n)
         start = part.stop
-        out[i] = _joint_cands(b, tags, ask.kinds[i], x, a[part], bb[part], js)
+        out[i] = _joint_cands(b, tags, ask.kinds[i], tuple(v[part] for v in x), a[part],
+                              bb[part], js)
     return out
 
 
-def _end_cands(b: Building, tags: Tags, ask: Ask, kind: int) -> _EndCands | None:
+def _end_cands(b: Building, tags: Tags, ask: Ask, kinds: list[int]) -> list[_EndCands | None]:
+    """The candidates of each end kind in `kinds`, all shaped in one batch."""
     m = b.model
-    spec = m.kinds[kind]
     hs, ss = _with_sides(b, np.array(ask.firsts, dtype=np.int64))
     if len(hs) == 0:
-        return None
+        return [None] * len(kinds)
     board = hs < b.n_board
     p = b.pos[hs]
     d = np.where((ss == 0)[:, None], b.axis[hs], -b.axis[hs])
+    tan = b.tan[hs]
     no_turn = _NO_TURN[np.zeros(len(hs), dtype=np.int64)]
-    ok, shape = end_shapes(m, spec, p, d, b.tan[hs], no_turn, board)
-    keep = np.flatnonzero(ok)
-    if len(keep) == 0:
-        return None
-    hs, ss, p, d = hs[keep], ss[keep], p[keep], d[keep]
     lifted = tags.holes[None, :] == hs[:, None]
     no_host = np.full(len(hs), -1, dtype=np.int64)
-    joints = Joints(np.stack([p, np.zeros_like(p)], 1), np.stack([b.host[hs], no_host], 1))
-    return _EndCands(kind, shape.points[keep], joints, lifted, hs, ss, d, b.tan[hs],
-                     shape.hole_pos[keep])
+    joints = Joints(_cols(p, np.zeros_like(p)), _cols(b.host[hs], no_host))
+    out: list[_EndCands | None] = []
+    for kind, (ok, shape) in zip(kinds, end_shapes_groups(m, [m.kinds[k] for k in kinds], p, d,
+                                                          tan, no_turn, board), strict=True):
+        keep = ok.nonzero()[0]
+        out.append(None if len(keep) == 0 else _EndCands(
+            kind, shape.points[keep], Joints(joints.point[keep], joints.host[keep]),
+            lifted[keep], hs[keep], ss[keep], d[keep], tan[keep], shape.hole_pos[keep]))
+    return out
 
 
-def _joint_inputs(b: Building, ask: Ask, kind: int) -> tuple[Ints, ...] | None:
-    """(lo, hi, flags, side_lo, side_hi) of every joint candidate of `kind`."""
-    lo, hi, flags = _pairs(b, ask, b.model.kinds[kind])
-    pi = np.repeat(np.arange(len(lo)), 4)
-    combo = _COMBOS[np.arange(4 * len(lo)) % 4]
+def _joint_inputs(b: Building, ask: Ask, kinds: list[int]) -> tuple[tuple[Ints, ...], list[int]]:
+    """(lo, hi, flags, side_lo, side_hi) of every joint candidate, kind after kind in `kinds`,
+    and how many each kind has. The hole pairs and their plug sides are the same for every
+    kind; only whether a pair is within a kind's reach differs."""
+    lo, hi, flags, span = _pairs(b, ask)
+    pi = np.arange(len(lo)).repeat(4)
+    combo = _COMBOS[None].repeat(len(lo), axis=0).reshape(-1, 2)
     sl, sh = combo[:, 0], combo[:, 1]
-    lo, hi, flags = lo[pi], hi[pi], flags[pi]
+    lo, hi, flags, span = lo[pi], hi[pi], flags[pi], span[pi]
     keep = ((sl == 0) | (lo >= b.n_board)) & ((sh == 0) | (hi >= b.n_board))
-    if not keep.any():
-        return None
-    lo, hi, flags, sl, sh = lo[keep], hi[keep], flags[keep], sl[keep], sh[keep]
-    return lo, hi, flags, sl, sh
+    lo, hi, flags, sl, sh, span = (v[keep] for v in (lo, hi, flags, sl, sh, span))
+    m = b.model
+    rows = []
+    for kind in kinds:
+        length = m.kinds[kind].length
+        reach = (span >= m.min_span * length - 1e-9) & (span <= m.max_span * length + 1e-9)
+        rows.append(reach.nonzero()[0])
+    idx = np.concatenate(rows)
+    return (lo[idx], hi[idx], flags[idx], sl[idx], sh[idx]), [len(r) for r in rows]
 
 
 _COMBOS = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], dtype=np.int64)
@@ -228,12 +246,12 @@ _NO_TURN = np.array([[1.0, 0.0]])
 
 def _joint_cands(b: Building, tags: Tags, kind: int, x: tuple[Ints, ...], a: Arr, bb: Arr,
                  js: JointShapes) -> _JointCands | None:
-    idx = np.flatnonzero(js.ok)
+    idx = js.ok.nonzero()[0]
     if len(idx) == 0:
         return None
     lo, hi, flags, sl, sh = (v[idx] for v in x)
     lifted = (tags.holes[None, :] == lo[:, None]) | (tags.holes[None, :] == hi[:, None])
-    joints = Joints(np.stack([a[idx], bb[idx]], 1), np.stack([b.host[lo], b.host[hi]], 1))
+    joints = Joints(_cols(a[idx], bb[idx]), _cols(b.host[lo], b.host[hi]))
     return _JointCands(kind, js.shape.points, joints, lifted, lo, hi, flags, sl, sh,
                        js.shape.hole_pos, js.shape.hole_axis)
 
@@ -258,12 +276,16 @@ def _piece_checks(b: Building, tags: Tags, cands: list[_Cands]) -> list[tuple[Bo
         near = np.logical_or.reduceat(near, first, axis=0)
         lifted = np.concatenate([c.lifted for c in cands])
         touch |= (near & ~lifted).any(axis=1)
-    bounds = np.cumsum(counts)[:-1]
-    return list(zip(np.split(inside, bounds), np.split(touch, bounds), strict=True))
+    out = []
+    start = 0
+    for n in counts:
+        out.append((inside[start: start + n], touch[start: start + n]))
+        start += n
+    return out
 
 
 def _end_blocks(m: Model, c: _EndCands, inside: Bools, touch: Bools, tag: bool) -> list[_Block]:
-    keep = np.flatnonzero(~inside)
+    keep = (~inside).nonzero()[0]
     if len(keep) == 0:
         return []
     hs, ss, d, touch, lifted = c.holes[keep], c.sides[keep], c.direction[keep], touch[keep], \
@@ -272,9 +294,9 @@ def _end_blocks(m: Model, c: _EndCands, inside: Bools, touch: Bools, tag: bool) 
     cs = rotation_table(m)
     n_rot = len(cs)
     ci = np.repeat(np.arange(n_c), n_rot)
-    ri = np.arange(n_c * n_rot) % n_rot
-    base = np.stack([np.full(n_c * n_rot, c.kind), hs[ci], np.full(n_c * n_rot, -1), ri,
-                     ss[ci]], 1)
+    ri = np.arange(n_rot)[None, :].repeat(n_c, axis=0).ravel()
+    base = _cols(np.full(n_c * n_rot, c.kind), hs[ci], np.full(n_c * n_rot, -1), ri,
+                 ss[ci])
     if not tag:
         return [_Block(base, touch[ci], None, lifted[ci])]
     k = c.hole_pos.shape[1]
@@ -289,23 +311,29 @@ def _end_blocks(m: Model, c: _EndCands, inside: Bools, touch: Bools, tag: bool) 
 
 def _joint_blocks(m: Model, c: _JointCands, inside: Bools, touch: Bools,
                   tag: bool) -> list[_Block]:
+    """The rows of each fitting candidate placed from its lower hole first (where allowed), then
+    those placed from its higher hole first, in one block."""
     k = c.hole_pos.shape[1] // 2
-    out = []
-    for order, (first, second, s1, s2, part) in enumerate(
-            ((c.lo, c.hi, c.side_lo, c.side_hi, slice(0, k)),
-             (c.hi, c.lo, c.side_hi, c.side_lo, slice(k, 2 * k)))):
-        sel = np.flatnonzero(~inside & ((c.flags & (1 << order)) != 0))
-        base = np.stack([np.full(len(sel), c.kind), first[sel], second[sel],
-                         np.full(len(sel), -1), 2 * s1[sel] + s2[sel]], 1)
-        centres = (_tag_rows(m, c.hole_pos[sel, part], c.hole_axis[sel, part]).reshape(-1, 3)
-                   if tag else None)
-        out.append(_Block(base, touch[sel], centres, c.lifted[sel]))
-    return out
+    free = ~inside
+    sel = [(free & ((c.flags & bit) != 0)).nonzero()[0] for bit in (1, 2)]
+    idx = np.concatenate(sel)
+    rev = np.arange(len(idx)) >= len(sel[0])  # placed from the higher hole first
+    lo, hi, s_lo, s_hi = c.lo[idx], c.hi[idx], c.side_lo[idx], c.side_hi[idx]
+    base = _cols(np.full(len(idx), c.kind), np.where(rev, hi, lo), np.where(rev, lo, hi),
+                 np.full(len(idx), -1), np.where(rev, 2 * s_hi + s_lo, 2 * s_lo + s_hi))
+    centres = None
+    if tag:
+        # the holes named from the first plug: A's, or B's (listed after A's) when reversed
+        holes = np.arange(k)[None, :] + k * rev[:, None]
+        rows = idx[:, None]
+        centres = _tag_rows(m, c.hole_pos[rows, holes], c.hole_axis[rows, holes]).reshape(-1, 3)
+    return [_Block(base, touch[idx], centres, c.lifted[idx])]
 
 
 def _finish(b: Building, tags: Tags, blocks: list[_Block]) -> list[Part]:
     """Rows with their tag choice, tags checked in one batch (rows whose tag cannot sit are
-    dropped); without a tag, rows as they are (tag -1, height NaN)."""
+    dropped); without a tag, rows as they are (tag -1, height NaN). All blocks are finished
+    together, in their order (a row's tags follow it: face u then d per hole)."""
     if not blocks:
         return []
     if blocks[0].centres is None:
@@ -314,21 +342,15 @@ def _finish(b: Building, tags: Tags, blocks: list[_Block]) -> list[Part]:
     per_row = [len(x.centres) // max(len(x.base), 1) if x.centres is not None else 0
                for x in blocks]
     centres = np.concatenate([x.centres for x in blocks if x.centres is not None])
-    lifted = np.concatenate([np.repeat(x.lifted, n, axis=0) for x, n in zip(blocks, per_row,
-                                                                             strict=True)])
+    base = np.concatenate([x.base for x in blocks])
+    n = np.repeat(np.array(per_row, dtype=np.int64), [len(x.base) for x in blocks])
+    owner = np.repeat(np.arange(len(base)), n)
+    tag = np.arange(len(owner)) - np.repeat(np.cumsum(n) - n, n)
+    lifted = np.concatenate([x.lifted for x in blocks])[owner]
     possible, ttouch = _tag_checks(b, tags, centres, lifted)
-    out = []
-    start = 0
-    for x, n in zip(blocks, per_row, strict=True):
-        size = len(x.base) * n
-        part = slice(start, start + size)
-        start += size
-        owner = np.repeat(np.arange(len(x.base)), n)
-        tag = np.arange(size) % max(n, 1)
-        ok = possible[part]
-        out.append((np.concatenate([x.base[owner], tag[:, None]], 1)[ok],
-                    (x.touch[owner] | ttouch[part])[ok], centres[part, 2][ok]))
-    return out
+    touch = np.concatenate([x.touch for x in blocks])[owner] | ttouch
+    return [(np.concatenate([base[owner], tag[:, None]], 1)[possible], touch[possible],
+             centres[possible, 2])]
 
 
 def _tag_checks(b: Building, tags: Tags, centres: Arr, lifted: Bools) -> tuple[Bools, Bools]:
@@ -345,7 +367,12 @@ def _tag_checks(b: Building, tags: Tags, centres: Arr, lifted: Bools) -> tuple[B
 def _tag_rows(m: Model, hole_pos: Arr, hole_axis: Arr) -> Arr:
     """Tag centres (C, k, 2, 3) for each hole of each candidate, face u then d."""
     off = m.tag_offset * np.array([1.0, -1.0])
-    return hole_pos[:, :, None, :] + off[None, None, :, None] * hole_axis[:, :, None, :]
+    out = np.empty((*hole_pos.shape[:2], 2, 3))
+    # face by face, each a product by one number (the same operations as the broadcast form,
+    # without numpy's slow broadcasting along a last axis of three)
+    out[:, :, 0] = hole_pos + off[0] * hole_axis
+    out[:, :, 1] = hole_pos + off[1] * hole_axis
+    return out
 
 
 def _with_sides(b: Building, holes: Ints) -> tuple[Ints, Ints]:
@@ -356,26 +383,42 @@ def _with_sides(b: Building, holes: Ints) -> tuple[Ints, Ints]:
     return hs[keep], ss[keep]
 
 
-def _pairs(b: Building, ask: Ask, spec: PieceSpec) -> tuple[Ints, Ints, Ints]:
-    """Unordered hole pairs (lo < hi) within reach, with flags 1: lo first allowed, 2: hi first."""
+def _pairs(b: Building, ask: Ask) -> tuple[Ints, Ints, Ints, Arr]:
+    """Unordered hole pairs (lo < hi), with flags 1: lo first allowed, 2: hi first, and their
+    span (the distance between the two holes)."""
     f = np.array(ask.firsts, dtype=np.int64)
     s = np.array(ask.seconds, dtype=np.int64)
-    a = np.repeat(f, len(s))
-    c = s[np.arange(len(f) * len(s)) % len(s)] if len(s) else s
+    a = f.repeat(len(s))
+    c = s[None, :].repeat(len(f), axis=0).ravel()
     keep = a != c
     if ask.bonus:
         keep &= (a < b.n_board) != (c < b.n_board)
     a, c = a[keep], c[keep]
     lo, hi = np.minimum(a, c), np.maximum(a, c)
-    span = norm(b.pos[hi] - b.pos[lo])
-    length = spec.length
-    keep = (span >= b.model.min_span * length - 1e-9) & (span <= b.model.max_span * length + 1e-9)
-    lo, hi, flag = lo[keep], hi[keep], np.where(a[keep] == lo[keep], 1, 2)
+    flag = np.where(a == lo, 1, 2)
     key = lo * b.n_holes + hi
-    uniq, inv = np.unique(key, return_inverse=True)
+    # np.unique(key) and each pair's flags or-ed together, in a few C calls
+    ordered = np.sort(key)
+    first = np.empty(len(ordered), dtype=bool)
+    first[:1] = True
+    first[1:] = ordered[1:] != ordered[:-1]
+    uniq = ordered[first]
+    inv = uniq.searchsorted(key)
     flags = np.zeros(len(uniq), dtype=np.int64)
-    np.bitwise_or.at(flags, inv, flag)
-    return uniq // b.n_holes, uniq % b.n_holes, flags
+    for bit in (1, 2):
+        flags[inv[flag == bit]] |= bit
+    lo, hi = uniq // b.n_holes, uniq % b.n_holes
+    return lo, hi, flags, norm(b.pos[hi] - b.pos[lo])
+
+
+def _cols(*arrays: NDArray[Any]) -> NDArray[Any]:
+    """`np.stack(arrays, axis=1)` for arrays of one shape and kind, in a few C calls (the arrays
+    here are small, so `np.stack`'s Python layer would cost more than the copies)."""
+    first = arrays[0]
+    out = np.empty((len(first), len(arrays), *first.shape[1:]), dtype=first.dtype)
+    for i, a in enumerate(arrays):
+        out[:, i] = a
+    return out
 
 
 def plug_direction_many(axis: Arr, sides: Ints) -> Arr:

@@ -31,7 +31,7 @@ from gamehall.games.hau_la.curves import (
     Sampled,
     fit_joints,
     fold_back,
-    sample_ends,
+    sample_end_groups,
     sample_joint_groups,
 )
 from gamehall.games.hau_la.data import Model, PieceSpec
@@ -80,13 +80,12 @@ def joint_shapes_groups(m: Model, specs: list[PieceSpec], a: Arr, da: Arr, b: Ar
     """`joint_shapes` for consecutive groups of candidates, group g of kind `specs[g]` with
     `sizes[g]` rows, fitted and sampled in one batch (the same numbers as one group alone)."""
     lengths = np.repeat(np.array([spec.length for spec in specs]), sizes)
-    fit = fit_joints(m, a, da, b, db, lengths)
+    fit = fit_joints(m, a, da, b, db, lengths, screen=True)  # only ok rows are sampled
     bounds = np.cumsum(sizes)
     starts = bounds - np.array(sizes)
-    idx = np.flatnonzero(fit.ok)
+    idx = fit.ok.nonzero()[0]
     kept = [int(n) for n in np.diff(np.searchsorted(idx, np.concatenate([starts[:1], bounds])))]
-    fracs = [np.concatenate([np.array(spec.holes), 1.0 - np.array(spec.holes)])
-             for spec in specs]
+    fracs = [_joint_fracs(spec) for spec in specs]
     sampled = sample_joint_groups(a[idx], da[idx], b[idx], db[idx], fit.take(idx), kept,
                                   [n_segments(m, spec) for spec in specs], fracs) if len(idx) \
         else [None] * len(specs)
@@ -101,8 +100,8 @@ def joint_shapes_groups(m: Model, specs: list[PieceSpec], a: Arr, da: Arr, b: Ar
             continue
         sel = idx[at: at + kept[g]]
         at += kept[g]
-        plugs = np.stack([a[sel], b[sel]], axis=1)
-        on_board = np.stack([a_board[sel], b_board[sel]], axis=1)
+        plugs = np.concatenate([a[sel, None], b[sel, None]], axis=1)
+        on_board = np.concatenate([a_board[sel, None], b_board[sel, None]], axis=1)
         good = ~below_board(m, shape.points, plugs, on_board)
         good &= ~fold_back(shape.points, m.seg_len, m.r)
         ok[sel[good] - starts[g]] = True
@@ -110,12 +109,29 @@ def joint_shapes_groups(m: Model, specs: list[PieceSpec], a: Arr, da: Arr, b: Ar
     return out
 
 
+@cache
+def _joint_fracs(spec: PieceSpec) -> tuple[float, ...]:
+    """Where a joint's holes are along it, as fractions of its length: from A, then from B."""
+    return tuple(np.concatenate([np.array(spec.holes), 1.0 - np.array(spec.holes)]).tolist())
+
+
 def end_shapes(m: Model, spec: PieceSpec, p: Arr, d: Arr, ref: Arr, cos_sin: Arr,
                p_board: Bools) -> tuple[Bools, Sampled]:
     """Straight end pieces; returns (possible, shapes) for all inputs."""
-    shape = sample_ends(p, d, ref, cos_sin, spec.length, n_segments(m, spec), spec.holes)
-    ok = ~below_board(m, shape.points, p[:, None, :], p_board[:, None])
-    return ok, shape
+    return end_shapes_groups(m, [spec], p, d, ref, cos_sin, p_board)[0]
+
+
+def end_shapes_groups(m: Model, specs: list[PieceSpec], p: Arr, d: Arr, ref: Arr, cos_sin: Arr,
+                      p_board: Bools) -> list[tuple[Bools, Sampled]]:
+    """`end_shapes` of the same strips for each kind in `specs`, in one batch (the same numbers
+    as one kind alone; a padded point repeats the last one, so it changes no below-board test)."""
+    padded, shapes = sample_end_groups(p, d, ref, cos_sin, [s.length for s in specs],
+                                       [n_segments(m, s) for s in specs],
+                                       [s.holes for s in specs])
+    g, n = len(specs), len(p)
+    plugs, on_board = (p, p_board) if g == 1 else (np.tile(p, (g, 1)), np.tile(p_board, g))
+    low = below_board(m, padded.reshape(g * n, -1, 3), plugs[:, None, :], on_board[:, None])
+    return [(~low[i * n: (i + 1) * n], shape) for i, shape in enumerate(shapes)]
 
 
 def below_board(m: Model, points: Arr, plugs: Arr, on_board: Bools) -> Bools:

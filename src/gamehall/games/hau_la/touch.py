@@ -9,6 +9,7 @@ sorted array of cell keys and two `searchsorted` calls give every candidate pair
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from numpy.typing import NDArray
@@ -61,7 +62,7 @@ class SegmentGrid:
     def build(cls, p0: Arr, p1: Arr, piece: Ints, reach: float, max_len: float,
               cell: float = 1.0) -> SegmentGrid:
         keys, seg = _listing(p0, p1, reach, cell)
-        order = np.argsort(keys, kind="stable")
+        order = keys.argsort(kind="stable")
         return cls(p0, p1, piece, cell, keys[order], seg[order], (p0 + p1) * 0.5,
                    float(max(max_len, norm(p1 - p0).max(initial=0.0))), reach)
 
@@ -73,12 +74,20 @@ class SegmentGrid:
         the order a stable sort of the concatenation gives (older segments first).
         """
         keys, seg = _listing(p0, p1, self.reach, self.cell)
-        order = np.argsort(keys, kind="stable")
+        order = keys.argsort(kind="stable")
         keys, seg = keys[order], seg[order] + len(self.p0)
-        at = np.searchsorted(self.keys, keys, side="right")
+        at = self.keys.searchsorted(keys, side="right")
+        # the merged listing as np.insert(old, at, new) makes it: new item i lands at at[i] + i
+        n = len(self.keys) + len(keys)
+        new_at = at + np.arange(len(keys))
+        old_at = np.ones(n, dtype=bool)
+        old_at[new_at] = False
+        merged_keys, merged_segs = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+        merged_keys[new_at], merged_segs[new_at] = keys, seg
+        merged_keys[old_at], merged_segs[old_at] = self.keys, self.segs
         return SegmentGrid(np.concatenate([self.p0, p0]), np.concatenate([self.p1, p1]),
                            np.concatenate([self.piece, np.full(len(p0), piece, dtype=np.int64)]),
-                           self.cell, np.insert(self.keys, at, keys), np.insert(self.segs, at, seg),
+                           self.cell, merged_keys, merged_segs,
                            np.concatenate([self.mid, (p0 + p1) * 0.5]),
                            float(max(self.max_len, norm(p1 - p0).max(initial=0.0))), self.reach)
 
@@ -88,13 +97,18 @@ class SegmentGrid:
             empty = np.zeros(0, dtype=np.int64)
             return empty, empty
         qk = _keys(np.floor(mid / self.cell).astype(np.int64))
-        lo = np.searchsorted(self.keys, qk, side="left")
-        hi = np.searchsorted(self.keys, qk, side="right")
+        lo = self.keys.searchsorted(qk, side="left")
+        hi = self.keys.searchsorted(qk, side="right")
         n = hi - lo
-        qi = np.repeat(np.arange(len(mid), dtype=np.int64), n)
-        start = np.repeat(np.cumsum(n) - n, n)
-        ei = self.segs[np.repeat(lo, n) + np.arange(len(qi), dtype=np.int64) - start]
+        qi = np.arange(len(mid), dtype=np.int64).repeat(n)
+        start = (n.cumsum() - n).repeat(n)
+        ei = self.segs[lo.repeat(n) + np.arange(len(qi), dtype=np.int64) - start]
         return qi, ei
+
+    @cached_property
+    def mid_columns(self) -> Arr:
+        """The midpoints as (3, S), each axis contiguous (made once per grid)."""
+        return np.ascontiguousarray(self.mid.T)
 
 
 @dataclass(frozen=True)
@@ -118,7 +132,7 @@ def piece_contacts(grid: SegmentGrid, q0: Arr, q1: Arr, owner: Ints, joints: Joi
     mid = (q0 + q1) * 0.5
     qi, ei = grid.candidates(mid)
     reach = 2.0 * r + grid.max_len
-    near = _gap2(mid, qi, grid.mid, ei) < reach * reach
+    near = _gap2(mid, qi, grid.mid_columns, ei) < reach * reach
     qi, ei = qi[near], ei[near]
     d = segment_distance(_rows(q0, qi), _rows(q1, qi), _rows(grid.p0, ei), _rows(grid.p1, ei))
     near = d < 2.0 * r
@@ -126,15 +140,16 @@ def piece_contacts(grid: SegmentGrid, q0: Arr, q1: Arr, owner: Ints, joints: Joi
     c = owner[qi]
     host = grid.piece[ei]
     excused = np.zeros(len(qi), dtype=bool)
-    for k in range(joints.host.shape[1]):
-        jh = joints.host[c, k]
-        at = np.flatnonzero((jh == host) & (jh >= 0))  # pairs with the piece joint k plugs into
-        if len(at):
-            jp = joints.point[c[at], k]
-            q, e = qi[at], ei[at]
-            near_joint = point_segment_distance(jp, _rows(q0, q), _rows(q1, q)) < r_ex
-            near_joint &= point_segment_distance(jp, _rows(grid.p0, e), _rows(grid.p1, e)) < r_ex
-            excused[at[near_joint]] = True
+    hosts = joints.host[c]
+    # (pair, joint k) where the pair's building piece is the one joint k plugs into: all joints
+    # in one batch
+    at, k = ((hosts == host[:, None]) & (hosts >= 0)).nonzero()
+    if len(at):
+        jp = joints.point[c[at], k]
+        q, e = qi[at], ei[at]
+        near_joint = point_segment_distance(jp, _rows(q0, q), _rows(q1, q)) < r_ex
+        near_joint &= point_segment_distance(jp, _rows(grid.p0, e), _rows(grid.p1, e)) < r_ex
+        excused[at[near_joint]] = True
     keep = ~excused
     touch = np.bincount(c[keep], minlength=n_cand) > 0
     inside = np.bincount(c[keep & (d < r)], minlength=n_cand) > 0
@@ -143,13 +158,13 @@ def piece_contacts(grid: SegmentGrid, q0: Arr, q1: Arr, owner: Ints, joints: Joi
 
 def _rows(a: Arr, idx: Ints) -> Arr:
     """a[idx] for (N, 3) arrays: `take` copies rows of three numbers faster than indexing."""
-    return np.take(a, idx, axis=0)
+    return a.take(idx, axis=0)
 
 
-def _gap2(a: Arr, ai: Ints, b: Arr, bi: Ints) -> Arr:
+def _gap2(a: Arr, ai: Ints, bc: Arr, bi: Ints) -> Arr:
     """dot(a[ai] - b[bi], a[ai] - b[bi]) for many pairs, axis by axis from contiguous columns
-    (the same operations on each number as the row form)."""
-    ac, bc = np.ascontiguousarray(a.T), np.ascontiguousarray(b.T)
+    (`bc` is b as (3, N) columns; the same operations on each number as the row form)."""
+    ac = np.ascontiguousarray(a.T)
     x, y, z = (ac[i][ai] - bc[i][bi] for i in range(3))
     return x * x + y * y + z * z
 

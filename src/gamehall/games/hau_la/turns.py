@@ -284,10 +284,16 @@ class Table:
         return [KIND, FIRST, second, SIDES, *tag]
 
     def step(self) -> int | None:
-        for s in self.steps():
-            if s not in self.pending:
+        """The first of `steps()` not chosen yet (None: all are), without building the list
+        (asked several times for every action)."""
+        p = self.pending
+        kind = p.get(KIND)
+        if kind is None:
+            return KIND
+        for s in (FIRST, SECOND if self.model.kinds[kind].is_joint else ROT, SIDES):
+            if s not in p:
                 return s
-        return None
+        return TAG if self.phase == PLACE and TAG not in p else None
 
     def choices(self) -> list[int]:
         """The values the current step may take (distinct, sorted)."""
@@ -450,7 +456,7 @@ _BUILDINGS: OrderedDict[object, Building] = OrderedDict()
 
 def building_with(b: Building, plan: Plan, placer: int, bonus: bool) -> Building:
     """`b` plus a piece, shared between states that reach the same building."""
-    key = (*b.signature, (plan, placer, bonus))
+    key = (b.signature, (plan, placer, bonus))
     with _LOCK:
         found = _BUILDINGS.get(key)
     if found is None:
