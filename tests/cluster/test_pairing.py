@@ -158,6 +158,51 @@ def test_a_player_connected_to_another_node_keeps_their_entry_and_one_gone_loses
     asyncio.run(run())
 
 
+def test_a_player_in_the_lobby_on_two_nodes_waits_until_the_last_socket_closes(
+        cluster: Topology) -> None:
+    """Two tabs of one player behind the load balancer, their lobby sockets on two nodes:
+    closing the one on the first node keeps the pool entry (the player is still in the lobby);
+    closing the last one, on the second node, cancels it. Each node's decision is read once
+    its part of the player's Redis hash (`lobby:present:{nickname}`) is gone, which it deletes
+    only after acting on it."""
+    pool = "hula-2d"
+    first, second = (node(n) for n in cluster.nodes[:2])
+    name = f"twotabs{next(_names)}"
+    ann = first.session(name)
+    r = redis.Redis.from_url(cluster.redis.url, decode_responses=True)
+    key = f"gamehall:lobby:present:{name}"
+
+    async def identified(at: Endpoint) -> Lobby:
+        lobby = await Lobby.open(at.http)
+        await lobby.ws.send(json.dumps({"type": "identify", "token": ann, "id": "me"}))
+        while (await lobby.next()).get("id") != "me":
+            pass
+        return lobby
+
+    async def run() -> None:
+        tabs = [await identified(first), await identified(second)]
+        try:
+            wait_for(lambda: r.hlen(key) == 2)
+            joined = httpx.post(f"{first.http}/api/pools/{pool}/join", headers=_auth(ann),
+                                json={"rating_range": [0, 100]}, timeout=30)
+            assert joined.status_code == 202, joined.text
+            entry = joined.json()["id"]
+            await tabs[0].close()
+            wait_for(lambda: r.hlen(key) == 1)  # the first node decided: still in the lobby
+            assert _entry(second, ann, entry)["status"] == "waiting"
+            await tabs[1].close()
+            wait_for(lambda: r.hlen(key) == 0)  # the second node decided: gone
+            assert _entry(second, ann, entry)["status"] == "cancelled"
+        finally:
+            for tab in tabs:
+                await tab.close()
+
+    try:
+        asyncio.run(run())
+    finally:
+        r.close()
+
+
 def _pool_holder(topo: Topology, pool: str = POOL) -> Node:
     """The node that runs the pool's waves: the holder of its lease in Redis."""
     r = redis.Redis.from_url(topo.redis.url, decode_responses=True)

@@ -14,13 +14,13 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from gamehall.server.accounts.identity import Player
 from gamehall.server.hall.hall import Hall
 from gamehall.server.lobby.index import Change, Gone, Line, LobbyIndex, Put, client_change
+from gamehall.server.lobby.presence import LobbyPresence
 from gamehall.server.pubsub.in_process import Subscription
 from gamehall.server.table.room import FINISHED, PLAYING, WAITING, Room
 
@@ -65,7 +65,7 @@ class LobbyFeed:
         self.on_left: list[Left] = []
         """Told when a player's last identified lobby socket on this node closes (the pools
         then take them out: nobody is paired into a game after leaving the lobby)."""
-        self._present: Counter[int] = Counter()
+        self.presence = LobbyPresence(hall)
         self._flusher: asyncio.Task[None] | None = None
         self._meanwhile: list[Change] | None = None
         """While `reload` reads the lines, the changes that come meanwhile."""
@@ -193,22 +193,21 @@ class LobbyFeed:
         self.hall.pubsub.deliver_local(SOCKETS, {"event": "lobby", "text": text})
 
     # --- sockets -------------------------------------------------------------------------------
-    def arrived(self, player: Player) -> None:
+    async def arrived(self, player: Player) -> None:
         """A lobby socket identified as `player`."""
-        self._present[player.id] += 1
+        await self.presence.arrived(player)
 
     async def left(self, player: Player) -> None:
         """A lobby socket of `player` closed (or identified as someone else): after their last
-        one, the features are told."""
-        self._present[player.id] -= 1
-        if self._present[player.id] > 0:
+        one on any node (presence.py), the features are told."""
+        if not await self.presence.left(player):
             return
-        del self._present[player.id]
         for told in self.on_left:
             try:
                 await told(player)
             except Exception:
                 log.exception("a feature failed on a player leaving the lobby")
+        await self.presence.forget(player)
 
     def open_socket(self) -> tuple[str, Subscription]:
         """A new lobby socket's first message (every line) and its queue of changes, taken at

@@ -123,7 +123,7 @@ class LobbySocket:
             return proto.error(
                 proto.NOT_IDENTIFIED, messages.msg("error.token.unknown_watching"), ref
             )
-        self.feed.arrived(player)  # first: the same player again never counts as gone
+        await self.feed.arrived(player)  # first: the same player again never counts as gone
         await self._forget_player()
         self.player = player
         self.holding.enter_context(self.held.holding(token, player.id, self._signed_out))
