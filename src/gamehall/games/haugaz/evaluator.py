@@ -1,0 +1,129 @@
+"""A leaf evaluator for MCTS that reads the stacks instead of playing on (`gamehall.evaluators`).
+
+A random Haugaz playout places and moves at random to the end of the game: every growth flips
+the owner of the stacks it reaches, so the result of one such game says next to nothing of the
+position it started from (issue 42: at a review's 500 simulations every mover read itself
+0.6-0.7 and won half the time; the values' calibration slope was 0.14). What decides the game
+is plain to see: the heights each side owns, compared tallest first. The evaluator scores that
+comparison softly, each stack weighing `base`^height, so a taller stack outweighs every shorter
+one but a lead in the second and third tallest still counts, and squashes it:
+
+    lead = Σ over Black's stacks base^h − Σ over White's stacks base^h
+    value(Black) = tanh(sharpness · lead / Σ over all stacks base^h)
+
+and White's value its negative (the game's returns are +1/−1, a draw 0). Before the side choice
+of the cake set-up no seat has a colour yet: the value is even.
+
+Nothing is applied to the state. It imports only the engine (the interface,
+`gamehall.core.Evaluator`, is structural); the review searches Haugaz with it
+(`gamehall.ai.review_levels.REVIEW_EVALUATORS`), after a sequential test against random
+playouts (``python -m benchmarks.evaluator_ab haugaz``, benchmarks/README.md).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from gamehall.core import Game, GamehallError, State
+from gamehall.games.haugaz.board import BLACK, EMPTY, PLAY
+from gamehall.games.haugaz.rules import HaugazState
+
+
+class HaugazEvaluator:
+    """The owned heights compared softly (tallest weighing most), squashed into the returns."""
+
+    def __init__(
+        self, game: Game, base: float = 2.0, sharpness: float = 1.0, reply: bool = True
+    ) -> None:
+        if base <= 1.0 or sharpness <= 0.0:
+            raise GamehallError("the base must be above 1 and the sharpness positive")
+        self.game = game
+        self.size = int(game.options["size"])
+        self.weights = [base**h for h in range(4 * self.size * self.size + 2)]
+        self.sharpness = sharpness
+        self.reply = reply
+
+    def sums(self, state: HaugazState) -> tuple[float, float]:
+        """Black's weighted heights less White's, and all stacks' weighted heights."""
+        weights = self.weights
+        lead = total = 0.0
+        for h, owner in zip(state.height, state.owner, strict=True):
+            if owner == EMPTY:
+                continue
+            w = weights[h]
+            total += w
+            lead += w if owner == BLACK else -w
+        return lead, total
+
+    def after_best_move(self, state: HaugazState, lead: float, total: float) -> float:
+        """Black's share after the side to move's best move step by that share (its growth
+        flipping the stacks it reaches), or the share now where it has no move."""
+        colour, exclude = state.to_move, state.placed
+        height, owner, weights = state.height, state.owner, self.weights
+        geo = state.geo
+        size, lines, jumps = geo.size, geo.lines, geo.jumps
+        blocking, flip = state.blocking, state.grow_flip
+        sign = 1.0 if colour == BLACK else -1.0
+        best = lead / total if total else 0.0
+        found = False
+        for p, o in enumerate(owner):
+            if o != colour or p == exclude:
+                continue
+            h = height[p]
+            if h >= size:
+                continue
+            for _, t, between in jumps[p * size + h]:
+                if height[t] or (blocking and any(height[q] for q in between)):
+                    continue
+                d_lead = d_total = 0.0
+                base = t * 8
+                for d in range(8):
+                    line = lines[base + d]
+                    if h > len(line):
+                        continue
+                    q = line[h - 1]
+                    hq = height[q]
+                    if not hq or q == p:
+                        continue
+                    old, new = weights[hq], weights[hq + 1]
+                    now = owner[q]
+                    grown = (1 - now) if flip else (1 - colour)
+                    d_lead += (new if grown == BLACK else -new) - (old if now == BLACK else -old)
+                    d_total += new - old
+                share = (lead + d_lead) / (total + d_total)
+                if not found or sign * share > sign * best:
+                    best, found = share, True
+        return best
+
+    def black_lead(self, state: HaugazState) -> float:
+        """Black's share of the weighted heights less White's, -1..1 (0 with no stack)."""
+        weights = self.weights
+        lead = total = 0.0
+        for h, owner in zip(state.height, state.owner, strict=True):
+            if owner == EMPTY:
+                continue
+            w = weights[h]
+            total += w
+            lead += w if owner == BLACK else -w
+        return lead / total if total else 0.0
+
+    def evaluate(
+        self, state: State, rng: random.Random, deadline: float | None = None
+    ) -> Sequence[float] | None:
+        if not isinstance(state, HaugazState):
+            raise GamehallError("the Haugaz evaluator values Haugaz positions only")
+        if state.is_terminal():
+            return state.returns()
+        if state.black_seat is None:
+            return [0.0, 0.0]
+        if self.reply and state.phase == PLAY:
+            share = self.after_best_move(state, *self.sums(state))
+        else:
+            share = self.black_lead(state)
+        value = math.tanh(self.sharpness * share)
+        out = [0.0, 0.0]
+        out[state.black_seat] = value
+        out[1 - state.black_seat] = -value
+        return out
