@@ -1,23 +1,27 @@
 """A leaf evaluator for MCTS that reads the stacks instead of playing on (`gamehall.evaluators`).
 
 A random Haugaz playout places and moves at random to the end of the game: every growth flips
-the owner of the stacks it reaches, so the result of one such game says next to nothing of the
-position it started from (issue 42: at a review's 500 simulations every mover read itself
-0.6-0.7 and won half the time; the values' calibration slope was 0.14). What decides the game
-is plain to see: the heights each side owns, compared tallest first. The evaluator scores that
-comparison softly, each stack weighing `base`^height, so a taller stack outweighs every shorter
-one but a lead in the second and third tallest still counts, and squashes it:
+the owner of the stacks it reaches, so the result of one such game says little of the position
+it started from (issue 42: at a review's 500 simulations every mover read itself 0.6-0.7 and
+won half the time). What the game is decided by is plain to see: the heights each side owns,
+compared tallest first. The evaluator scores that comparison softly, each stack weighing
+`base`^height, so a taller stack outweighs every shorter one but the second and third tallest
+still count:
 
-    lead = Σ over Black's stacks base^h − Σ over White's stacks base^h
-    value(Black) = tanh(sharpness · lead / Σ over all stacks base^h)
+    share(Black) = (Σ over Black's stacks base^h − Σ over White's) / Σ over all stacks base^h
 
-and White's value its negative (the game's returns are +1/−1, a draw 0). Before the side choice
-of the cake set-up no seat has a colour yet: the value is even.
+read after the side to move's best move step by that share (`after_best_move`: each move's
+growth reckoned without playing it), since the side to move will flip what it can, and
+squashed: value(Black) = tanh(sharpness · share), White's its negative (the game's returns
+are +1/−1). Before the side choice of the cake set-up no seat has a colour: the value is even.
 
-Nothing is applied to the state. It imports only the engine (the interface,
-`gamehall.core.Evaluator`, is structural); the review searches Haugaz with it
-(`gamehall.ai.review_levels.REVIEW_EVALUATORS`), after a sequential test against random
-playouts (``python -m benchmarks.evaluator_ab haugaz``, benchmarks/README.md).
+Strength: accepted over one random playout a leaf at equal simulations (160: 11-0-2,
+``python -m benchmarks.evaluator_ab haugaz --simulations 160 --no-adjudicate``), about ten
+times cheaper a simulation. Not registered for the bots' levels (their budgets and the
+ladder were sized with playouts) nor used by the review: its value tells the result no
+better than a coin until the last ~30 actions (``python -m benchmarks.evaluator_fit haugaz``),
+so a review leaning on it marks strong moves (benchmarks/README.md, "Why random reads accurate
+in Halali! and Haugaz"). Nothing is applied to the state; it imports only the engine.
 """
 
 from __future__ import annotations
