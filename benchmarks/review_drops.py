@@ -35,7 +35,8 @@ def even_steps_accuracy(loss: float, turns: int) -> float:
 
 
 def seat_lines(found: Review, seat: int, label: str) -> list[str]:
-    """The seat's accounting: turns, accuracy, drops against loss, the even-steps accuracy."""
+    """The seat's accounting: turns, accuracy, drops against loss, the even-steps accuracy, and
+    the mean drop a counted turn (lichess's average centipawn loss, on the chance scale)."""
     weights = volatility_weights([c[seat] for c in found.chances()])
     turns = turn_moves(found.steps, seat, weights)
     counted = [s for s in found.steps if s.seat == seat and s.accuracy is not None]
@@ -48,7 +49,8 @@ def seat_lines(found: Review, seat: int, label: str) -> list[str]:
         f"{label}: {len(turns)} turns counted, accuracy {shown}; sure drops {drops:.2f} "
         f"against a loss of {loss:.2f} ({start:.2f} at its first counted turn, "
         f"{found.final[seat]:.2f} at the end); the same loss in equal steps: "
-        f"{even_steps_accuracy(loss, len(turns)):.1f}"
+        f"{even_steps_accuracy(loss, len(turns)):.1f}; on average "
+        f"{100 * drops / max(1, len(turns)):.1f} points of chance a counted turn"
     ]
 
 
