@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
+
+import pytest
 
 from gamehall.core import load_game
 from gamehall.games.haugaz import HaugazState
@@ -13,10 +16,13 @@ from gamehall.games.haugaz.evaluator import HaugazEvaluator
 from tests.games.haugaz.helpers import B, W, position
 
 
-def test_the_best_move_step_is_found_as_playing_every_move_finds_it() -> None:
+@pytest.mark.parametrize("options", [{}, {"grow_colour": "mover_opponent"}, {"blocking": True}])
+def test_the_best_move_step_is_found_as_playing_every_move_finds_it(
+    options: dict[str, Any],
+) -> None:
     """`after_best_move` reckons each move's growth without playing it; over the move steps of
     random games it finds the share that playing every move and summing the stacks finds."""
-    game = load_game("haugaz")
+    game = load_game("haugaz", **options)
     evaluator = HaugazEvaluator(game)
     rng = random.Random(3)
     checked = 0

@@ -65,52 +65,49 @@ class HaugazEvaluator:
         """Black's share after the side to move's best move step by that share (its growth
         flipping the stacks it reaches), or the share now where it has no move."""
         colour, exclude = state.to_move, state.placed
-        height, owner, weights = state.height, state.owner, self.weights
-        geo = state.geo
-        size, lines, jumps = geo.size, geo.lines, geo.jumps
-        blocking, flip = state.blocking, state.grow_flip
+        height, owner = state.height, state.owner
+        size, jumps = state.geo.size, state.geo.jumps
         sign = 1.0 if colour == BLACK else -1.0
         best = lead / total if total else 0.0
         found = False
         for p, o in enumerate(owner):
-            if o != colour or p == exclude:
+            if o != colour or p == exclude or height[p] >= size:
                 continue
             h = height[p]
-            if h >= size:
-                continue
             for _, t, between in jumps[p * size + h]:
-                if height[t] or (blocking and any(height[q] for q in between)):
+                if height[t] or (state.blocking and any(height[q] for q in between)):
                     continue
-                d_lead = d_total = 0.0
-                base = t * 8
-                for d in range(8):
-                    line = lines[base + d]
-                    if h > len(line):
-                        continue
-                    q = line[h - 1]
-                    hq = height[q]
-                    if not hq or q == p:
-                        continue
-                    old, new = weights[hq], weights[hq + 1]
-                    now = owner[q]
-                    grown = (1 - now) if flip else (1 - colour)
-                    d_lead += (new if grown == BLACK else -new) - (old if now == BLACK else -old)
-                    d_total += new - old
+                d_lead, d_total = self.growth(state, p, t, h)
                 share = (lead + d_lead) / (total + d_total)
                 if not found or sign * share > sign * best:
                     best, found = share, True
         return best
 
+    def growth(self, state: HaugazState, source: int, target: int, h: int) -> tuple[float, float]:
+        """What moving the `h`-stack on `source` to `target` adds to `sums`: every stack `h`
+        points from `target` on the eight lines grows by one and changes hands (the rules'
+        ``_grow``; `source` is empty by then)."""
+        height, owner, weights = state.height, state.owner, self.weights
+        mover, lines = state.to_move, state.geo.lines
+        d_lead = d_total = 0.0
+        for d in range(8):
+            line = lines[target * 8 + d]
+            if h > len(line):
+                continue
+            q = line[h - 1]
+            hq = height[q]
+            if not hq or q == source:
+                continue
+            old, new = weights[hq], weights[hq + 1]
+            now = owner[q]
+            grown = (1 - now) if state.grow_flip else (1 - mover)
+            d_lead += (new if grown == BLACK else -new) - (old if now == BLACK else -old)
+            d_total += new - old
+        return d_lead, d_total
+
     def black_lead(self, state: HaugazState) -> float:
         """Black's share of the weighted heights less White's, -1..1 (0 with no stack)."""
-        weights = self.weights
-        lead = total = 0.0
-        for h, owner in zip(state.height, state.owner, strict=True):
-            if owner == EMPTY:
-                continue
-            w = weights[h]
-            total += w
-            lead += w if owner == BLACK else -w
+        lead, total = self.sums(state)
         return lead / total if total else 0.0
 
     def evaluate(
