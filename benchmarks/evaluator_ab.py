@@ -24,6 +24,7 @@ from gamehall.ai.evaluators import RandomRollout
 from gamehall.ai.factory import register_bot
 from gamehall.core import Evaluator, Game, load_game
 from gamehall.games.halali.evaluator import HalaliEvaluator
+from gamehall.games.haugaz.evaluator import HaugazEvaluator
 from gamehall.play.selfplay import (
     Adjudication,
     GameResult,
@@ -34,10 +35,12 @@ from gamehall.play.selfplay import (
 )
 from gamehall.play.sprt import parse_sprt
 
-CANDIDATES: dict[str, Callable[[Game], Evaluator]] = {"halali": HalaliEvaluator}
+CANDIDATES: dict[str, Callable[[Game], Evaluator]] = {
+    "halali": HalaliEvaluator, "haugaz": HaugazEvaluator}
 """Evaluators on trial, by game (Halali!'s: accepted at 600 simulations, 6-0-0 adjudicated and,
 after two fixes, 9-0-1 with `--no-adjudicate`, and registered: benchmarks/README.md, "The ladder
-table (issue 31)")."""
+table (issue 31)"; Haugaz's: accepted at 160 simulations, 11-0-2 with `--no-adjudicate`, not
+registered: benchmarks/README.md, "Why random reads accurate in Halali! and Haugaz")."""
 LOG = Path(__file__).with_name("evaluator-ab.jsonl")
 
 

@@ -69,3 +69,17 @@ def test_a_move_counts_where_its_mover_had_an_inaccuracy_to_lose() -> None:
     assert AT_STAKE == 0.1
     assert not at_stake(0.0) and not at_stake(0.099)
     assert at_stake(0.1) and at_stake(0.5) and at_stake(1.0)  # a won position can be thrown
+
+
+def test_a_loss_spread_over_many_turns_reads_accurate_by_lichess_s_formula() -> None:
+    """Why a random player who loses in small steps reads accurate (issue 42, measured by
+    ``benchmarks.review_drops``): the harmonic mean and the volatility weights pull a game's
+    accuracy down only where single moves lose much. Half the game lost in 30 equal turns reads
+    about 94, in 5 turns about 65; lichess's own aggregation, which ours follows, gives the
+    same."""
+    from benchmarks.review_drops import even_steps_accuracy
+
+    assert even_steps_accuracy(0.5, 30) == pytest.approx(93.8, abs=0.1)
+    assert even_steps_accuracy(0.5, 10) == pytest.approx(80.8, abs=0.1)
+    assert even_steps_accuracy(0.5, 5) == pytest.approx(64.6, abs=0.1)
+    assert even_steps_accuracy(0.0, 30) == pytest.approx(100.0)
