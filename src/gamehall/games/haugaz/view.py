@@ -86,7 +86,7 @@ def outcome_message(state: HaugazState) -> Message:
 
 
 def decided_message(state: HaugazState) -> Message:
-    """The heights that decided the game, only those (`scoring.deciding`): "the 2 tallest stacks
+    """The heights that decided the game, only those (`scoring.deciding`): "the tallest stacks
     alike (5 4), then 4 to 3", the winner's first; a side with no stack left said so."""
     black, white = state.heights(BLACK), state.heights(WHITE)
     decision = scoring.deciding(black, white, str(state.game.options["objective"]))
