@@ -19,6 +19,8 @@ import pytest
 from tests.server.live import TimedServer, auth, running
 from tests.server.test_live_botapi import bot_account
 from tests.server.tournament_play import (
+    START,
+    STARTS_AT,
     account,
     create,
     join,
@@ -28,8 +30,6 @@ from tests.server.tournament_play import (
     wait_for,
 )
 
-START = 1200.0
-STARTS_AT = "1970-01-01T00:20:00Z"
 SWISS = {
     "name": "rules",
     "game": "testline",

@@ -17,6 +17,8 @@ import pytest
 
 from tests.server.live import TimedServer, running
 from tests.server.tournament_play import (
+    START,
+    STARTS_AT,
     account,
     create,
     draw_line,
@@ -27,9 +29,6 @@ from tests.server.tournament_play import (
     round_games,
     wait_for,
 )
-
-START = 1200.0
-STARTS_AT = "1970-01-01T00:20:00Z"
 
 
 @pytest.fixture

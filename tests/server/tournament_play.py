@@ -15,6 +15,9 @@ from tests.server.live import Server, auth
 PASSWORD = "correct horse"
 LINE_DRAW = ["a1", "b2", "c3", "b1", "b3", "a3", "c1", "c2", "a2"]
 """A drawn game of testline (3×3): no three in a row for either."""
+START = 1200.0
+"""The hall's clock (seconds) at which the tests' tournaments begin: `STARTS_AT`."""
+STARTS_AT = "1970-01-01T00:20:00Z"
 
 
 def account(server: Server, nickname: str) -> str:
