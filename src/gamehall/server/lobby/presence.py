@@ -87,8 +87,10 @@ class LobbyPresence:
             return
         key = present_key(cluster.pubsub.prefix, player.nickname)
         with contextlib.suppress(RedisError, OSError):
-            if count > 0:
-                await cluster.pubsub.redis.hset(key, cluster.holder, count)
-                await cluster.pubsub.redis.expire(key, KEEP_SECONDS)
+            if count > 0:  # one round trip for both, on every identify
+                async with cluster.pubsub.redis.pipeline(transaction=False) as pipe:
+                    pipe.hset(key, cluster.holder, count)
+                    pipe.expire(key, KEEP_SECONDS)
+                    await pipe.execute()
             else:
                 await cluster.pubsub.redis.hdel(key, cluster.holder)
